@@ -1,0 +1,3 @@
+//! Analyses of the CLIF function that instruction selection consults.
+
+pub mod uniformity;

@@ -1,0 +1,148 @@
+//! The GCN calling conventions.
+//!
+//! **Kernels** (CLIF call conv `system_v`, no results) follow the AMDHSA ABI: the
+//! hardware initialises user and system SGPRs (AMDGPU LLVM docs, "Initial Kernel
+//! Execution State") and v0–v2 with the work-item ids. Only the inputs a kernel uses are
+//! enabled, in the ABI's order: dispatch pointer (for work-group sizes), kernarg segment
+//! pointer, then the work-group ids x, y, z. These SGPRs form a reserved prefix the
+//! allocator never hands out. Arguments are read from the kernarg segment; each is aligned
+//! to its size and at least 4 bytes (scalar loads address whole dwords).
+//!
+//! **Device functions** (call conv `fast` or `tail`): arguments and results are passed in
+//! v0, v1, … (one VGPR per 32 bits, a 64-bit value in two consecutive VGPRs, low half
+//! first); the return address is in s[0:1], a reserved pair; a call returns with
+//! `s_setpc_b64 s[0:1]`.
+
+use super::regs::{SGPR, sgpr, sgpr_pair};
+use crate::intrinsics::Intrinsic;
+use crate::ir::{self, InstructionData};
+use crate::machinst::{Reg, RegClass};
+
+/// The hardware-initialised inputs a kernel enables (kernel descriptor fields).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelInputs {
+    pub dispatch_ptr: bool,
+    pub kernarg_segment_ptr: bool,
+    pub workgroup_id: [bool; 3],
+    /// How many work-item id VGPRs are initialised: 1 (x), 2 (x, y) or 3.
+    pub workitem_id_vgprs: u8,
+}
+
+/// Where each input lives, for a kernel or a device function.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub inputs: KernelInputs,
+    pub dispatch_ptr: Option<Reg>,
+    pub kernarg_ptr: Option<Reg>,
+    pub workgroup_id: [Option<Reg>; 3],
+    /// SGPRs `0..reserved_sgprs` hold inputs and are not allocatable.
+    pub reserved_sgprs: u16,
+    /// Device functions: the return-address pair.
+    pub return_address: Option<Reg>,
+    /// Kernel arguments: byte offset in the kernarg segment of each entry-block parameter.
+    pub kernarg_offsets: Vec<u32>,
+    pub kernarg_size: u32,
+}
+
+impl Frame {
+    pub fn kernel(func: &ir::Function) -> Frame {
+        let mut inputs = KernelInputs {
+            workitem_id_vgprs: 1,
+            ..KernelInputs::default()
+        };
+        for intrinsic in used_intrinsics(func) {
+            match intrinsic {
+                Intrinsic::WorkgroupSize(_) => inputs.dispatch_ptr = true,
+                Intrinsic::WorkgroupId(d) => inputs.workgroup_id[d as usize] = true,
+                Intrinsic::WorkitemId(d) => {
+                    inputs.workitem_id_vgprs = inputs.workitem_id_vgprs.max(d + 1)
+                }
+                Intrinsic::LaneId => {}
+            }
+        }
+        let mut kernarg_offsets = Vec::new();
+        let mut offset = 0u32;
+        for param in &func.signature.params {
+            let size = param.value_type.bytes().max(4);
+            offset = offset.next_multiple_of(size);
+            kernarg_offsets.push(offset);
+            offset += size;
+        }
+        inputs.kernarg_segment_ptr = !kernarg_offsets.is_empty();
+
+        let mut next = 0u16;
+        let mut take_pair = |enabled: bool, next: &mut u16| {
+            enabled.then(|| {
+                let r = sgpr_pair(*next);
+                *next += 2;
+                r
+            })
+        };
+        let dispatch_ptr = take_pair(inputs.dispatch_ptr, &mut next);
+        let kernarg_ptr = take_pair(inputs.kernarg_segment_ptr, &mut next);
+        let mut workgroup_id = [None; 3];
+        for d in 0..3 {
+            if inputs.workgroup_id[d] {
+                workgroup_id[d] = Some(sgpr(next));
+                next += 1;
+            }
+        }
+        Frame {
+            inputs,
+            dispatch_ptr,
+            kernarg_ptr,
+            workgroup_id,
+            reserved_sgprs: next,
+            return_address: None,
+            kernarg_offsets,
+            kernarg_size: offset,
+        }
+    }
+
+    pub fn device() -> Frame {
+        Frame {
+            inputs: KernelInputs::default(),
+            dispatch_ptr: None,
+            kernarg_ptr: None,
+            workgroup_id: [None; 3],
+            reserved_sgprs: 2,
+            return_address: Some(Reg::Real {
+                file: SGPR,
+                class: RegClass::Float,
+                hw: 0,
+            }),
+            kernarg_offsets: Vec::new(),
+            kernarg_size: 0,
+        }
+    }
+}
+
+/// The intrinsics `func` calls.
+pub fn used_intrinsics(func: &ir::Function) -> Vec<Intrinsic> {
+    let mut used = Vec::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            if let InstructionData::Call { func_ref, .. } = func.dfg.insts[inst]
+                && let Some(i) = Intrinsic::from_func_ref(func, func_ref)
+                && !used.contains(&i)
+            {
+                used.push(i);
+            }
+        }
+    }
+    used
+}
+
+/// The VGPRs (first register, count) of each parameter or result of a device function,
+/// in order.
+pub fn device_value_vgprs(types: impl Iterator<Item = ir::Type>) -> Vec<(u16, u16)> {
+    let mut next = 0u16;
+    types
+        .map(|ty| {
+            let count = (ty.bytes().max(4) / 4) as u16;
+            let at = next;
+            next += count;
+            (at, count)
+        })
+        .collect()
+}

@@ -1,0 +1,370 @@
+//! Emission: allocated instructions to MC instructions (pseudo-instructions expanded), and
+//! MC instructions to bytes.
+
+use super::inst::{Inst, Op64, Src, writes_carry};
+use super::mc::{self, Gen, McInst, Op, Operand};
+use super::regs::{SGPR, VGPR};
+use crate::machinst::{Reg, RegClass};
+
+/// Turns allocated instructions into MC instructions.
+pub fn lower_to_mc(insts: &[Inst], generation: Gen) -> Result<Vec<McInst>, String> {
+    let mut out = Vec::with_capacity(insts.len() + insts.len() / 4);
+    let mut e = Emitter {
+        out: &mut out,
+        generation,
+        errors: Vec::new(),
+    };
+    for inst in insts {
+        e.inst(inst)?;
+    }
+    if let Some(error) = e.errors.into_iter().next() {
+        return Err(error);
+    }
+    for m in &out {
+        mc::legal(m, generation)?;
+    }
+    Ok(out)
+}
+
+/// An MC instruction of `op` in its native encoding with no operands yet.
+fn mc_inst(op: Op, _generation: Gen) -> McInst {
+    McInst::new(op, op.info().enc)
+}
+
+/// Encodes MC instructions.
+pub fn encode(insts: &[McInst], generation: Gen) -> Result<Vec<u8>, String> {
+    let mut code = Vec::with_capacity(insts.len() * 6);
+    for inst in insts {
+        mc::encode(inst, generation, &mut code)?;
+    }
+    Ok(code)
+}
+
+struct Emitter<'a> {
+    out: &'a mut Vec<McInst>,
+    generation: Gen,
+    errors: Vec<String>,
+}
+
+/// The operand naming register `hw` (+ `offset`) of `r`'s file.
+fn reg_operand(r: Reg, offset: u16) -> Operand {
+    let hw = r.hw() + offset;
+    match r.file() {
+        VGPR => Operand::vgpr(hw as u8),
+        _ => Operand(hw),
+    }
+}
+
+impl Emitter<'_> {
+    /// A source operand: a register, an inline constant or the literal marker.
+    fn src(&self, s: Src, literal: &mut Option<u32>) -> Operand {
+        match s {
+            Src::Reg(r) => reg_operand(r, 0),
+            Src::Imm(v) => self.imm(v, literal),
+        }
+    }
+
+    fn imm(&self, v: u32, literal: &mut Option<u32>) -> Operand {
+        if let Some(op) = Operand::inline_int(v as i32 as i64) {
+            return op;
+        }
+        if let Some(op) = Operand::inline_f32(v, self.generation) {
+            return op;
+        }
+        *literal = Some(v);
+        Operand::LITERAL
+    }
+
+    /// The 32-bit half `hi` of a 64-bit source: a register of the pair, or the half of a
+    /// sign-extended constant.
+    fn half_src(&self, s: Src, hi: bool, literal: &mut Option<u32>) -> Operand {
+        match s {
+            Src::Reg(r) => reg_operand(r, hi as u16),
+            Src::Imm(v) => {
+                let value = if hi { ((v as i32) >> 31) as u32 } else { v };
+                self.imm(value, literal)
+            }
+        }
+    }
+
+    fn salu(&mut self, op: Op, dst: Option<Operand>, srcs: &[Operand], literal: Option<u32>) {
+        let mut m = mc_inst(op, self.generation);
+        m.dst = dst;
+        for (i, &s) in srcs.iter().enumerate() {
+            m.src[i] = Some(s);
+        }
+        m.literal = literal;
+        self.out.push(m);
+    }
+
+    fn valu(&mut self, op: Op, dst: Option<Operand>, sdst: Option<Operand>, srcs: &[Operand], literal: Option<u32>) {
+        self.valu_mods(op, dst, sdst, srcs, literal, 0, 0, false);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn valu_mods(
+        &mut self,
+        op: Op,
+        dst: Option<Operand>,
+        sdst: Option<Operand>,
+        srcs: &[Operand],
+        literal: Option<u32>,
+        neg: u8,
+        abs: u8,
+        clamp: bool,
+    ) {
+        let mut m = mc_inst(op, self.generation);
+        m.dst = dst;
+        m.sdst = sdst;
+        for (i, &s) in srcs.iter().enumerate() {
+            m.src[i] = Some(s);
+        }
+        m.literal = literal;
+        m.neg = neg;
+        m.abs = abs;
+        m.clamp = clamp;
+        // Operands were legalised during lowering; a failure here is a backend bug.
+        if let Err(e) = m.select_encoding(self.generation) {
+            self.errors.push(e);
+        }
+        self.out.push(m);
+    }
+
+    fn mov32(&mut self, dst: Operand, dst_file: u8, src: Operand, src_file: u8) {
+        if dst == src {
+            return;
+        }
+        match (dst_file, src_file) {
+            (SGPR, SGPR) => self.salu(Op::SMovB32, Some(dst), &[src], None),
+            (SGPR, _) => self.valu(Op::VReadfirstlaneB32, Some(dst), None, &[src], None),
+            _ => self.valu(Op::VMovB32, Some(dst), None, &[src], None),
+        }
+    }
+
+    fn copy(&mut self, dst: Reg, src: Reg) {
+        if dst == src {
+            return;
+        }
+        if dst.file() == SGPR && src.file() == SGPR && dst.class() == RegClass::Float {
+            self.salu(Op::SMovB64, Some(reg_operand(dst, 0)), &[reg_operand(src, 0)], None);
+            return;
+        }
+        for k in 0..dst.width() {
+            self.mov32(reg_operand(dst, k), dst.file(), reg_operand(src, k), src.file());
+        }
+    }
+
+    fn inst(&mut self, inst: &Inst) -> Result<(), String> {
+        match inst {
+            Inst::Args { .. } => {}
+            Inst::Salu { op, dst, srcs } => {
+                let mut literal = None;
+                let ops: Vec<Operand> = srcs.iter().map(|&s| self.src(s, &mut literal)).collect();
+                self.salu(*op, dst.map(|d| reg_operand(d, 0)), &ops, literal);
+            }
+            Inst::Valu {
+                op,
+                dst,
+                sdst,
+                srcs,
+                neg,
+                abs,
+                clamp,
+            } => {
+                let mut literal = None;
+                let ops: Vec<Operand> = srcs.iter().map(|&s| self.src(s, &mut literal)).collect();
+                let sdst = match sdst {
+                    Some(r) => Some(reg_operand(*r, 0)),
+                    None if writes_carry(*op) => Some(Operand::VCC),
+                    None => None,
+                };
+                self.valu_mods(*op, dst.map(|d| reg_operand(d, 0)), sdst, &ops, literal, *neg, *abs, *clamp);
+            }
+            Inst::SCmpSelect {
+                cmp,
+                a,
+                b,
+                select,
+                dst,
+                t,
+                f,
+            } => {
+                let mut literal = None;
+                let (a, b) = (self.src(*a, &mut literal), self.src(*b, &mut literal));
+                self.salu(*cmp, None, &[a, b], literal);
+                let mut literal = None;
+                let (t, f) = (self.src(*t, &mut literal), self.src(*f, &mut literal));
+                self.salu(*select, Some(reg_operand(*dst, 0)), &[t, f], literal);
+            }
+            Inst::Alu64 { op, dst, a, b } => self.alu64(*op, *dst, *a, *b)?,
+            Inst::Const64 { dst, value } => {
+                let file = dst.file();
+                if file == SGPR
+                    && let Some(inline) = Operand::inline_int(*value as i64)
+                {
+                    self.salu(Op::SMovB64, Some(reg_operand(*dst, 0)), &[inline], None);
+                } else {
+                    for k in 0..2 {
+                        let mut literal = None;
+                        let half = (*value >> (32 * k)) as u32;
+                        let src = self.imm(half, &mut literal);
+                        let d = reg_operand(*dst, k as u16);
+                        if file == SGPR {
+                            self.salu(Op::SMovB32, Some(d), &[src], literal);
+                        } else {
+                            self.valu(Op::VMovB32, Some(d), None, &[src], literal);
+                        }
+                    }
+                }
+            }
+            Inst::Combine { dst, lo, hi } => {
+                self.mov32(reg_operand(*dst, 0), dst.file(), reg_operand(*lo, 0), lo.file());
+                self.mov32(reg_operand(*dst, 1), dst.file(), reg_operand(*hi, 0), hi.file());
+            }
+            Inst::Half { dst, src, hi } => {
+                self.mov32(reg_operand(*dst, 0), dst.file(), reg_operand(*src, *hi as u16), src.file());
+            }
+            Inst::Copy { dst, src } => self.copy(*dst, *src),
+            Inst::SLoad {
+                op,
+                dst,
+                base,
+                offset,
+            } => {
+                let mut m = mc_inst(*op, self.generation);
+                m.dst = Some(reg_operand(*dst, 0));
+                m.src[0] = Some(reg_operand(*base, 0));
+                m.imm = *offset as i32;
+                self.out.push(m);
+            }
+            Inst::FlatLoad { op, dst, addr } => {
+                let mut m = mc_inst(*op, self.generation);
+                m.dst = Some(reg_operand(*dst, 0));
+                m.src[0] = Some(reg_operand(*addr, 0));
+                self.out.push(m);
+            }
+            Inst::FlatStore { op, addr, data } => {
+                let mut m = mc_inst(*op, self.generation);
+                m.src[0] = Some(reg_operand(*addr, 0));
+                m.src[1] = Some(reg_operand(*data, 0));
+                self.out.push(m);
+            }
+            Inst::Waitcnt {
+                vmcnt,
+                expcnt,
+                lgkmcnt,
+            } => {
+                let mut m = mc_inst(Op::SWaitcnt, self.generation);
+                m.imm = waitcnt_imm(self.generation, *vmcnt, *expcnt, *lgkmcnt) as i32;
+                self.out.push(m);
+            }
+            Inst::Nop(n) => {
+                let mut m = mc_inst(Op::SNop, self.generation);
+                m.imm = *n as i32;
+                self.out.push(m);
+            }
+            Inst::EndPgm => self.out.push(mc_inst(Op::SEndpgm, self.generation)),
+            Inst::Ret { ret_addr, .. } => {
+                let mut m = mc_inst(Op::SSetpcB64, self.generation);
+                m.src[0] = Some(reg_operand(*ret_addr, 0));
+                self.out.push(m);
+            }
+        }
+        Ok(())
+    }
+
+    fn alu64(&mut self, op: Op64, dst: Reg, a: Reg, b: Src) -> Result<(), String> {
+        let d = |k| reg_operand(dst, k);
+        let ah = |k| reg_operand(a, k);
+        if dst.file() == SGPR {
+            let mut lit_lo = None;
+            let mut lit_hi = None;
+            let b_lo = self.half_src(b, false, &mut lit_lo);
+            let b_hi = self.half_src(b, true, &mut lit_hi);
+            let pair = |s: &Self| s.half_src(b, false, &mut None);
+            let (lo_op, hi_op) = match op {
+                Op64::Add => (Op::SAddU32, Op::SAddcU32),
+                Op64::Sub => (Op::SSubU32, Op::SSubbU32),
+                Op64::And | Op64::Or | Op64::Xor | Op64::AndNot | Op64::OrNot => {
+                    let op = match op {
+                        Op64::And => Op::SAndB64,
+                        Op64::Or => Op::SOrB64,
+                        Op64::Xor => Op::SXorB64,
+                        Op64::AndNot => Op::SAndn2B64,
+                        _ => Op::SOrn2B64,
+                    };
+                    let b = pair(self);
+                    self.salu(op, Some(d(0)), &[ah(0), b], None);
+                    return Ok(());
+                }
+                Op64::Mul => return Err("internal error: scalar 64-bit multiply".into()),
+            };
+            self.salu(lo_op, Some(d(0)), &[ah(0), b_lo], lit_lo);
+            self.salu(hi_op, Some(d(1)), &[ah(1), b_hi], lit_hi);
+            return Ok(());
+        }
+        let mut lit = None;
+        let b_lo = self.half_src(b, false, &mut lit);
+        let b_hi = self.half_src(b, true, &mut lit);
+        if lit.is_some() {
+            return Err("internal error: literal in a 64-bit vector operation".into());
+        }
+        let vcc = Some(Operand::VCC);
+        match op {
+            Op64::Add => {
+                self.valu(Op::VAddU32, Some(d(0)), vcc, &[b_lo, ah(0)], None);
+                self.valu(Op::VAddcU32, Some(d(1)), vcc, &[b_hi, ah(1), Operand::VCC], None);
+            }
+            Op64::Sub => {
+                self.valu(Op::VSubrevU32, Some(d(0)), vcc, &[b_lo, ah(0)], None);
+                self.valu(Op::VSubbrevU32, Some(d(1)), vcc, &[b_hi, ah(1), Operand::VCC], None);
+            }
+            Op64::And | Op64::Or | Op64::Xor => {
+                let op = match op {
+                    Op64::And => Op::VAndB32,
+                    Op64::Or => Op::VOrB32,
+                    _ => Op::VXorB32,
+                };
+                self.valu(op, Some(d(0)), None, &[b_lo, ah(0)], None);
+                self.valu(op, Some(d(1)), None, &[b_hi, ah(1)], None);
+            }
+            Op64::AndNot => {
+                for k in 0..2 {
+                    let bk = if k == 0 { b_lo } else { b_hi };
+                    self.valu(Op::VBfiB32, Some(d(k)), None, &[bk, Operand::inline_int(0).unwrap(), ah(k)], None);
+                }
+            }
+            Op64::OrNot => {
+                for k in 0..2 {
+                    let bk = if k == 0 { b_lo } else { b_hi };
+                    self.valu(Op::VBfiB32, Some(d(k)), None, &[bk, ah(k), Operand::inline_int(-1).unwrap()], None);
+                }
+            }
+            Op64::Mul => {
+                // dst is disjoint from a and b (an early def), so its halves serve as
+                // temporaries: hi = lo(a.lo*b.hi) + lo(a.hi*b.lo) + hi(a.lo*b.lo).
+                self.valu(Op::VMulLoU32, Some(d(1)), None, &[ah(0), b_hi], None);
+                self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(1), b_lo], None);
+                self.valu(Op::VAddU32, Some(d(1)), vcc, &[d(1), d(0)], None);
+                self.valu(Op::VMulHiU32, Some(d(0)), None, &[ah(0), b_lo], None);
+                self.valu(Op::VAddU32, Some(d(1)), vcc, &[d(1), d(0)], None);
+                self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(0), b_lo], None);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `s_waitcnt` immediate (GCN3 ISA 4.4: vmcnt [3:0], expcnt [6:4], lgkmcnt [11:8];
+/// GFX9 adds vmcnt[5:4] at [15:14]). An unconstrained counter gets its maximum.
+pub fn waitcnt_imm(generation: Gen, vmcnt: Option<u8>, expcnt: Option<u8>, lgkmcnt: Option<u8>) -> u16 {
+    let vm_max = if generation == Gen::Gfx9 { 63 } else { 15 };
+    let vm = vmcnt.unwrap_or(vm_max) as u16;
+    let exp = expcnt.unwrap_or(7) as u16;
+    let lgkm = lgkmcnt.unwrap_or(15) as u16;
+    let mut imm = (vm & 0xf) | (exp & 7) << 4 | (lgkm & 0xf) << 8;
+    if generation == Gen::Gfx9 {
+        imm |= ((vm >> 4) & 3) << 14;
+    }
+    imm
+}

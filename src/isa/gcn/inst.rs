@@ -1,0 +1,259 @@
+//! The GCN machine instruction (VCode level): ordinary SALU/VALU/memory instructions are
+//! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
+//! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
+
+use super::mc::Op;
+use super::regs::{SGPR, VCC};
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+use smallvec::SmallVec;
+
+/// A source operand.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Src {
+    Reg(Reg),
+    /// A 32-bit constant: emission encodes it as an inline constant when one exists and as
+    /// a literal otherwise.
+    Imm(u32),
+}
+
+impl Src {
+    pub fn reg(self) -> Option<Reg> {
+        match self {
+            Src::Reg(r) => Some(r),
+            Src::Imm(_) => None,
+        }
+    }
+    pub fn is_vgpr(self) -> bool {
+        matches!(self, Src::Reg(r) if r.file() == super::regs::VGPR)
+    }
+}
+
+/// A 64-bit operation that emission splits into 32-bit halves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op64 {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    AndNot,
+    OrNot,
+    Mul,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    /// Function entry: defines each virtual register in the real register the hardware or
+    /// the caller fills.
+    Args { defs: Vec<(Reg, Reg)> },
+    /// One SALU instruction (SOP1/SOP2/SOPK/SOPC). Writes SCC, which never holds a value
+    /// across instructions.
+    Salu {
+        op: Op,
+        dst: Option<Reg>,
+        srcs: SmallVec<[Src; 2]>,
+    },
+    /// One VALU instruction. `sdst` is the lane-mask result of a compare, the carry-out of
+    /// VOP3b ops, or the SGPR result of `v_readfirstlane_b32`.
+    Valu {
+        op: Op,
+        dst: Option<Reg>,
+        sdst: Option<Reg>,
+        srcs: SmallVec<[Src; 3]>,
+        neg: u8,
+        abs: u8,
+        clamp: bool,
+    },
+    /// A scalar compare then select: `dst = cmp(a, b) ? t : f`.
+    SCmpSelect {
+        cmp: Op,
+        a: Src,
+        b: Src,
+        select: Op,
+        dst: Reg,
+        t: Src,
+        f: Src,
+    },
+    /// A 64-bit operation on register pairs (scalar when `dst` is an SGPR pair).
+    Alu64 {
+        op: Op64,
+        dst: Reg,
+        a: Reg,
+        b: Src,
+    },
+    /// A 64-bit constant into a register pair.
+    Const64 { dst: Reg, value: u64 },
+    /// Builds a pair from two 32-bit registers of the same file.
+    Combine { dst: Reg, lo: Reg, hi: Reg },
+    /// Reads the low or high half of a pair.
+    Half { dst: Reg, src: Reg, hi: bool },
+    /// A register copy of any width. From the VGPR to the SGPR file it reads the first
+    /// active lane (`v_readfirstlane_b32`), which is only correct for uniform values.
+    Copy { dst: Reg, src: Reg },
+    /// Scalar memory load from `base + offset` (kernel arguments).
+    SLoad {
+        op: Op,
+        dst: Reg,
+        base: Reg,
+        offset: u32,
+    },
+    /// Global-memory load through FLAT.
+    FlatLoad { op: Op, dst: Reg, addr: Reg },
+    /// Global-memory store through FLAT.
+    FlatStore { op: Op, addr: Reg, data: Reg },
+    /// `s_waitcnt`; inserted after allocation. `None` leaves a counter unconstrained.
+    Waitcnt {
+        vmcnt: Option<u8>,
+        expcnt: Option<u8>,
+        lgkmcnt: Option<u8>,
+    },
+    /// `s_nop n` (n + 1 wait states); inserted after allocation.
+    Nop(u8),
+    /// End of a kernel.
+    EndPgm,
+    /// Return from a device function: the results in their ABI registers, then
+    /// `s_setpc_b64` to the return address.
+    Ret { results: Vec<(Reg, Reg)>, ret_addr: Reg },
+}
+
+/// Whether a VALU operation writes a carry-out (VCC in its short encoding).
+pub fn writes_carry(op: Op) -> bool {
+    matches!(
+        op,
+        Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32 | Op::VAddcU32 | Op::VSubbU32 | Op::VSubbrevU32
+    )
+}
+
+static VCC_CLOBBER: [Reg; 1] = [VCC];
+
+impl Inst {
+    /// Whether executing the instruction overwrites VCC beyond its named operands.
+    fn writes_vcc(&self) -> bool {
+        match self {
+            Inst::Valu { op, .. } => writes_carry(*op),
+            Inst::Alu64 { dst, op, .. } => {
+                dst.file() != SGPR && matches!(op, Op64::Add | Op64::Sub | Op64::Mul)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl MachInst for Inst {
+    fn visit_operands(&mut self, visit: &mut dyn FnMut(&mut Reg, OperandKind)) {
+        let mut src = |s: &mut Src, visit: &mut dyn FnMut(&mut Reg, OperandKind)| {
+            if let Src::Reg(r) = s {
+                visit(r, OperandKind::Use);
+            }
+        };
+        match self {
+            Inst::Args { defs } => {
+                for (vreg, real) in defs {
+                    visit(vreg, OperandKind::DefFixed(*real));
+                }
+            }
+            Inst::Salu { dst, srcs, .. } => {
+                for s in srcs.iter_mut() {
+                    src(s, visit);
+                }
+                if let Some(d) = dst {
+                    visit(d, OperandKind::Def);
+                }
+            }
+            Inst::Valu {
+                dst, sdst, srcs, op, ..
+            } => {
+                for s in srcs.iter_mut() {
+                    src(s, visit);
+                }
+                // Sequences that read their sources after writing a result do not exist
+                // among single instructions, except v_readlane-style SGPR results.
+                if let Some(d) = dst {
+                    visit(d, OperandKind::Def);
+                }
+                if let Some(d) = sdst
+                    && !writes_carry(*op)
+                {
+                    visit(d, OperandKind::Def);
+                }
+            }
+            Inst::SCmpSelect { a, b, dst, t, f, .. } => {
+                src(a, visit);
+                src(b, visit);
+                src(t, visit);
+                src(f, visit);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::Alu64 { op, dst, a, b } => {
+                visit(a, OperandKind::Use);
+                src(b, visit);
+                // The multiply writes its result halves while still reading the sources.
+                let kind = if *op == Op64::Mul {
+                    OperandKind::EarlyDef
+                } else {
+                    OperandKind::Def
+                };
+                visit(dst, kind);
+            }
+            Inst::Const64 { dst, .. } => visit(dst, OperandKind::Def),
+            Inst::Combine { dst, lo, hi } => {
+                visit(lo, OperandKind::Use);
+                visit(hi, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+            }
+            Inst::Half { dst, src: s, .. } | Inst::Copy { dst, src: s } => {
+                visit(s, OperandKind::Use);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::SLoad { dst, base, .. } => {
+                visit(base, OperandKind::Use);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::FlatLoad { dst, addr, .. } => {
+                visit(addr, OperandKind::Use);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::FlatStore { addr, data, .. } => {
+                visit(addr, OperandKind::Use);
+                visit(data, OperandKind::Use);
+            }
+            Inst::Ret { results, ret_addr } => {
+                for (vreg, real) in results {
+                    visit(vreg, OperandKind::UseFixed(*real));
+                }
+                let _ = ret_addr;
+            }
+            Inst::Waitcnt { .. } | Inst::Nop(_) | Inst::EndPgm => {}
+        }
+    }
+
+    fn clobbers(&self) -> &[Reg] {
+        if self.writes_vcc() { &VCC_CLOBBER } else { &[] }
+    }
+
+    fn has_side_effects(&self) -> bool {
+        matches!(
+            self,
+            Inst::FlatStore { .. }
+                | Inst::Waitcnt { .. }
+                | Inst::Nop(_)
+                | Inst::EndPgm
+                | Inst::Ret { .. }
+                | Inst::Args { .. }
+        )
+    }
+
+    fn is_return(&self) -> bool {
+        matches!(self, Inst::EndPgm | Inst::Ret { .. })
+    }
+
+    fn is_branch(&self) -> bool {
+        false
+    }
+
+    fn gen_move(dst: Reg, src: Reg) -> Self {
+        debug_assert_eq!(dst.class(), src.class());
+        debug_assert!(dst.class() != RegClass::Vector || dst.file() == src.file());
+        Inst::Copy { dst, src }
+    }
+}

@@ -1,0 +1,271 @@
+//! The decoder: bytes to [`McInst`], the inverse of `encode.rs` over the same table. The
+//! encoding is identified by its fixed high bits (GCN3 ISA manual 12, "Microcode Formats").
+
+use std::fmt;
+
+use super::table::{Enc, Form, OpInfo, SDST_OUT};
+use super::{Gen, McInst, Op, Operand};
+
+/// Why some bytes are not an instruction we know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Fewer bytes than the instruction needs.
+    Truncated { needed: usize, available: usize },
+    /// The high bits name no encoding we decode.
+    UnknownEncoding(u32),
+    /// The encoding is known but the opcode is not in the table for this generation.
+    UnknownOpcode {
+        enc: Enc,
+        opcode: u16,
+        generation: Gen,
+    },
+    /// A field holds a value the operation cannot take.
+    BadOperand(String),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Truncated { needed, available } => {
+                write!(
+                    f,
+                    "truncated instruction: needs {needed} bytes, {available} available"
+                )
+            }
+            DecodeError::UnknownEncoding(w) => write!(f, "unknown encoding {w:#010x}"),
+            DecodeError::UnknownOpcode {
+                enc,
+                opcode,
+                generation,
+            } => {
+                write!(f, "unknown {enc:?} opcode {opcode} on {generation:?}")
+            }
+            DecodeError::BadOperand(s) => write!(f, "bad operand: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
+    let start = index * 4;
+    match bytes.get(start..start + 4) {
+        Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        None => Err(DecodeError::Truncated {
+            needed: start + 4,
+            available: bytes.len(),
+        }),
+    }
+}
+
+fn bits(w: u32, hi: u32, lo: u32) -> u32 {
+    (w >> lo) & ((1 << (hi - lo + 1)) - 1)
+}
+
+/// The encoding of the instruction whose first dword is `w`.
+fn encoding(w: u32, generation: Gen) -> Result<Enc, DecodeError> {
+    let enc = match () {
+        _ if w >> 23 == 0x17d => Enc::Sop1,
+        _ if w >> 23 == 0x17e => Enc::Sopc,
+        _ if w >> 23 == 0x17f => Enc::Sopp,
+        _ if w >> 28 == 0b1011 => Enc::Sopk,
+        _ if w >> 30 == 0b10 => Enc::Sop2,
+        _ if w >> 25 == 0x3f => Enc::Vop1,
+        _ if w >> 25 == 0x3e => Enc::Vopc,
+        _ if w >> 31 == 0 => Enc::Vop2,
+        _ if w >> 26 == 0b110100 => Enc::Vop3,
+        _ if w >> 26 == 0b110111 && generation >= Gen::Gfx7 => Enc::Flat,
+        _ if generation >= Gen::Gfx8 && w >> 26 == 0b110000 => Enc::Smem,
+        _ if generation <= Gen::Gfx7 && w >> 27 == 0b11000 => Enc::Smem,
+        _ => return Err(DecodeError::UnknownEncoding(w)),
+    };
+    Ok(enc)
+}
+
+fn opcode(w: u32, enc: Enc, generation: Gen) -> u16 {
+    let gfx8plus = generation >= Gen::Gfx8;
+    (match enc {
+        Enc::Sop2 => bits(w, 29, 23),
+        Enc::Sopk => bits(w, 27, 23),
+        Enc::Sop1 => bits(w, 15, 8),
+        Enc::Sopc | Enc::Sopp => bits(w, 22, 16),
+        Enc::Smem if gfx8plus => bits(w, 25, 18),
+        Enc::Smem => bits(w, 26, 22),
+        Enc::Vop2 => bits(w, 30, 25),
+        Enc::Vop1 => bits(w, 16, 9),
+        Enc::Vopc => bits(w, 24, 17),
+        Enc::Vop3 if gfx8plus => bits(w, 25, 16),
+        Enc::Vop3 => bits(w, 25, 17),
+        Enc::Flat => bits(w, 24, 18),
+    }) as u16
+}
+
+/// Decodes one instruction at the start of `bytes`; returns it and its length in bytes.
+pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeError> {
+    let w0 = dword(bytes, 0)?;
+    let enc = encoding(w0, generation)?;
+    let opc = opcode(w0, enc, generation);
+    let op = Op::from_opcode(enc, opc, generation).ok_or(DecodeError::UnknownOpcode {
+        enc,
+        opcode: opc,
+        generation,
+    })?;
+    let info = op.info();
+    let mut inst = McInst::new(op, enc);
+    let mut len = 4;
+    let some = |width: u8, o: u32| (width != 0).then_some(Operand(o as u16));
+    match enc {
+        Enc::Sop2 => {
+            inst.dst = some(info.dst, bits(w0, 22, 16));
+            inst.src[0] = some(info.src[0], bits(w0, 7, 0));
+            inst.src[1] = some(info.src[1], bits(w0, 15, 8));
+        }
+        Enc::Sop1 => {
+            inst.dst = some(info.dst, bits(w0, 22, 16));
+            inst.src[0] = some(info.src[0], bits(w0, 7, 0));
+        }
+        Enc::Sopc => {
+            inst.src[0] = some(info.src[0], bits(w0, 7, 0));
+            inst.src[1] = some(info.src[1], bits(w0, 15, 8));
+        }
+        Enc::Sopk => {
+            let field = bits(w0, 22, 16);
+            let simm = bits(w0, 15, 0);
+            match info.form {
+                Form::SopkSrc | Form::SopkSetreg => inst.src[0] = Some(Operand(field as u16)),
+                Form::SopkSetregImm32 => inst.src[0] = Some(Operand::LITERAL),
+                _ => inst.dst = Some(Operand(field as u16)),
+            }
+            inst.imm = if info.form == Form::SopkDst || info.form == Form::SopkSrc {
+                simm as u16 as i16 as i32
+            } else {
+                simm as i32
+            };
+        }
+        Enc::Sopp => {
+            let simm = bits(w0, 15, 0);
+            inst.imm = if info.form == Form::SoppBranch {
+                simm as u16 as i16 as i32
+            } else {
+                simm as i32
+            };
+        }
+        Enc::Smem => {
+            let load = info.form == Form::SmemLoad;
+            if generation >= Gen::Gfx8 {
+                let w1 = dword(bytes, 1)?;
+                len = 8;
+                if load && bits(w0, 17, 17) == 0 {
+                    return Err(DecodeError::BadOperand("SMEM with an SGPR offset".into()));
+                }
+                inst.glc = bits(w0, 16, 16) != 0;
+                inst.imm = bits(w1, 20, 0) as i32;
+                if load {
+                    inst.dst = Some(Operand(bits(w0, 12, 6) as u16));
+                    inst.src[0] = Some(Operand((bits(w0, 5, 0) << 1) as u16));
+                }
+            } else {
+                if bits(w0, 8, 8) == 0 {
+                    return Err(DecodeError::BadOperand("SMRD with an SGPR offset".into()));
+                }
+                inst.imm = bits(w0, 7, 0) as i32;
+                inst.dst = Some(Operand(bits(w0, 21, 15) as u16));
+                inst.src[0] = Some(Operand((bits(w0, 14, 9) << 1) as u16));
+            }
+        }
+        Enc::Vop2 | Enc::Vop1 | Enc::Vopc => {
+            inst.dst = match enc {
+                Enc::Vopc => None,
+                _ => valu_dst(info, bits(w0, 24, 17)),
+            };
+            inst.sdst = (info.sdst != 0).then_some(Operand::VCC);
+            inst.src[0] = some(info.src[0], bits(w0, 8, 0));
+            inst.src[1] = some(info.src[1], 256 + bits(w0, 16, 9));
+            // VOP2's third source (carry-in, cndmask's mask) is always VCC.
+            inst.src[2] = (info.src[2] != 0).then_some(Operand::VCC);
+        }
+        Enc::Vop3 => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            let low = bits(w0, 7, 0);
+            let vop3b = info.dst != 0 && info.sdst != 0;
+            if info.dst == 0 {
+                inst.sdst = Some(Operand(low as u16));
+            } else {
+                inst.dst = valu_dst(info, low);
+            }
+            if vop3b {
+                inst.sdst = Some(Operand(bits(w0, 14, 8) as u16));
+            } else {
+                inst.abs = bits(w0, 10, 8) as u8;
+            }
+            inst.clamp = if generation >= Gen::Gfx8 {
+                bits(w0, 15, 15)
+            } else if vop3b {
+                0
+            } else {
+                bits(w0, 11, 11)
+            } != 0;
+            inst.neg = bits(w1, 31, 29) as u8;
+            inst.omod = bits(w1, 28, 27) as u8;
+            inst.src[0] = some(info.src[0], bits(w1, 8, 0));
+            inst.src[1] = some(info.src[1], bits(w1, 17, 9));
+            inst.src[2] = some(info.src[2], bits(w1, 26, 18));
+        }
+        Enc::Flat => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            inst.slc = bits(w0, 17, 17) != 0;
+            inst.glc = bits(w0, 16, 16) != 0;
+            if generation >= Gen::Gfx9 {
+                // SEG [15:14]: 0 is FLAT; 1 scratch and 2 global are not in the table yet.
+                if bits(w0, 15, 14) != 0 {
+                    return Err(DecodeError::UnknownEncoding(w0));
+                }
+                inst.imm = bits(w0, 11, 0) as i32;
+            }
+            inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
+            inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
+            inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
+        }
+    }
+    if inst.src.iter().flatten().any(|s| s.is_literal()) {
+        if !super::encode::literal_allowed(&inst, info) {
+            return Err(DecodeError::BadOperand(format!(
+                "literal in {enc:?} {}",
+                info.name
+            )));
+        }
+        inst.literal = Some(dword(bytes, len / 4)?);
+        len += 4;
+    }
+    validate(&inst, info)?;
+    Ok((inst, len))
+}
+
+/// The VDST field of a VALU op: a VGPR, or an SGPR for the lane-reading ops.
+fn valu_dst(info: &OpInfo, field: u32) -> Option<Operand> {
+    if info.dst == 0 {
+        None
+    } else if info.flags & SDST_OUT != 0 {
+        Some(Operand(field as u16))
+    } else {
+        Some(Operand(256 + field as u16))
+    }
+}
+
+/// Rejects field values the encoder would not produce (modifiers on integer sources,
+/// VGPRs read by scalar formats), so that decode(encode(x)) == x and encode(decode(b)) == b.
+fn validate(inst: &McInst, info: &OpInfo) -> Result<(), DecodeError> {
+    let float_srcs = info.flags & 7;
+    if (inst.abs | inst.neg) & !float_srcs != 0 {
+        return Err(DecodeError::BadOperand(format!(
+            "abs/neg on a non-float source of {}",
+            info.name
+        )));
+    }
+    if inst.omod != 0 && info.flags & super::table::FOUT == 0 {
+        return Err(DecodeError::BadOperand(format!("omod on {}", info.name)));
+    }
+    Ok(())
+}

@@ -1,0 +1,287 @@
+//! The encoder: [`McInst`] to little-endian dwords. Field layouts follow the "Microcode
+//! Formats" chapters: GCN3 ISA manual (gfx8) ch. 12 (12.1 SOP2, 12.2 SOPK, 12.3 SOP1,
+//! 12.4 SOPC, 12.5 SOPP, 12.6 SMEM, 12.7 VOP2/VOP1/VOPC/VOP3a/VOP3b, 12.12 FLAT); gfx6/gfx7
+//! differences from the Southern/Sea Islands manuals (SMRD, VOP3 opcode at bit 17 and clamp
+//! at bit 11); gfx9 from the Vega manual (FLAT offset in bits 12:0).
+
+use super::table::{Enc, Form, OpInfo, SDST_OUT};
+use super::{Gen, McInst, Operand};
+
+/// Appends the encoding of `inst` for `generation` to `out`: one or two dwords, then the
+/// literal dword if a source is [`Operand::LITERAL`].
+pub fn encode(inst: &McInst, generation: Gen, out: &mut Vec<u8>) -> Result<(), String> {
+    let info = inst.op.info();
+    let name = info.mnemonic(generation);
+    let opcode = info
+        .opcode_in(inst.enc, generation)
+        .ok_or_else(|| format!("{name} has no {:?} encoding on {generation:?}", inst.enc))?;
+    check_shape(inst, info).map_err(|e| format!("{name}: {e}"))?;
+    let words =
+        encode_words(inst, info, opcode as u32, generation).map_err(|e| format!("{name}: {e}"))?;
+    for w in words.iter().flatten() {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    if inst.src.iter().flatten().any(|s| s.is_literal()) {
+        if !literal_allowed(inst, info) {
+            return Err(format!(
+                "{name}: a literal is not allowed in {:?}",
+                inst.enc
+            ));
+        }
+        let lit = inst
+            .literal
+            .ok_or_else(|| format!("{name}: LITERAL source without a literal value"))?;
+        out.extend_from_slice(&lit.to_le_bytes());
+    } else if inst.literal.is_some() {
+        return Err(format!("{name}: a literal value but no LITERAL source"));
+    }
+    Ok(())
+}
+
+/// Whether `inst`'s encoding can carry a literal dword, and in which sources. Scalar ALU
+/// formats take one in any source; VOP1/VOP2/VOPC only in src0; VOP3, SMEM and FLAT never
+/// on gfx6–gfx9.
+pub(crate) fn literal_allowed(inst: &McInst, info: &OpInfo) -> bool {
+    match inst.enc {
+        Enc::Sop1 | Enc::Sop2 | Enc::Sopc => true,
+        Enc::Sopk => info.form == Form::SopkSetregImm32,
+        Enc::Vop1 | Enc::Vop2 | Enc::Vopc => {
+            inst.src[1..].iter().flatten().all(|s| !s.is_literal())
+        }
+        _ => false,
+    }
+}
+
+/// The operands present must be exactly those of the signature.
+fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
+    let check = |what: &str, present: bool, width: u8| {
+        if present != (width != 0) {
+            let want = if width != 0 {
+                "required"
+            } else {
+                "not allowed"
+            };
+            return Err(format!("{what} is {want}"));
+        }
+        Ok(())
+    };
+    check("dst", inst.dst.is_some(), info.dst)?;
+    check("sdst", inst.sdst.is_some(), info.sdst)?;
+    for i in 0..3 {
+        check(&format!("src{i}"), inst.src[i].is_some(), info.src[i])?;
+    }
+    let is_vop3 = inst.enc == Enc::Vop3;
+    let float_srcs = info.flags & 7;
+    if (inst.abs | inst.neg) & !float_srcs != 0 || (!is_vop3 && (inst.abs | inst.neg) != 0) {
+        return Err("abs/neg only apply to float sources in VOP3".into());
+    }
+    if inst.omod > 3 || (inst.omod != 0 && (!is_vop3 || info.flags & super::table::FOUT == 0)) {
+        return Err("omod only applies to float results in VOP3".into());
+    }
+    if inst.clamp && !is_vop3 {
+        return Err("clamp needs VOP3".into());
+    }
+    let mem = matches!(inst.enc, Enc::Smem | Enc::Flat);
+    if (inst.glc && !mem) || (inst.slc && inst.enc != Enc::Flat) {
+        return Err("glc/slc only apply to memory instructions".into());
+    }
+    Ok(())
+}
+
+/// An 8-bit scalar source field (SALU formats cannot address VGPRs).
+fn ssrc(op: Option<Operand>) -> Result<u32, String> {
+    match op {
+        None => Ok(0),
+        Some(o) if o.0 < 256 => Ok(o.0 as u32),
+        Some(o) => Err(format!("scalar operand expected, got {o:?}")),
+    }
+}
+
+/// A 7-bit scalar destination field (SGPRs, VCC, M0, EXEC, trap registers).
+fn sdst(op: Option<Operand>) -> Result<u32, String> {
+    match op {
+        None => Ok(0),
+        Some(o) if o.0 < 128 => Ok(o.0 as u32),
+        Some(o) => Err(format!("scalar destination expected, got {o:?}")),
+    }
+}
+
+/// A 9-bit vector-ALU source field.
+fn src9(op: Option<Operand>) -> Result<u32, String> {
+    match op {
+        None => Ok(0),
+        Some(o) if o.0 < 512 => Ok(o.0 as u32),
+        Some(o) => Err(format!("bad operand {o:?}")),
+    }
+}
+
+/// An 8-bit VGPR field (VDST, VSRC1, FLAT ADDR/DATA/VDST).
+fn vgpr(op: Option<Operand>) -> Result<u32, String> {
+    match op {
+        None => Ok(0),
+        Some(o) if o.is_vgpr() => Ok(o.reg_index() as u32),
+        Some(o) => Err(format!("VGPR expected, got {o:?}")),
+    }
+}
+
+/// The 16-bit immediate of SOPK/SOPP: signed for branches and `s_*k_i32`, unsigned for
+/// wait counts, `s_nop` and hardware-register descriptors. Only the canonical range is
+/// accepted so that decoding gives back the same value.
+fn simm16(inst: &McInst, info: &OpInfo) -> Result<u32, String> {
+    let signed = matches!(info.form, Form::SoppBranch | Form::SopkDst | Form::SopkSrc);
+    let ok = if signed {
+        i16::try_from(inst.imm).is_ok()
+    } else {
+        u16::try_from(inst.imm).is_ok()
+    };
+    if !ok {
+        return Err(format!("immediate {} out of range", inst.imm));
+    }
+    Ok(inst.imm as u32 & 0xffff)
+}
+
+/// VCC, the only operand the VOP2/VOPC encodings can name for an implicit carry or mask.
+fn require_vcc(op: Option<Operand>, what: &str) -> Result<(), String> {
+    match op {
+        None | Some(Operand::VCC) => Ok(()),
+        Some(o) => Err(format!(
+            "{what} must be VCC in the 32-bit encoding, got {o:?}"
+        )),
+    }
+}
+
+/// The VDST field of a VALU instruction: a VGPR, or an SGPR for `v_readlane_b32`-like ops.
+fn vdst(inst: &McInst, info: &OpInfo) -> Result<u32, String> {
+    if info.flags & SDST_OUT != 0 {
+        sdst(inst.dst)
+    } else {
+        vgpr(inst.dst)
+    }
+}
+
+fn encode_words(
+    inst: &McInst,
+    info: &OpInfo,
+    op: u32,
+    generation: Gen,
+) -> Result<[Option<u32>; 2], String> {
+    let gfx8plus = generation >= Gen::Gfx8;
+    let [s0, s1, s2] = inst.src;
+    let one = |w: u32| Ok([Some(w), None]);
+    match inst.enc {
+        // 12.1 SOP2: 10 | OP[29:23] | SDST[22:16] | SSRC1[15:8] | SSRC0[7:0]
+        Enc::Sop2 => {
+            one(0b10 << 30 | op << 23 | sdst(inst.dst)? << 16 | ssrc(s1)? << 8 | ssrc(s0)?)
+        }
+        // 12.2 SOPK: 1011 | OP[27:23] | SDST[22:16] | SIMM16[15:0]
+        Enc::Sopk => {
+            let field = match info.form {
+                Form::SopkSrc | Form::SopkSetreg => sdst(s0)?,
+                Form::SopkSetregImm32 => 0,
+                _ => sdst(inst.dst)?,
+            };
+            one(0b1011 << 28 | op << 23 | field << 16 | simm16(inst, info)?)
+        }
+        // 12.3 SOP1: 1011_1110_1 | SDST[22:16] | OP[15:8] | SSRC0[7:0]
+        Enc::Sop1 => one(0x17d << 23 | sdst(inst.dst)? << 16 | op << 8 | ssrc(s0)?),
+        // 12.4 SOPC: 1011_1111_0 | OP[22:16] | SSRC1[15:8] | SSRC0[7:0]
+        Enc::Sopc => one(0x17e << 23 | op << 16 | ssrc(s1)? << 8 | ssrc(s0)?),
+        // 12.5 SOPP: 1011_1111_1 | OP[22:16] | SIMM16[15:0]
+        Enc::Sopp => one(0x17f << 23 | op << 16 | simm16(inst, info)?),
+        Enc::Smem => {
+            let sbase = match s0 {
+                None => 0,
+                Some(o) if o.is_sgpr() && o.0 % 2 == 0 => o.0 as u32 >> 1,
+                Some(o) => Err(format!("sbase must be an even SGPR, got {o:?}"))?,
+            };
+            let data = sdst(inst.dst)?;
+            let load = info.form == Form::SmemLoad;
+            if gfx8plus {
+                // 12.6 SMEM: 110000 | OP[25:18] | IMM[17] | GLC[16] | SDATA[12:6] | SBASE[5:0];
+                // OFFSET[19:0] (gfx9: [20:0]) in the second dword.
+                let max = if generation == Gen::Gfx9 {
+                    0x1f_ffff
+                } else {
+                    0xf_ffff
+                };
+                if !(0..=max).contains(&inst.imm) {
+                    return Err(format!("offset {:#x} out of range", inst.imm));
+                }
+                let w0 = 0b110000 << 26
+                    | op << 18
+                    | (load as u32) << 17
+                    | (inst.glc as u32) << 16
+                    | data << 6
+                    | sbase;
+                Ok([Some(w0), Some(inst.imm as u32)])
+            } else {
+                // SI/CI SMRD: 11000 | OP[26:22] | SDST[21:15] | SBASE[14:9] | IMM[8] | OFFSET[7:0]
+                // (the offset counts dwords).
+                if inst.glc || !(0..=0xff).contains(&inst.imm) {
+                    return Err("SMRD takes no glc and an 8-bit dword offset".into());
+                }
+                one(0b11000 << 27 | op << 22 | data << 15 | sbase << 9 | 1 << 8 | inst.imm as u32)
+            }
+        }
+        // 12.7.1 VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]
+        Enc::Vop2 => {
+            require_vcc(inst.sdst, "carry-out")?;
+            require_vcc(s2, "src2")?;
+            one(op << 25 | vdst(inst, info)? << 17 | vgpr(s1)? << 9 | src9(s0)?)
+        }
+        // 12.7.2 VOP1: 0111111 | VDST[24:17] | OP[16:9] | SRC0[8:0]
+        Enc::Vop1 => one(0x3f << 25 | vdst(inst, info)? << 17 | op << 9 | src9(s0)?),
+        // 12.7.3 VOPC: 0111110 | OP[24:17] | VSRC1[16:9] | SRC0[8:0]; the result goes to VCC.
+        Enc::Vopc => {
+            require_vcc(inst.sdst, "the compare result")?;
+            one(0x3e << 25 | op << 17 | vgpr(s1)? << 9 | src9(s0)?)
+        }
+        // 12.7.4 VOP3a: 110100 | OP[25:16] | CLAMP[15] | ABS[10:8] | VDST[7:0]
+        //        VOP3b: 110100 | OP[25:16] | CLAMP[15] | SDST[14:8] | VDST[7:0]
+        //        second dword: NEG[31:29] | OMOD[28:27] | SRC2[26:18] | SRC1[17:9] | SRC0[8:0]
+        // gfx6/gfx7: OP[25:17], VOP3a CLAMP[11], VOP3b without clamp.
+        Enc::Vop3 => {
+            let vop3b = info.dst != 0 && info.sdst != 0;
+            let (low, mid) = if info.dst == 0 {
+                // A VOPC compare: its SGPR-pair result sits in VDST.
+                (sdst(inst.sdst)?, inst.abs as u32)
+            } else if vop3b {
+                (vdst(inst, info)?, sdst(inst.sdst)?)
+            } else {
+                (vdst(inst, info)?, inst.abs as u32)
+            };
+            let w0 = if gfx8plus {
+                0b110100 << 26 | op << 16 | (inst.clamp as u32) << 15 | mid << 8 | low
+            } else {
+                if vop3b && inst.clamp {
+                    return Err("VOP3b has no clamp on gfx6/gfx7".into());
+                }
+                0b110100 << 26 | op << 17 | (inst.clamp as u32) << 11 | mid << 8 | low
+            };
+            let w1 = (inst.neg as u32) << 29
+                | (inst.omod as u32) << 27
+                | src9(s2)? << 18
+                | src9(s1)? << 9
+                | src9(s0)?;
+            Ok([Some(w0), Some(w1)])
+        }
+        // 12.12 FLAT: 110111 | OP[24:18] | SLC[17] | GLC[16] | (gfx9: OFFSET[12:0]);
+        // second dword: VDST[31:24] | TFE[23] | DATA[15:8] | ADDR[7:0]
+        Enc::Flat => {
+            let max = if generation == Gen::Gfx9 { 0xfff } else { 0 };
+            if !(0..=max).contains(&inst.imm) {
+                return Err(format!(
+                    "offset {} not encodable on {generation:?}",
+                    inst.imm
+                ));
+            }
+            let (addr, data) = (vgpr(s0)?, vgpr(s1)?);
+            let w0 = 0b110111 << 26
+                | op << 18
+                | (inst.slc as u32) << 17
+                | (inst.glc as u32) << 16
+                | inst.imm as u32;
+            Ok([Some(w0), Some(vgpr(inst.dst)? << 24 | data << 8 | addr)])
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! The machine-code layer of the GCN backend: instructions with physical operands, exactly as
+//! the hardware encodes them. The encoder, the disassembler and the simulator's decoder all
+//! work on [`McInst`] and share one opcode table per encoding, so they cannot drift apart.
+//!
+//! Operands use the hardware's own 9-bit source-operand numbering (GCN3 ISA manual,
+//! section 12.1 "SOP2", table "SSRC0"; and the VOP "SRC0" field): SGPRs are 0–101, VCC is
+//! 106/107, M0 is 124, EXEC is 126/127, inline integers are 128–208, inline floats 240–248,
+//! the literal marker is 255 and VGPRs are 256–511.
+
+mod decode;
+mod encode;
+mod print;
+mod table;
+
+pub use decode::{DecodeError, decode};
+pub use encode::encode;
+pub use print::print;
+pub use table::{
+    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, Op, OpInfo, SDST_OUT, SRC0_VGPR, VOP2_GFX67,
+};
+
+/// A GCN generation. Encodings, opcode numbers, wait-count fields and hazards differ by it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Gen {
+    /// GCN 1.0, Southern Islands (gfx6).
+    Gfx6,
+    /// GCN 1.1, Sea Islands (gfx7).
+    Gfx7,
+    /// GCN 1.2, Volcanic Islands (gfx8).
+    Gfx8,
+    /// GCN 1.4, Vega (gfx9).
+    Gfx9,
+}
+
+/// One source or destination operand, in the hardware's 9-bit operand numbering.
+///
+/// The width of a register operand (one register, a pair, a quad) is not stored here: it
+/// comes from the opcode's signature in the table, just as in the hardware encoding.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Operand(pub u16);
+
+impl Operand {
+    pub const VCC: Operand = Operand(106);
+    pub const M0: Operand = Operand(124);
+    pub const EXEC: Operand = Operand(126);
+    pub const VCCZ: Operand = Operand(251);
+    pub const EXECZ: Operand = Operand(252);
+    pub const SCC: Operand = Operand(253);
+    /// The operand value that says "a 32-bit literal follows the instruction".
+    pub const LITERAL: Operand = Operand(255);
+
+    pub const fn sgpr(n: u8) -> Operand {
+        Operand(n as u16)
+    }
+    pub const fn vgpr(n: u8) -> Operand {
+        Operand(256 + n as u16)
+    }
+    /// The inline integer constant `v` (-16..=64), if it has one.
+    pub fn inline_int(v: i64) -> Option<Operand> {
+        match v {
+            0..=64 => Some(Operand(128 + v as u16)),
+            -16..=-1 => Some(Operand((192 - v) as u16)),
+            _ => None,
+        }
+    }
+    /// The inline float constant for the f32 bit pattern `bits`, if it has one (0.0 is the
+    /// integer constant 0; 1/(2π) exists from gfx8 on).
+    pub fn inline_f32(bits: u32, generation: Gen) -> Option<Operand> {
+        let code = match bits {
+            0x0000_0000 => 128,
+            0x3f00_0000 => 240,
+            0xbf00_0000 => 241,
+            0x3f80_0000 => 242,
+            0xbf80_0000 => 243,
+            0x4000_0000 => 244,
+            0xc000_0000 => 245,
+            0x4080_0000 => 246,
+            0xc080_0000 => 247,
+            0x3e22_f983 if generation >= Gen::Gfx8 => 248,
+            _ => return None,
+        };
+        Some(Operand(code))
+    }
+    pub fn is_sgpr(self) -> bool {
+        self.0 < 128 && self.0 != 125
+    }
+    pub fn is_vgpr(self) -> bool {
+        self.0 >= 256
+    }
+    /// The register number of an SGPR or VGPR operand.
+    pub fn reg_index(self) -> u8 {
+        (self.0 & 0xff) as u8
+    }
+    pub fn is_literal(self) -> bool {
+        self == Operand::LITERAL
+    }
+    /// Inline constants (integer or float).
+    pub fn is_inline_constant(self) -> bool {
+        (128..=208).contains(&self.0) || (240..=248).contains(&self.0)
+    }
+}
+
+/// One machine instruction with physical operands.
+///
+/// Which fields an opcode uses is given by its [`OpInfo`] signature; unused ones are `None`
+/// or zero. `enc` is the encoding actually used (`_e32` VOP1/VOP2/VOPC or `_e64` VOP3 for a
+/// VALU op that has both); [`McInst::valu`] picks the shortest legal one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McInst {
+    pub op: Op,
+    pub enc: Enc,
+    /// SDST of scalar ops, VDST of vector ops, VDATA of loads.
+    pub dst: Option<Operand>,
+    /// VOP3b's SDST (carry-out), or the SGPR-pair result of a VOPC compare in VOP3 form.
+    pub sdst: Option<Operand>,
+    /// Sources in assembler order (for memory ops: address, then data; for SMEM: sbase).
+    pub src: [Option<Operand>; 3],
+    /// The 32-bit literal when a source is [`Operand::LITERAL`].
+    pub literal: Option<u32>,
+    /// SOPK/SOPP simm16, SMEM and FLAT offsets, branch offsets in dwords.
+    pub imm: i32,
+    /// VOP3 input modifiers, one bit per source.
+    pub abs: u8,
+    pub neg: u8,
+    pub clamp: bool,
+    /// VOP3 output modifier: 0 none, 1 ×2, 2 ×4, 3 ÷2.
+    pub omod: u8,
+    /// Memory cache-policy bits.
+    pub glc: bool,
+    pub slc: bool,
+}
+
+impl McInst {
+    /// An instruction of `op` in encoding `enc` with no operands, modifiers or immediates.
+    pub fn new(op: Op, enc: Enc) -> McInst {
+        McInst {
+            op,
+            enc,
+            dst: None,
+            sdst: None,
+            src: [None; 3],
+            literal: None,
+            imm: 0,
+            abs: 0,
+            neg: 0,
+            clamp: false,
+            omod: 0,
+            glc: false,
+            slc: false,
+        }
+    }
+
+    /// A vector-ALU instruction in the shortest legal encoding (see
+    /// [`McInst::select_encoding`]). A literal source is passed as [`Operand::LITERAL`] and
+    /// its value set with `literal` afterwards (the choice does not depend on the value).
+    pub fn valu(
+        op: Op,
+        generation: Gen,
+        dst: Option<Operand>,
+        sdst: Option<Operand>,
+        srcs: &[Operand],
+    ) -> Result<McInst, String> {
+        if srcs.len() > 3 {
+            return Err(format!("{}: more than three sources", op.info().name));
+        }
+        let mut inst = McInst::new(op, op.info().enc);
+        inst.dst = dst;
+        inst.sdst = sdst;
+        for (slot, &s) in inst.src.iter_mut().zip(srcs) {
+            *slot = Some(s);
+        }
+        inst.select_encoding(generation)?;
+        Ok(inst)
+    }
+
+    /// Sets `enc` to the shortest legal encoding of this VALU instruction: VOP1/VOP2/VOPC
+    /// (`_e32`) when src1 is a VGPR, there are no modifiers, the compare result or carry-out
+    /// and carry-in go to VCC and a literal appears only in src0; VOP3 (`_e64`, no literal
+    /// on gfx6–gfx9) otherwise. Then checks the constant-bus limit with [`legal`].
+    /// Commuting sources to make src1 a VGPR is the caller's job.
+    pub fn select_encoding(&mut self, generation: Gen) -> Result<(), String> {
+        let info = self.op.info();
+        let name = info.mnemonic(generation);
+        if info.form != table::Form::Valu {
+            return Err(format!("{name} is not a vector-ALU operation"));
+        }
+        if !info.available(generation) {
+            return Err(format!("{name} does not exist on {generation:?}"));
+        }
+        let short = matches!(info.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+            && self.abs == 0
+            && self.neg == 0
+            && !self.clamp
+            && self.omod == 0
+            && self.src[1].is_none_or(|s| s.is_vgpr())
+            && self.src[2].is_none_or(|s| s == Operand::VCC)
+            && self.sdst.is_none_or(|s| s == Operand::VCC)
+            && self.src[1..].iter().flatten().all(|s| !s.is_literal());
+        self.enc = if short {
+            info.enc
+        } else if info.opcode_in(Enc::Vop3, generation).is_some() {
+            if self.src.iter().flatten().any(|s| s.is_literal()) {
+                return Err(format!("{name}: VOP3 takes no literal on {generation:?}"));
+            }
+            Enc::Vop3
+        } else {
+            return Err(format!(
+                "{name}: operands need VOP3, which it does not have"
+            ));
+        };
+        legal(self, generation)
+    }
+}
+
+/// Checks the rules of operand use that the encoding cannot express (GCN3 ISA manual
+/// 6.1.2 "SGPR and constant-bus reads" / 4.4, and 3.2 for register alignment):
+/// - a VALU instruction reads at most one scalar value over the constant bus: an SGPR (or a
+///   pair), VCC, M0, EXEC or a literal, where reading the same one twice counts once and
+///   the implicit VCC read of VOP2 carry-in/`v_cndmask_b32` counts too;
+/// - at most one literal value per instruction;
+/// - 64-bit SGPR operands start at an even SGPR, wider ones at a multiple of 4.
+pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
+    let info = inst.op.info();
+    let name = info.mnemonic(generation);
+    let scalar_operands = [(inst.dst, info.dst), (inst.sdst, info.sdst)]
+        .into_iter()
+        .chain(inst.src.iter().zip(info.src).map(|(&s, w)| (s, w)));
+    for (o, width) in scalar_operands {
+        let Some(o) = o else { continue };
+        if o.0 <= 101 && width >= 2 && o.0 % (width.min(4) as u16) != 0 {
+            return Err(format!(
+                "{name}: s{} is not aligned for a {width}-dword operand",
+                o.0
+            ));
+        }
+    }
+    if info.form == table::Form::Valu {
+        if info.flags & SRC0_VGPR != 0 && inst.src[0].is_some_and(|s| !s.is_vgpr()) {
+            return Err(format!("{name}: src0 must be a VGPR"));
+        }
+        // A 64-bit src2 of a 32-bit result is a lane mask (carry-in, v_cndmask_b32): SGPRs.
+        if info.src[2] == 2 && info.dst == 1 && inst.src[2].is_some_and(|s| !s.is_sgpr()) {
+            return Err(format!(
+                "{name}: the lane mask in src2 must be an SGPR pair or VCC"
+            ));
+        }
+        let mut reads: Vec<Operand> = Vec::new();
+        for s in inst.src.iter().flatten().copied() {
+            let bus = s.is_literal() || (s.0 < 128 && s.0 != 125) || (s.0 >= 251 && s.0 <= 253);
+            // VOP2's VCC carry-in/mask (src2) is read implicitly, still over the bus.
+            if bus && !reads.contains(&s) {
+                reads.push(s);
+            }
+        }
+        if reads.len() > 1 {
+            let list: Vec<String> = reads
+                .iter()
+                .map(|&r| print::operand(Some(r), 1, inst.literal, generation))
+                .collect();
+            return Err(format!(
+                "{name}: {} scalar values ({}) but the constant bus allows one",
+                reads.len(),
+                list.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Encodings printed by `llvm-mc-14 -arch=amdgcn -mcpu=tonga -show-encoding`.
+    fn known() -> Vec<(McInst, Vec<u8>, &'static str)> {
+        let v = Operand::vgpr;
+        let s = Operand::sgpr;
+        let mut waitcnt = McInst::new(Op::SWaitcnt, Enc::Sopp);
+        waitcnt.imm = 0xf70;
+        let mut load = McInst::new(Op::SLoadDword, Enc::Smem);
+        (load.dst, load.src[0]) = (Some(s(0)), Some(s(4)));
+        let mut flat = McInst::new(Op::FlatLoadDword, Enc::Flat);
+        (flat.dst, flat.src[0], flat.glc, flat.slc) = (Some(v(0)), Some(v(0)), true, true);
+        let mut cmp = McInst::valu(
+            Op::VCmpEqF32,
+            Gen::Gfx8,
+            None,
+            Some(Operand::VCC),
+            &[v(0), v(1)],
+        )
+        .unwrap();
+        cmp.neg = 1;
+        cmp.select_encoding(Gen::Gfx8).unwrap();
+        vec![
+            (
+                McInst::valu(Op::VAddF32, Gen::Gfx8, Some(v(1)), None, &[v(2), v(3)]).unwrap(),
+                vec![0x02, 0x07, 0x02, 0x02],
+                "v_add_f32_e32 v1, v2, v3",
+            ),
+            (
+                McInst::valu(
+                    Op::VCndmaskB32,
+                    Gen::Gfx8,
+                    Some(v(0)),
+                    None,
+                    &[v(1), v(2), s(0)],
+                )
+                .unwrap(),
+                vec![0x00, 0x00, 0x00, 0xd1, 0x01, 0x05, 0x02, 0x00],
+                "v_cndmask_b32_e64 v0, v1, v2, s[0:1]",
+            ),
+            (
+                cmp,
+                vec![0x6a, 0x00, 0x42, 0xd0, 0x00, 0x03, 0x02, 0x20],
+                "v_cmp_eq_f32_e64 vcc, -v0, v1",
+            ),
+            (waitcnt, vec![0x70, 0x0f, 0x8c, 0xbf], "s_waitcnt vmcnt(0)"),
+            (
+                load,
+                vec![0x02, 0x00, 0x02, 0xc0, 0x00, 0x00, 0x00, 0x00],
+                "s_load_dword s0, s[4:5], 0x0",
+            ),
+            (
+                flat,
+                vec![0x00, 0x00, 0x53, 0xdc, 0x00, 0x00, 0x00, 0x00],
+                "flat_load_dword v0, v[0:1] glc slc",
+            ),
+            (
+                McInst::new(Op::SEndpgm, Enc::Sopp),
+                vec![0x00, 0x00, 0x81, 0xbf],
+                "s_endpgm",
+            ),
+        ]
+    }
+
+    #[test]
+    fn known_encodings_round_trip() {
+        for (inst, bytes, text) in known() {
+            let mut out = Vec::new();
+            encode(&inst, Gen::Gfx8, &mut out).unwrap();
+            assert_eq!(out, bytes, "{text}");
+            assert_eq!(
+                decode(&bytes, Gen::Gfx8),
+                Ok((inst.clone(), bytes.len())),
+                "{text}"
+            );
+            assert_eq!(print(&inst, Gen::Gfx8), text);
+        }
+    }
+
+    #[test]
+    fn bad_bytes_are_errors() {
+        assert!(matches!(
+            decode(&[0x02, 0x07], Gen::Gfx8),
+            Err(DecodeError::Truncated { .. })
+        ));
+        // VOP3 needs its second dword; a literal needs its dword.
+        assert!(decode(&[0x00, 0x00, 0x00, 0xd1], Gen::Gfx8).is_err());
+        assert!(decode(&[0xff, 0x06, 0x02, 0x02], Gen::Gfx8).is_err());
+        // An opcode the table does not have.
+        assert!(matches!(
+            decode(&[0, 0, 0x8d, 0xbf], Gen::Gfx8),
+            Err(DecodeError::UnknownOpcode { .. })
+        ));
+        for w in [0xffff_ffffu32, 0xf800_0000, 0xe000_0000] {
+            assert!(decode(&w.to_le_bytes(), Gen::Gfx8).is_err(), "{w:#x}");
+        }
+    }
+
+    #[test]
+    fn constant_bus() {
+        let (v, s) = (Operand::vgpr, Operand::sgpr);
+        let ok = |srcs: &[Operand]| McInst::valu(Op::VFmaF32, Gen::Gfx8, Some(v(0)), None, srcs);
+        assert!(
+            ok(&[s(1), s(1), v(2)]).is_ok(),
+            "the same SGPR twice is one read"
+        );
+        assert!(ok(&[s(1), s(2), v(2)]).is_err());
+        assert!(ok(&[Operand::M0, Operand::inline_int(5).unwrap(), v(2)]).is_ok());
+        let add = |srcs: &[Operand]| {
+            McInst::valu(
+                Op::VAddcU32,
+                Gen::Gfx8,
+                Some(v(0)),
+                Some(Operand::VCC),
+                srcs,
+            )
+        };
+        assert!(
+            add(&[s(0), v(1), Operand::VCC]).is_err(),
+            "implicit VCC carry-in uses the bus"
+        );
+        let mut lit = McInst::valu(
+            Op::VAddF32,
+            Gen::Gfx8,
+            Some(v(0)),
+            None,
+            &[Operand::LITERAL, v(1)],
+        )
+        .unwrap();
+        assert_eq!(lit.enc, Enc::Vop2);
+        lit.clamp = true;
+        assert!(
+            lit.select_encoding(Gen::Gfx8).is_err(),
+            "VOP3 has no literal on gfx8"
+        );
+        let e64 = McInst::valu(Op::VAddF32, Gen::Gfx8, Some(v(0)), None, &[v(1), s(2)]).unwrap();
+        assert_eq!(e64.enc, Enc::Vop3);
+    }
+}

@@ -1,0 +1,208 @@
+//! The printer: [`McInst`] to the text `llvm-mc-14 -disassemble` prints (LLVM's
+//! AMDGPUInstPrinter), so our disassembly can be compared with LLVM's line by line.
+
+use std::fmt::Write;
+
+use super::table::{Enc, Form, OpInfo, VOP2_GFX67};
+use super::{Gen, McInst, Operand};
+
+/// The assembly text of `inst`, exactly as `llvm-mc-14 -disassemble` prints it.
+pub fn print(inst: &McInst, generation: Gen) -> String {
+    let info = inst.op.info();
+    let mut s = String::from(info.mnemonic(generation));
+    let op = |o: Option<Operand>, width: u8| operand(o, width, inst.literal, generation);
+    let mut args: Vec<String> = Vec::new();
+    match info.form {
+        Form::Sop1 | Form::Sop1Dst | Form::Sop1Src | Form::Sop2 | Form::Sopc => {
+            if info.dst != 0 {
+                args.push(op(inst.dst, info.dst));
+            }
+            for i in 0..info.num_srcs() {
+                args.push(op(inst.src[i], info.src[i]));
+            }
+        }
+        Form::SopkDst => args.extend([op(inst.dst, 1), format!("{:#x}", inst.imm as u16)]),
+        Form::SopkSrc => args.extend([op(inst.src[0], 1), format!("{:#x}", inst.imm as u16)]),
+        Form::SopkGetreg => args.extend([op(inst.dst, 1), hwreg(inst.imm as u16, generation)]),
+        Form::SopkSetreg | Form::SopkSetregImm32 => {
+            args.extend([hwreg(inst.imm as u16, generation), op(inst.src[0], 1)])
+        }
+        Form::Sopp | Form::SmemNone => {}
+        Form::SoppImm => args.push(inst.imm.to_string()),
+        // llvm-mc -disassemble prints the branch offset as an unsigned 16-bit number.
+        Form::SoppBranch => args.push((inst.imm as u16).to_string()),
+        Form::SoppWaitcnt => args.push(waitcnt(inst.imm as u16, generation)),
+        Form::SmemLoad => args.extend([
+            op(inst.dst, info.dst),
+            op(inst.src[0], info.src[0]),
+            format!("{:#x}", inst.imm),
+        ]),
+        Form::FlatLoad => args.extend([op(inst.dst, info.dst), op(inst.src[0], info.src[0])]),
+        Form::FlatStore => {
+            args.extend([op(inst.src[0], info.src[0]), op(inst.src[1], info.src[1])])
+        }
+        Form::Valu => {
+            s.push_str(valu_suffix(inst, info, generation));
+            if info.dst != 0 {
+                args.push(op(inst.dst, info.dst));
+            }
+            if info.sdst != 0 {
+                args.push(op(inst.sdst, 2));
+            }
+            for i in 0..info.num_srcs() {
+                let text = op(inst.src[i], info.src[i]);
+                let (abs, neg) = (inst.abs >> i & 1 != 0, inst.neg >> i & 1 != 0);
+                let text = if abs { format!("|{text}|") } else { text };
+                args.push(if neg { format!("-{text}") } else { text });
+            }
+        }
+    }
+    if !args.is_empty() {
+        s.push(' ');
+        s.push_str(&args.join(", "));
+    }
+    if matches!(info.form, Form::FlatLoad | Form::FlatStore) && inst.imm != 0 {
+        let _ = write!(s, " offset:{}", inst.imm);
+    }
+    if inst.glc {
+        s.push_str(" glc");
+    }
+    if inst.slc {
+        s.push_str(" slc");
+    }
+    if inst.clamp {
+        s.push_str(" clamp");
+    }
+    s.push_str(match inst.omod {
+        1 => " mul:2",
+        2 => " mul:4",
+        3 => " div:2",
+        _ => "",
+    });
+    s
+}
+
+/// `_e32` / `_e64` when the operation has both a 32-bit and a VOP3 form on `generation`.
+fn valu_suffix(inst: &McInst, info: &OpInfo, generation: Gen) -> &'static str {
+    let g = generation as usize;
+    match inst.enc {
+        Enc::Vop1 | Enc::Vop2 | Enc::Vopc if info.vop3[g].is_some() => "_e32",
+        Enc::Vop3 if info.enc != Enc::Vop3 => "_e64",
+        Enc::Vop3 if info.flags & VOP2_GFX67 != 0 && generation <= Gen::Gfx7 => "_e64",
+        _ => "",
+    }
+}
+
+/// A register range `prefix[first:last]`, or `prefix{first}` for a single register.
+fn range(prefix: &str, first: u16, width: u8) -> String {
+    if width <= 1 {
+        format!("{prefix}{first}")
+    } else {
+        format!("{prefix}[{first}:{}]", first + width as u16 - 1)
+    }
+}
+
+/// One operand in LLVM's syntax. Operand numbering: GCN3 ISA manual 12.1, table "SSRC0";
+/// names as AMDGPUInstPrinter::printRegOperand and printImmediate32/64 print them.
+pub(crate) fn operand(
+    o: Option<Operand>,
+    width: u8,
+    literal: Option<u32>,
+    generation: Gen,
+) -> String {
+    let Some(Operand(n)) = o else {
+        return "<none>".into();
+    };
+    let named = |name: &str| -> String {
+        match width {
+            1 => format!("{name}_lo"),
+            _ => name.to_string(),
+        }
+    };
+    let gfx9 = generation >= Gen::Gfx9;
+    match n {
+        0..=101 => range("s", n, width),
+        102 if generation >= Gen::Gfx8 => named("flat_scratch"),
+        103 if generation >= Gen::Gfx8 && width == 1 => "flat_scratch_hi".into(),
+        104 if generation >= Gen::Gfx8 => named("xnack_mask"),
+        105 if generation >= Gen::Gfx8 && width == 1 => "xnack_mask_hi".into(),
+        106 => named("vcc"),
+        107 if width == 1 => "vcc_hi".into(),
+        108..=123 if gfx9 => range("ttmp", n - 108, width),
+        108 => named("tba"),
+        109 if width == 1 => "tba_hi".into(),
+        110 => named("tma"),
+        111 if width == 1 => "tma_hi".into(),
+        112..=123 => range("ttmp", n - 112, width),
+        124 => "m0".into(),
+        126 => named("exec"),
+        127 if width == 1 => "exec_hi".into(),
+        128..=192 => (n - 128).to_string(),
+        193..=208 => (-(n as i32 - 192)).to_string(),
+        240..=247 => {
+            ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"][n as usize - 240].into()
+        }
+        248 if width == 2 => "0.15915494309189532".into(),
+        248 => "0.15915494".into(),
+        251 => "src_vccz".into(),
+        252 => "src_execz".into(),
+        253 => "src_scc".into(),
+        255 => match literal {
+            Some(v) => format!("{v:#x}"),
+            None => "<literal?>".into(),
+        },
+        256..=511 => range("v", n - 256, width),
+        _ => format!("<invalid operand {n}>"),
+    }
+}
+
+/// `s_waitcnt`'s counters, printed as llvm-mc does: each counter not at its maximum ("no
+/// wait"), or all three if all are. GCN3 ISA manual 4.4 and the SOPP table: vmcnt [3:0]
+/// (gfx9: also [15:14] as bits 5:4), expcnt [6:4], lgkmcnt [11:8].
+fn waitcnt(imm: u16, generation: Gen) -> String {
+    let imm = imm as u32;
+    let (vm, vm_max) = if generation >= Gen::Gfx9 {
+        ((imm & 0xf) | (imm >> 14 & 3) << 4, 63)
+    } else {
+        (imm & 0xf, 15)
+    };
+    let (exp, lgkm) = (imm >> 4 & 7, imm >> 8 & 0xf);
+    let all = vm == vm_max && exp == 7 && lgkm == 15;
+    let mut parts = Vec::new();
+    if vm != vm_max || all {
+        parts.push(format!("vmcnt({vm})"));
+    }
+    if exp != 7 || all {
+        parts.push(format!("expcnt({exp})"));
+    }
+    if lgkm != 15 || all {
+        parts.push(format!("lgkmcnt({lgkm})"));
+    }
+    parts.join(" ")
+}
+
+/// A hardware-register descriptor `hwreg(id, offset, size)` (SOPK s_getreg/s_setreg; GCN3
+/// ISA manual 4.8): ID [5:0], OFFSET [10:6], SIZE-1 [15:11]; offset and size are omitted
+/// when they are 0 and 32, and known registers print by name.
+fn hwreg(imm: u16, generation: Gen) -> String {
+    let id = imm & 0x3f;
+    let offset = imm >> 6 & 0x1f;
+    let size = (imm >> 11 & 0x1f) + 1;
+    let name = match id {
+        1 => Some("HW_REG_MODE"),
+        2 => Some("HW_REG_STATUS"),
+        3 => Some("HW_REG_TRAPSTS"),
+        4 => Some("HW_REG_HW_ID"),
+        5 => Some("HW_REG_GPR_ALLOC"),
+        6 => Some("HW_REG_LDS_ALLOC"),
+        7 => Some("HW_REG_IB_STS"),
+        15 if generation >= Gen::Gfx9 => Some("HW_REG_SH_MEM_BASES"),
+        _ => None,
+    };
+    let id = name.map_or(id.to_string(), str::to_string);
+    if offset == 0 && size == 32 {
+        format!("hwreg({id})")
+    } else {
+        format!("hwreg({id}, {offset}, {size})")
+    }
+}

@@ -1,0 +1,447 @@
+//! The one opcode table of the GCN MC layer: for every operation, its mnemonic, encodings,
+//! opcode number per generation and operand signature. The encoder, the decoder and the
+//! printer all read it (and nothing else) for opcode numbers and operand shapes.
+//!
+//! The opcode numbers were taken from `llvm-mc-14` (assembling every row for `tahiti`,
+//! `bonaire`, `tonga` and `gfx900`) and agree with the opcode tables of the ISA manuals:
+//! "Southern Islands Series ISA" ch. 12, "Sea Islands Series ISA" ch. 13, "GCN3 ISA"
+//! (gfx8) ch. 12 and "Vega ISA" (gfx9) ch. 12, "Microcode Formats". `tests/gcn_llvm_mc.rs`
+//! checks every row against llvm-mc again.
+
+use super::Gen;
+
+/// An instruction encoding (microcode format). GCN3 ISA manual, chapter 12.
+///
+/// [`Enc::Smem`] is scalar memory in general: gfx8/gfx9 encode it as SMEM (12.4), gfx6/gfx7
+/// as SMRD (SI manual 12.3). Further formats (MUBUF, DS, VINTRP, SDWA, DPP) are added as
+/// new variants with their own layout in `encode.rs`/`decode.rs`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Enc {
+    Sop1,
+    Sop2,
+    Sopk,
+    Sopc,
+    Sopp,
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    Flat,
+}
+
+/// How an operation's operands map to instruction fields and to assembly text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// `sdst, ssrc0`.
+    Sop1,
+    /// `sdst` only (`s_getpc_b64`).
+    Sop1Dst,
+    /// `ssrc0` only (`s_setpc_b64`).
+    Sop1Src,
+    /// `sdst, ssrc0, ssrc1`.
+    Sop2,
+    /// `ssrc0, ssrc1`, result in SCC.
+    Sopc,
+    /// `sdst, simm16` (the SDST field is both source and destination for `s_addk_i32`).
+    SopkDst,
+    /// `ssrc, simm16` (`s_cmpk_*`: the SDST field holds a source).
+    SopkSrc,
+    /// `sdst, hwreg(...)`.
+    SopkGetreg,
+    /// `hwreg(...), ssrc` (the SDST field holds the source).
+    SopkSetreg,
+    /// `hwreg(...), literal`.
+    SopkSetregImm32,
+    /// No operand.
+    Sopp,
+    /// `simm16` as an unsigned decimal (`s_nop`).
+    SoppImm,
+    /// `simm16` as a signed dword offset from the next instruction.
+    SoppBranch,
+    /// `vmcnt(..) expcnt(..) lgkmcnt(..)`.
+    SoppWaitcnt,
+    /// `sdata, sbase, offset`.
+    SmemLoad,
+    /// No operand (`s_dcache_wb`).
+    SmemNone,
+    /// Vector ALU: `vdst, [sdst,] src0, [src1, [src2]]` with VOP3 modifiers.
+    Valu,
+    /// `vdst, vaddr`.
+    FlatLoad,
+    /// `vaddr, vdata`.
+    FlatStore,
+}
+
+/// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n).
+pub const FSRC0: u8 = 1 << 0;
+pub const FSRC1: u8 = 1 << 1;
+pub const FSRC2: u8 = 1 << 2;
+/// The result is a float: the VOP3 output modifier (omod) applies.
+pub const FOUT: u8 = 1 << 3;
+/// On gfx6/gfx7 this VOP3-only gfx8 operation also has a VOP2 form (we always use VOP3
+/// there; llvm-mc then spells it with `_e64`).
+pub const VOP2_GFX67: u8 = 1 << 4;
+/// The VALU destination is an SGPR (`v_readlane_b32`, `v_readfirstlane_b32`).
+pub const SDST_OUT: u8 = 1 << 5;
+/// Source 0 must be a VGPR (the lane-access operations).
+pub const SRC0_VGPR: u8 = 1 << 6;
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct OpInfo {
+    pub op: Op,
+    /// The gfx8 mnemonic, without `_e32`/`_e64` (see [`OpInfo::mnemonic`] for renames).
+    pub name: &'static str,
+    /// The native (shortest) encoding.
+    pub enc: Enc,
+    pub form: Form,
+    /// Opcode in `enc`, per generation (gfx6, gfx7, gfx8, gfx9); `None`: not available.
+    pub opcode: [Option<u16>; 4],
+    /// Opcode of the VOP3 (`_e64`) form of a VOP1/VOP2/VOPC operation, per generation.
+    pub vop3: [Option<u16>; 4],
+    /// Widths in dwords (0: absent) of the destination, the VOP3b/VOPC scalar destination
+    /// and each source.
+    pub dst: u8,
+    pub sdst: u8,
+    pub src: [u8; 3],
+    pub flags: u8,
+}
+
+impl OpInfo {
+    /// The opcode number of this operation in encoding `enc` on `generation`.
+    pub fn opcode_in(&self, enc: Enc, generation: Gen) -> Option<u16> {
+        let g = generation as usize;
+        if enc == self.enc {
+            self.opcode[g]
+        } else if enc == Enc::Vop3 {
+            self.vop3[g]
+        } else {
+            None
+        }
+    }
+
+    /// Whether the operation exists on `generation` at all.
+    pub fn available(&self, generation: Gen) -> bool {
+        self.opcode[generation as usize].is_some()
+    }
+
+    /// The number of sources.
+    pub fn num_srcs(&self) -> usize {
+        self.src.iter().take_while(|&&w| w != 0).count()
+    }
+
+    /// The mnemonic on `generation`. The carry-out integer adds are called `v_add_i32`
+    /// etc. on gfx6/gfx7 and `v_add_co_u32` etc. on gfx9 (gfx9 reuses `v_add_u32` for an
+    /// add without carry-out).
+    pub fn mnemonic(&self, generation: Gen) -> &'static str {
+        use Op::*;
+        match (generation, self.op) {
+            (Gen::Gfx6 | Gen::Gfx7, VAddU32) => "v_add_i32",
+            (Gen::Gfx6 | Gen::Gfx7, VSubU32) => "v_sub_i32",
+            (Gen::Gfx6 | Gen::Gfx7, VSubrevU32) => "v_subrev_i32",
+            (Gen::Gfx9, VAddU32) => "v_add_co_u32",
+            (Gen::Gfx9, VSubU32) => "v_sub_co_u32",
+            (Gen::Gfx9, VSubrevU32) => "v_subrev_co_u32",
+            (Gen::Gfx9, VAddcU32) => "v_addc_co_u32",
+            (Gen::Gfx9, VSubbU32) => "v_subb_co_u32",
+            (Gen::Gfx9, VSubbrevU32) => "v_subbrev_co_u32",
+            _ => self.name,
+        }
+    }
+}
+
+impl Op {
+    /// This operation's table row.
+    pub fn info(self) -> &'static OpInfo {
+        &OPS[self as usize]
+    }
+
+    /// All operations, in table order.
+    pub fn all() -> impl Iterator<Item = Op> {
+        OPS.iter().map(|info| info.op)
+    }
+
+    /// The operation with `opcode` in encoding `enc` on `generation` (VOP3 also finds the
+    /// `_e64` forms of VOP1/VOP2/VOPC operations).
+    pub fn from_opcode(enc: Enc, opcode: u16, generation: Gen) -> Option<Op> {
+        OPS.iter()
+            .find(|info| info.opcode_in(enc, generation) == Some(opcode))
+            .map(|info| info.op)
+    }
+}
+
+macro_rules! opc {
+    (-) => {
+        None
+    };
+    ($n:literal) => {
+        Some($n)
+    };
+}
+
+macro_rules! table {
+    ($($variant:ident $name:literal $enc:ident $form:ident
+       [$o6:tt $o7:tt $o8:tt $o9:tt] [$e6:tt $e7:tt $e8:tt $e9:tt]
+       $dst:literal $sdst:literal [$s0:literal $s1:literal $s2:literal] $flags:expr;)*) => {
+        /// A GCN operation, named after its gfx8 mnemonic without `_e32`/`_e64`.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Op {
+            $($variant,)*
+        }
+
+        static OPS: &[OpInfo] = &[$(OpInfo {
+            op: Op::$variant,
+            name: $name,
+            enc: Enc::$enc,
+            form: Form::$form,
+            opcode: [opc!($o6), opc!($o7), opc!($o8), opc!($o9)],
+            vop3: [opc!($e6), opc!($e7), opc!($e8), opc!($e9)],
+            dst: $dst,
+            sdst: $sdst,
+            src: [$s0, $s1, $s2],
+            flags: $flags,
+        },)*];
+    };
+}
+
+// Columns: variant, gfx8 mnemonic, native encoding, operand form,
+// opcode in the native encoding [gfx6 gfx7 gfx8 gfx9], VOP3 opcode of the _e64 form
+// [gfx6 gfx7 gfx8 gfx9], widths in dwords of dst, sdst, [src0 src1 src2], flags.
+// `-`: the generation does not have it.
+table! {
+    SMovB32              "s_mov_b32"            Sop1  Sop1             [3 3 0 0]          [- - - -]          1 0 [1 0 0] 0;
+    SMovB64              "s_mov_b64"            Sop1  Sop1             [4 4 1 1]          [- - - -]          2 0 [2 0 0] 0;
+    SNotB32              "s_not_b32"            Sop1  Sop1             [7 7 4 4]          [- - - -]          1 0 [1 0 0] 0;
+    SNotB64              "s_not_b64"            Sop1  Sop1             [8 8 5 5]          [- - - -]          2 0 [2 0 0] 0;
+    SBrevB32             "s_brev_b32"           Sop1  Sop1             [11 11 8 8]        [- - - -]          1 0 [1 0 0] 0;
+    SBcnt1I32B32         "s_bcnt1_i32_b32"      Sop1  Sop1             [15 15 12 12]      [- - - -]          1 0 [1 0 0] 0;
+    SBcnt1I32B64         "s_bcnt1_i32_b64"      Sop1  Sop1             [16 16 13 13]      [- - - -]          1 0 [2 0 0] 0;
+    SFf1I32B32           "s_ff1_i32_b32"        Sop1  Sop1             [19 19 16 16]      [- - - -]          1 0 [1 0 0] 0;
+    SFf1I32B64           "s_ff1_i32_b64"        Sop1  Sop1             [20 20 17 17]      [- - - -]          1 0 [2 0 0] 0;
+    SFlbitI32B32         "s_flbit_i32_b32"      Sop1  Sop1             [21 21 18 18]      [- - - -]          1 0 [1 0 0] 0;
+    SFlbitI32B64         "s_flbit_i32_b64"      Sop1  Sop1             [22 22 19 19]      [- - - -]          1 0 [2 0 0] 0;
+    SFlbitI32            "s_flbit_i32"          Sop1  Sop1             [23 23 20 20]      [- - - -]          1 0 [1 0 0] 0;
+    SSextI32I8           "s_sext_i32_i8"        Sop1  Sop1             [25 25 22 22]      [- - - -]          1 0 [1 0 0] 0;
+    SSextI32I16          "s_sext_i32_i16"       Sop1  Sop1             [26 26 23 23]      [- - - -]          1 0 [1 0 0] 0;
+    SAbsI32              "s_abs_i32"            Sop1  Sop1             [52 52 48 48]      [- - - -]          1 0 [1 0 0] 0;
+    SGetpcB64            "s_getpc_b64"          Sop1  Sop1Dst          [31 31 28 28]      [- - - -]          2 0 [0 0 0] 0;
+    SSetpcB64            "s_setpc_b64"          Sop1  Sop1Src          [32 32 29 29]      [- - - -]          0 0 [2 0 0] 0;
+    SSwappcB64           "s_swappc_b64"         Sop1  Sop1             [33 33 30 30]      [- - - -]          2 0 [2 0 0] 0;
+    SAndSaveexecB64      "s_and_saveexec_b64"   Sop1  Sop1             [36 36 32 32]      [- - - -]          2 0 [2 0 0] 0;
+    SOrSaveexecB64       "s_or_saveexec_b64"    Sop1  Sop1             [37 37 33 33]      [- - - -]          2 0 [2 0 0] 0;
+    SAddU32              "s_add_u32"            Sop2  Sop2             [0 0 0 0]          [- - - -]          1 0 [1 1 0] 0;
+    SSubU32              "s_sub_u32"            Sop2  Sop2             [1 1 1 1]          [- - - -]          1 0 [1 1 0] 0;
+    SAddI32              "s_add_i32"            Sop2  Sop2             [2 2 2 2]          [- - - -]          1 0 [1 1 0] 0;
+    SSubI32              "s_sub_i32"            Sop2  Sop2             [3 3 3 3]          [- - - -]          1 0 [1 1 0] 0;
+    SAddcU32             "s_addc_u32"           Sop2  Sop2             [4 4 4 4]          [- - - -]          1 0 [1 1 0] 0;
+    SSubbU32             "s_subb_u32"           Sop2  Sop2             [5 5 5 5]          [- - - -]          1 0 [1 1 0] 0;
+    SMinI32              "s_min_i32"            Sop2  Sop2             [6 6 6 6]          [- - - -]          1 0 [1 1 0] 0;
+    SMinU32              "s_min_u32"            Sop2  Sop2             [7 7 7 7]          [- - - -]          1 0 [1 1 0] 0;
+    SMaxI32              "s_max_i32"            Sop2  Sop2             [8 8 8 8]          [- - - -]          1 0 [1 1 0] 0;
+    SMaxU32              "s_max_u32"            Sop2  Sop2             [9 9 9 9]          [- - - -]          1 0 [1 1 0] 0;
+    SCselectB32          "s_cselect_b32"        Sop2  Sop2             [10 10 10 10]      [- - - -]          1 0 [1 1 0] 0;
+    SCselectB64          "s_cselect_b64"        Sop2  Sop2             [11 11 11 11]      [- - - -]          2 0 [2 2 0] 0;
+    SAndB32              "s_and_b32"            Sop2  Sop2             [14 14 12 12]      [- - - -]          1 0 [1 1 0] 0;
+    SAndB64              "s_and_b64"            Sop2  Sop2             [15 15 13 13]      [- - - -]          2 0 [2 2 0] 0;
+    SOrB32               "s_or_b32"             Sop2  Sop2             [16 16 14 14]      [- - - -]          1 0 [1 1 0] 0;
+    SOrB64               "s_or_b64"             Sop2  Sop2             [17 17 15 15]      [- - - -]          2 0 [2 2 0] 0;
+    SXorB32              "s_xor_b32"            Sop2  Sop2             [18 18 16 16]      [- - - -]          1 0 [1 1 0] 0;
+    SXorB64              "s_xor_b64"            Sop2  Sop2             [19 19 17 17]      [- - - -]          2 0 [2 2 0] 0;
+    SAndn2B32            "s_andn2_b32"          Sop2  Sop2             [20 20 18 18]      [- - - -]          1 0 [1 1 0] 0;
+    SAndn2B64            "s_andn2_b64"          Sop2  Sop2             [21 21 19 19]      [- - - -]          2 0 [2 2 0] 0;
+    SOrn2B32             "s_orn2_b32"           Sop2  Sop2             [22 22 20 20]      [- - - -]          1 0 [1 1 0] 0;
+    SOrn2B64             "s_orn2_b64"           Sop2  Sop2             [23 23 21 21]      [- - - -]          2 0 [2 2 0] 0;
+    SNandB32             "s_nand_b32"           Sop2  Sop2             [24 24 22 22]      [- - - -]          1 0 [1 1 0] 0;
+    SNorB32              "s_nor_b32"            Sop2  Sop2             [26 26 24 24]      [- - - -]          1 0 [1 1 0] 0;
+    SXnorB32             "s_xnor_b32"           Sop2  Sop2             [28 28 26 26]      [- - - -]          1 0 [1 1 0] 0;
+    SLshlB32             "s_lshl_b32"           Sop2  Sop2             [30 30 28 28]      [- - - -]          1 0 [1 1 0] 0;
+    SLshlB64             "s_lshl_b64"           Sop2  Sop2             [31 31 29 29]      [- - - -]          2 0 [2 1 0] 0;
+    SLshrB32             "s_lshr_b32"           Sop2  Sop2             [32 32 30 30]      [- - - -]          1 0 [1 1 0] 0;
+    SLshrB64             "s_lshr_b64"           Sop2  Sop2             [33 33 31 31]      [- - - -]          2 0 [2 1 0] 0;
+    SAshrI32             "s_ashr_i32"           Sop2  Sop2             [34 34 32 32]      [- - - -]          1 0 [1 1 0] 0;
+    SAshrI64             "s_ashr_i64"           Sop2  Sop2             [35 35 33 33]      [- - - -]          2 0 [2 1 0] 0;
+    SMulI32              "s_mul_i32"            Sop2  Sop2             [38 38 36 36]      [- - - -]          1 0 [1 1 0] 0;
+    SBfeU32              "s_bfe_u32"            Sop2  Sop2             [39 39 37 37]      [- - - -]          1 0 [1 1 0] 0;
+    SBfeI32              "s_bfe_i32"            Sop2  Sop2             [40 40 38 38]      [- - - -]          1 0 [1 1 0] 0;
+    SBfeU64              "s_bfe_u64"            Sop2  Sop2             [41 41 39 39]      [- - - -]          2 0 [2 1 0] 0;
+    SBfeI64              "s_bfe_i64"            Sop2  Sop2             [42 42 40 40]      [- - - -]          2 0 [2 1 0] 0;
+    SCmpEqI32            "s_cmp_eq_i32"         Sopc  Sopc             [0 0 0 0]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpLgI32            "s_cmp_lg_i32"         Sopc  Sopc             [1 1 1 1]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpGtI32            "s_cmp_gt_i32"         Sopc  Sopc             [2 2 2 2]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpGeI32            "s_cmp_ge_i32"         Sopc  Sopc             [3 3 3 3]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpLtI32            "s_cmp_lt_i32"         Sopc  Sopc             [4 4 4 4]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpLeI32            "s_cmp_le_i32"         Sopc  Sopc             [5 5 5 5]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpEqU32            "s_cmp_eq_u32"         Sopc  Sopc             [6 6 6 6]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpLgU32            "s_cmp_lg_u32"         Sopc  Sopc             [7 7 7 7]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpGtU32            "s_cmp_gt_u32"         Sopc  Sopc             [8 8 8 8]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpGeU32            "s_cmp_ge_u32"         Sopc  Sopc             [9 9 9 9]          [- - - -]          0 0 [1 1 0] 0;
+    SCmpLtU32            "s_cmp_lt_u32"         Sopc  Sopc             [10 10 10 10]      [- - - -]          0 0 [1 1 0] 0;
+    SCmpLeU32            "s_cmp_le_u32"         Sopc  Sopc             [11 11 11 11]      [- - - -]          0 0 [1 1 0] 0;
+    SCmpEqU64            "s_cmp_eq_u64"         Sopc  Sopc             [- - 18 18]        [- - - -]          0 0 [2 2 0] 0;
+    SCmpLgU64            "s_cmp_lg_u64"         Sopc  Sopc             [- - 19 19]        [- - - -]          0 0 [2 2 0] 0;
+    SBitcmp0B32          "s_bitcmp0_b32"        Sopc  Sopc             [12 12 12 12]      [- - - -]          0 0 [1 1 0] 0;
+    SBitcmp1B32          "s_bitcmp1_b32"        Sopc  Sopc             [13 13 13 13]      [- - - -]          0 0 [1 1 0] 0;
+    SMovkI32             "s_movk_i32"           Sopk  SopkDst          [0 0 0 0]          [- - - -]          1 0 [0 0 0] 0;
+    SAddkI32             "s_addk_i32"           Sopk  SopkDst          [15 15 14 14]      [- - - -]          1 0 [0 0 0] 0;
+    SMulkI32             "s_mulk_i32"           Sopk  SopkDst          [16 16 15 15]      [- - - -]          1 0 [0 0 0] 0;
+    SCmpkEqU32           "s_cmpk_eq_u32"        Sopk  SopkSrc          [9 9 8 8]          [- - - -]          0 0 [1 0 0] 0;
+    SGetregB32           "s_getreg_b32"         Sopk  SopkGetreg       [18 18 17 17]      [- - - -]          1 0 [0 0 0] 0;
+    SSetregB32           "s_setreg_b32"         Sopk  SopkSetreg       [19 19 18 18]      [- - - -]          0 0 [1 0 0] 0;
+    SSetregImm32B32      "s_setreg_imm32_b32"   Sopk  SopkSetregImm32  [21 21 20 20]      [- - - -]          0 0 [1 0 0] 0;
+    SNop                 "s_nop"                Sopp  SoppImm          [0 0 0 0]          [- - - -]          0 0 [0 0 0] 0;
+    SEndpgm              "s_endpgm"             Sopp  Sopp             [1 1 1 1]          [- - - -]          0 0 [0 0 0] 0;
+    SBranch              "s_branch"             Sopp  SoppBranch       [2 2 2 2]          [- - - -]          0 0 [0 0 0] 0;
+    SCbranchScc0         "s_cbranch_scc0"       Sopp  SoppBranch       [4 4 4 4]          [- - - -]          0 0 [0 0 0] 0;
+    SCbranchScc1         "s_cbranch_scc1"       Sopp  SoppBranch       [5 5 5 5]          [- - - -]          0 0 [0 0 0] 0;
+    SCbranchVccz         "s_cbranch_vccz"       Sopp  SoppBranch       [6 6 6 6]          [- - - -]          0 0 [0 0 0] 0;
+    SCbranchVccnz        "s_cbranch_vccnz"      Sopp  SoppBranch       [7 7 7 7]          [- - - -]          0 0 [0 0 0] 0;
+    SCbranchExecz        "s_cbranch_execz"      Sopp  SoppBranch       [8 8 8 8]          [- - - -]          0 0 [0 0 0] 0;
+    SCbranchExecnz       "s_cbranch_execnz"     Sopp  SoppBranch       [9 9 9 9]          [- - - -]          0 0 [0 0 0] 0;
+    SBarrier             "s_barrier"            Sopp  Sopp             [10 10 10 10]      [- - - -]          0 0 [0 0 0] 0;
+    SWaitcnt             "s_waitcnt"            Sopp  SoppWaitcnt      [12 12 12 12]      [- - - -]          0 0 [0 0 0] 0;
+    SLoadDword           "s_load_dword"         Smem  SmemLoad         [0 0 0 0]          [- - - -]          1 0 [2 0 0] 0;
+    SLoadDwordx2         "s_load_dwordx2"       Smem  SmemLoad         [1 1 1 1]          [- - - -]          2 0 [2 0 0] 0;
+    SLoadDwordx4         "s_load_dwordx4"       Smem  SmemLoad         [2 2 2 2]          [- - - -]          4 0 [2 0 0] 0;
+    SLoadDwordx8         "s_load_dwordx8"       Smem  SmemLoad         [3 3 3 3]          [- - - -]          8 0 [2 0 0] 0;
+    SBufferLoadDword     "s_buffer_load_dword"  Smem  SmemLoad         [8 8 8 8]          [- - - -]          1 0 [4 0 0] 0;
+    SDcacheWb            "s_dcache_wb"          Smem  SmemNone         [- - 33 33]        [- - - -]          0 0 [0 0 0] 0;
+    VMovB32              "v_mov_b32"            Vop1  Valu             [1 1 1 1]          [385 385 321 321]  1 0 [1 0 0] 0;
+    VReadfirstlaneB32    "v_readfirstlane_b32"  Vop1  Valu             [2 2 2 2]          [- - - -]          1 0 [1 0 0] SDST_OUT|SRC0_VGPR;
+    VNotB32              "v_not_b32"            Vop1  Valu             [55 55 43 43]      [439 439 363 363]  1 0 [1 0 0] 0;
+    VBfrevB32            "v_bfrev_b32"          Vop1  Valu             [56 56 44 44]      [440 440 364 364]  1 0 [1 0 0] 0;
+    VFfbhU32             "v_ffbh_u32"           Vop1  Valu             [57 57 45 45]      [441 441 365 365]  1 0 [1 0 0] 0;
+    VFfblB32             "v_ffbl_b32"           Vop1  Valu             [58 58 46 46]      [442 442 366 366]  1 0 [1 0 0] 0;
+    VFfbhI32             "v_ffbh_i32"           Vop1  Valu             [59 59 47 47]      [443 443 367 367]  1 0 [1 0 0] 0;
+    VCvtF32I32           "v_cvt_f32_i32"        Vop1  Valu             [5 5 5 5]          [389 389 325 325]  1 0 [1 0 0] FOUT;
+    VCvtF32U32           "v_cvt_f32_u32"        Vop1  Valu             [6 6 6 6]          [390 390 326 326]  1 0 [1 0 0] FOUT;
+    VCvtU32F32           "v_cvt_u32_f32"        Vop1  Valu             [7 7 7 7]          [391 391 327 327]  1 0 [1 0 0] FSRC0;
+    VCvtI32F32           "v_cvt_i32_f32"        Vop1  Valu             [8 8 8 8]          [392 392 328 328]  1 0 [1 0 0] FSRC0;
+    VCvtF32Ubyte0        "v_cvt_f32_ubyte0"     Vop1  Valu             [17 17 17 17]      [401 401 337 337]  1 0 [1 0 0] FOUT;
+    VCvtF64F32           "v_cvt_f64_f32"        Vop1  Valu             [16 16 16 16]      [400 400 336 336]  2 0 [1 0 0] FSRC0|FOUT;
+    VCvtF32F64           "v_cvt_f32_f64"        Vop1  Valu             [15 15 15 15]      [399 399 335 335]  1 0 [2 0 0] FSRC0|FOUT;
+    VFractF32            "v_fract_f32"          Vop1  Valu             [32 32 27 27]      [416 416 347 347]  1 0 [1 0 0] FSRC0|FOUT;
+    VTruncF32            "v_trunc_f32"          Vop1  Valu             [33 33 28 28]      [417 417 348 348]  1 0 [1 0 0] FSRC0|FOUT;
+    VCeilF32             "v_ceil_f32"           Vop1  Valu             [34 34 29 29]      [418 418 349 349]  1 0 [1 0 0] FSRC0|FOUT;
+    VRndneF32            "v_rndne_f32"          Vop1  Valu             [35 35 30 30]      [419 419 350 350]  1 0 [1 0 0] FSRC0|FOUT;
+    VFloorF32            "v_floor_f32"          Vop1  Valu             [36 36 31 31]      [420 420 351 351]  1 0 [1 0 0] FSRC0|FOUT;
+    VRcpF32              "v_rcp_f32"            Vop1  Valu             [42 42 34 34]      [426 426 354 354]  1 0 [1 0 0] FSRC0|FOUT;
+    VRsqF32              "v_rsq_f32"            Vop1  Valu             [46 46 36 36]      [430 430 356 356]  1 0 [1 0 0] FSRC0|FOUT;
+    VSqrtF32             "v_sqrt_f32"           Vop1  Valu             [51 51 39 39]      [435 435 359 359]  1 0 [1 0 0] FSRC0|FOUT;
+    VRcpF64              "v_rcp_f64"            Vop1  Valu             [47 47 37 37]      [431 431 357 357]  2 0 [2 0 0] FSRC0|FOUT;
+    VFrexpExpI32F32      "v_frexp_exp_i32_f32"  Vop1  Valu             [63 63 51 51]      [447 447 371 371]  1 0 [1 0 0] FSRC0;
+    VFrexpMantF32        "v_frexp_mant_f32"     Vop1  Valu             [64 64 52 52]      [448 448 372 372]  1 0 [1 0 0] FSRC0|FOUT;
+    VCndmaskB32          "v_cndmask_b32"        Vop2  Valu             [0 0 0 0]          [256 256 256 256]  1 0 [1 1 2] 0;
+    VAddF32              "v_add_f32"            Vop2  Valu             [3 3 1 1]          [259 259 257 257]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VSubF32              "v_sub_f32"            Vop2  Valu             [4 4 2 2]          [260 260 258 258]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VSubrevF32           "v_subrev_f32"         Vop2  Valu             [5 5 3 3]          [261 261 259 259]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMulF32              "v_mul_f32"            Vop2  Valu             [8 8 5 5]          [264 264 261 261]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMulU32U24           "v_mul_u32_u24"        Vop2  Valu             [11 11 8 8]        [267 267 264 264]  1 0 [1 1 0] 0;
+    VMinF32              "v_min_f32"            Vop2  Valu             [15 15 10 10]      [271 271 266 266]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMaxF32              "v_max_f32"            Vop2  Valu             [16 16 11 11]      [272 272 267 267]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMinI32              "v_min_i32"            Vop2  Valu             [17 17 12 12]      [273 273 268 268]  1 0 [1 1 0] 0;
+    VMaxI32              "v_max_i32"            Vop2  Valu             [18 18 13 13]      [274 274 269 269]  1 0 [1 1 0] 0;
+    VMinU32              "v_min_u32"            Vop2  Valu             [19 19 14 14]      [275 275 270 270]  1 0 [1 1 0] 0;
+    VMaxU32              "v_max_u32"            Vop2  Valu             [20 20 15 15]      [276 276 271 271]  1 0 [1 1 0] 0;
+    VLshrrevB32          "v_lshrrev_b32"        Vop2  Valu             [22 22 16 16]      [278 278 272 272]  1 0 [1 1 0] 0;
+    VAshrrevI32          "v_ashrrev_i32"        Vop2  Valu             [24 24 17 17]      [280 280 273 273]  1 0 [1 1 0] 0;
+    VLshlrevB32          "v_lshlrev_b32"        Vop2  Valu             [26 26 18 18]      [282 282 274 274]  1 0 [1 1 0] 0;
+    VAndB32              "v_and_b32"            Vop2  Valu             [27 27 19 19]      [283 283 275 275]  1 0 [1 1 0] 0;
+    VOrB32               "v_or_b32"             Vop2  Valu             [28 28 20 20]      [284 284 276 276]  1 0 [1 1 0] 0;
+    VXorB32              "v_xor_b32"            Vop2  Valu             [29 29 21 21]      [285 285 277 277]  1 0 [1 1 0] 0;
+    VMacF32              "v_mac_f32"            Vop2  Valu             [31 31 22 22]      [287 287 278 278]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VAddU32              "v_add_u32"            Vop2  Valu             [37 37 25 25]      [293 293 281 281]  1 2 [1 1 0] 0;
+    VSubU32              "v_sub_u32"            Vop2  Valu             [38 38 26 26]      [294 294 282 282]  1 2 [1 1 0] 0;
+    VSubrevU32           "v_subrev_u32"         Vop2  Valu             [39 39 27 27]      [295 295 283 283]  1 2 [1 1 0] 0;
+    VAddcU32             "v_addc_u32"           Vop2  Valu             [40 40 28 28]      [296 296 284 284]  1 2 [1 1 2] 0;
+    VSubbU32             "v_subb_u32"           Vop2  Valu             [41 41 29 29]      [297 297 285 285]  1 2 [1 1 2] 0;
+    VSubbrevU32          "v_subbrev_u32"        Vop2  Valu             [42 42 30 30]      [298 298 286 286]  1 2 [1 1 2] 0;
+    VReadlaneB32         "v_readlane_b32"       Vop3  Valu             [- - 649 649]      [- - - -]          1 0 [1 1 0] VOP2_GFX67|SDST_OUT|SRC0_VGPR;
+    VWritelaneB32        "v_writelane_b32"      Vop3  Valu             [- - 650 650]      [- - - -]          1 0 [1 1 0] VOP2_GFX67;
+    VMulLoU32            "v_mul_lo_u32"         Vop3  Valu             [361 361 645 645]  [- - - -]          1 0 [1 1 0] 0;
+    VMulHiU32            "v_mul_hi_u32"         Vop3  Valu             [362 362 646 646]  [- - - -]          1 0 [1 1 0] 0;
+    VMulHiI32            "v_mul_hi_i32"         Vop3  Valu             [364 364 647 647]  [- - - -]          1 0 [1 1 0] 0;
+    VMadU64U32           "v_mad_u64_u32"        Vop3  Valu             [- 374 488 488]    [- - - -]          2 2 [1 1 2] 0;
+    VMadI64I32           "v_mad_i64_i32"        Vop3  Valu             [- 375 489 489]    [- - - -]          2 2 [1 1 2] 0;
+    VLshlrevB64          "v_lshlrev_b64"        Vop3  Valu             [- - 655 655]      [- - - -]          2 0 [1 2 0] 0;
+    VLshrrevB64          "v_lshrrev_b64"        Vop3  Valu             [- - 656 656]      [- - - -]          2 0 [1 2 0] 0;
+    VAshrrevI64          "v_ashrrev_i64"        Vop3  Valu             [- - 657 657]      [- - - -]          2 0 [1 2 0] 0;
+    VBcntU32B32          "v_bcnt_u32_b32"       Vop3  Valu             [290 290 651 651]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
+    VBfeU32              "v_bfe_u32"            Vop3  Valu             [328 328 456 456]  [- - - -]          1 0 [1 1 1] 0;
+    VBfeI32              "v_bfe_i32"            Vop3  Valu             [329 329 457 457]  [- - - -]          1 0 [1 1 1] 0;
+    VBfiB32              "v_bfi_b32"            Vop3  Valu             [330 330 458 458]  [- - - -]          1 0 [1 1 1] 0;
+    VAlignbitB32         "v_alignbit_b32"       Vop3  Valu             [334 334 462 462]  [- - - -]          1 0 [1 1 1] 0;
+    VMadF32              "v_mad_f32"            Vop3  Valu             [321 321 449 449]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
+    VFmaF32              "v_fma_f32"            Vop3  Valu             [331 331 459 459]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
+    VMed3F32             "v_med3_f32"           Vop3  Valu             [343 343 470 470]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
+    VDivScaleF32         "v_div_scale_f32"      Vop3  Valu             [365 365 480 480]  [- - - -]          1 2 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
+    VDivFmasF32          "v_div_fmas_f32"       Vop3  Valu             [367 367 482 482]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
+    VDivFixupF32         "v_div_fixup_f32"      Vop3  Valu             [351 351 478 478]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
+    VLdexpF32            "v_ldexp_f32"          Vop3  Valu             [299 299 648 648]  [- - - -]          1 0 [1 1 0] FSRC0|FOUT|VOP2_GFX67;
+    VMbcntLoU32B32       "v_mbcnt_lo_u32_b32"   Vop3  Valu             [291 291 652 652]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
+    VMbcntHiU32B32       "v_mbcnt_hi_u32_b32"   Vop3  Valu             [292 292 653 653]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
+    VAddF64              "v_add_f64"            Vop3  Valu             [356 356 640 640]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
+    VMulF64              "v_mul_f64"            Vop3  Valu             [357 357 641 641]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
+    VFmaF64              "v_fma_f64"            Vop3  Valu             [332 332 460 460]  [- - - -]          2 0 [2 2 2] FSRC0|FSRC1|FSRC2|FOUT;
+    VCmpClassF32         "v_cmp_class_f32"      Vopc  Valu             [136 136 16 16]    [136 136 16 16]    0 2 [1 1 0] FSRC0;
+    FlatLoadUbyte        "flat_load_ubyte"      Flat  FlatLoad         [- 8 16 16]        [- - - -]          1 0 [2 0 0] 0;
+    FlatLoadSbyte        "flat_load_sbyte"      Flat  FlatLoad         [- 9 17 17]        [- - - -]          1 0 [2 0 0] 0;
+    FlatLoadUshort       "flat_load_ushort"     Flat  FlatLoad         [- 10 18 18]       [- - - -]          1 0 [2 0 0] 0;
+    FlatLoadSshort       "flat_load_sshort"     Flat  FlatLoad         [- 11 19 19]       [- - - -]          1 0 [2 0 0] 0;
+    FlatLoadDword        "flat_load_dword"      Flat  FlatLoad         [- 12 20 20]       [- - - -]          1 0 [2 0 0] 0;
+    FlatLoadDwordx2      "flat_load_dwordx2"    Flat  FlatLoad         [- 13 21 21]       [- - - -]          2 0 [2 0 0] 0;
+    FlatLoadDwordx4      "flat_load_dwordx4"    Flat  FlatLoad         [- 14 23 23]       [- - - -]          4 0 [2 0 0] 0;
+    FlatStoreByte        "flat_store_byte"      Flat  FlatStore        [- 24 24 24]       [- - - -]          0 0 [2 1 0] 0;
+    FlatStoreShort       "flat_store_short"     Flat  FlatStore        [- 26 26 26]       [- - - -]          0 0 [2 1 0] 0;
+    FlatStoreDword       "flat_store_dword"     Flat  FlatStore        [- 28 28 28]       [- - - -]          0 0 [2 1 0] 0;
+    FlatStoreDwordx2     "flat_store_dwordx2"   Flat  FlatStore        [- 29 29 29]       [- - - -]          0 0 [2 2 0] 0;
+    FlatStoreDwordx4     "flat_store_dwordx4"   Flat  FlatStore        [- 30 31 31]       [- - - -]          0 0 [2 4 0] 0;
+    VCmpFI32             "v_cmp_f_i32"          Vopc  Valu             [128 128 192 192]  [128 128 192 192]  0 2 [1 1 0] 0;
+    VCmpLtI32            "v_cmp_lt_i32"         Vopc  Valu             [129 129 193 193]  [129 129 193 193]  0 2 [1 1 0] 0;
+    VCmpEqI32            "v_cmp_eq_i32"         Vopc  Valu             [130 130 194 194]  [130 130 194 194]  0 2 [1 1 0] 0;
+    VCmpLeI32            "v_cmp_le_i32"         Vopc  Valu             [131 131 195 195]  [131 131 195 195]  0 2 [1 1 0] 0;
+    VCmpGtI32            "v_cmp_gt_i32"         Vopc  Valu             [132 132 196 196]  [132 132 196 196]  0 2 [1 1 0] 0;
+    VCmpNeI32            "v_cmp_ne_i32"         Vopc  Valu             [133 133 197 197]  [133 133 197 197]  0 2 [1 1 0] 0;
+    VCmpGeI32            "v_cmp_ge_i32"         Vopc  Valu             [134 134 198 198]  [134 134 198 198]  0 2 [1 1 0] 0;
+    VCmpTI32             "v_cmp_t_i32"          Vopc  Valu             [135 135 199 199]  [135 135 199 199]  0 2 [1 1 0] 0;
+    VCmpFU32             "v_cmp_f_u32"          Vopc  Valu             [192 192 200 200]  [192 192 200 200]  0 2 [1 1 0] 0;
+    VCmpLtU32            "v_cmp_lt_u32"         Vopc  Valu             [193 193 201 201]  [193 193 201 201]  0 2 [1 1 0] 0;
+    VCmpEqU32            "v_cmp_eq_u32"         Vopc  Valu             [194 194 202 202]  [194 194 202 202]  0 2 [1 1 0] 0;
+    VCmpLeU32            "v_cmp_le_u32"         Vopc  Valu             [195 195 203 203]  [195 195 203 203]  0 2 [1 1 0] 0;
+    VCmpGtU32            "v_cmp_gt_u32"         Vopc  Valu             [196 196 204 204]  [196 196 204 204]  0 2 [1 1 0] 0;
+    VCmpNeU32            "v_cmp_ne_u32"         Vopc  Valu             [197 197 205 205]  [197 197 205 205]  0 2 [1 1 0] 0;
+    VCmpGeU32            "v_cmp_ge_u32"         Vopc  Valu             [198 198 206 206]  [198 198 206 206]  0 2 [1 1 0] 0;
+    VCmpTU32             "v_cmp_t_u32"          Vopc  Valu             [199 199 207 207]  [199 199 207 207]  0 2 [1 1 0] 0;
+    VCmpFI64             "v_cmp_f_i64"          Vopc  Valu             [160 160 224 224]  [160 160 224 224]  0 2 [2 2 0] 0;
+    VCmpLtI64            "v_cmp_lt_i64"         Vopc  Valu             [161 161 225 225]  [161 161 225 225]  0 2 [2 2 0] 0;
+    VCmpEqI64            "v_cmp_eq_i64"         Vopc  Valu             [162 162 226 226]  [162 162 226 226]  0 2 [2 2 0] 0;
+    VCmpLeI64            "v_cmp_le_i64"         Vopc  Valu             [163 163 227 227]  [163 163 227 227]  0 2 [2 2 0] 0;
+    VCmpGtI64            "v_cmp_gt_i64"         Vopc  Valu             [164 164 228 228]  [164 164 228 228]  0 2 [2 2 0] 0;
+    VCmpNeI64            "v_cmp_ne_i64"         Vopc  Valu             [165 165 229 229]  [165 165 229 229]  0 2 [2 2 0] 0;
+    VCmpGeI64            "v_cmp_ge_i64"         Vopc  Valu             [166 166 230 230]  [166 166 230 230]  0 2 [2 2 0] 0;
+    VCmpTI64             "v_cmp_t_i64"          Vopc  Valu             [167 167 231 231]  [167 167 231 231]  0 2 [2 2 0] 0;
+    VCmpFU64             "v_cmp_f_u64"          Vopc  Valu             [224 224 232 232]  [224 224 232 232]  0 2 [2 2 0] 0;
+    VCmpLtU64            "v_cmp_lt_u64"         Vopc  Valu             [225 225 233 233]  [225 225 233 233]  0 2 [2 2 0] 0;
+    VCmpEqU64            "v_cmp_eq_u64"         Vopc  Valu             [226 226 234 234]  [226 226 234 234]  0 2 [2 2 0] 0;
+    VCmpLeU64            "v_cmp_le_u64"         Vopc  Valu             [227 227 235 235]  [227 227 235 235]  0 2 [2 2 0] 0;
+    VCmpGtU64            "v_cmp_gt_u64"         Vopc  Valu             [228 228 236 236]  [228 228 236 236]  0 2 [2 2 0] 0;
+    VCmpNeU64            "v_cmp_ne_u64"         Vopc  Valu             [229 229 237 237]  [229 229 237 237]  0 2 [2 2 0] 0;
+    VCmpGeU64            "v_cmp_ge_u64"         Vopc  Valu             [230 230 238 238]  [230 230 238 238]  0 2 [2 2 0] 0;
+    VCmpTU64             "v_cmp_t_u64"          Vopc  Valu             [231 231 239 239]  [231 231 239 239]  0 2 [2 2 0] 0;
+    VCmpFF32             "v_cmp_f_f32"          Vopc  Valu             [0 0 64 64]        [0 0 64 64]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpLtF32            "v_cmp_lt_f32"         Vopc  Valu             [1 1 65 65]        [1 1 65 65]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpEqF32            "v_cmp_eq_f32"         Vopc  Valu             [2 2 66 66]        [2 2 66 66]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpLeF32            "v_cmp_le_f32"         Vopc  Valu             [3 3 67 67]        [3 3 67 67]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpGtF32            "v_cmp_gt_f32"         Vopc  Valu             [4 4 68 68]        [4 4 68 68]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpLgF32            "v_cmp_lg_f32"         Vopc  Valu             [5 5 69 69]        [5 5 69 69]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpGeF32            "v_cmp_ge_f32"         Vopc  Valu             [6 6 70 70]        [6 6 70 70]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpOF32             "v_cmp_o_f32"          Vopc  Valu             [7 7 71 71]        [7 7 71 71]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpUF32             "v_cmp_u_f32"          Vopc  Valu             [8 8 72 72]        [8 8 72 72]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpNgeF32           "v_cmp_nge_f32"        Vopc  Valu             [9 9 73 73]        [9 9 73 73]        0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpNlgF32           "v_cmp_nlg_f32"        Vopc  Valu             [10 10 74 74]      [10 10 74 74]      0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpNgtF32           "v_cmp_ngt_f32"        Vopc  Valu             [11 11 75 75]      [11 11 75 75]      0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpNleF32           "v_cmp_nle_f32"        Vopc  Valu             [12 12 76 76]      [12 12 76 76]      0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpNeqF32           "v_cmp_neq_f32"        Vopc  Valu             [13 13 77 77]      [13 13 77 77]      0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpNltF32           "v_cmp_nlt_f32"        Vopc  Valu             [14 14 78 78]      [14 14 78 78]      0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpTruF32           "v_cmp_tru_f32"        Vopc  Valu             [15 15 79 79]      [15 15 79 79]      0 2 [1 1 0] FSRC0|FSRC1;
+}

@@ -1,0 +1,176 @@
+//! The AMD GCN backend (gfx6–gfx9).
+
+pub mod abi;
+pub mod emit;
+pub mod inst;
+pub mod insert_waitcnt;
+pub mod lower;
+pub mod mc;
+pub mod regs;
+
+use crate::analysis::uniformity::Uniformity;
+use crate::ir;
+use crate::machinst::lower::lower_function;
+use crate::machinst::regalloc::{self, AllocError, Allocated};
+use crate::machinst::{MachInst, Reg, VCode};
+use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind};
+use abi::Frame;
+use cranelift_codegen::isa::CallConv;
+use inst::Inst;
+use mc::Gen;
+use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
+
+/// Compiles a verified, optimised function for a GCN generation.
+pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, CompileError> {
+    let kind = match func.signature.call_conv {
+        CallConv::SystemV => FunctionKind::Kernel,
+        CallConv::Fast | CallConv::Tail => FunctionKind::Device,
+        other => {
+            return Err(CompileError::new(
+                func,
+                format!(
+                    "calling convention `{other}` is not supported: use `system_v` for kernels \
+                     and `fast` or `tail` for device functions"
+                ),
+            ));
+        }
+    };
+    for param in func.signature.params.iter().chain(&func.signature.returns) {
+        let ty = param.value_type;
+        if !(ty.is_int() || ty.is_float()) || ty.bits() > 64 || ty.is_vector() {
+            return Err(CompileError::new(
+                func,
+                format!("parameters and results of type {ty} are not supported"),
+            ));
+        }
+    }
+    let frame = match kind {
+        FunctionKind::Kernel => Frame::kernel(func),
+        FunctionKind::Device => Frame::device(),
+    };
+    let uniformity = Uniformity::analyze(func, kind == FunctionKind::Kernel);
+    let backend = lower::GcnLower {
+        generation,
+        uniformity: &uniformity,
+        kind,
+        frame: &frame,
+    };
+    let vcode = lower_function(func, &backend)?;
+    let allocated = allocate(func, &vcode, &frame, generation)?;
+    let insts = insert_waitcnt::run(allocated.insts, generation);
+    let mc = emit::lower_to_mc(&insts, generation)
+        .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
+    let code = emit::encode(&mc, generation)
+        .map_err(|e| CompileError::new(func, format!("internal error in encoding: {e}")))?;
+
+    let (mut vgprs, mut sgprs, mut uses_vcc) = (0u32, frame.reserved_sgprs as u32, false);
+    for mut inst in insts {
+        let writes_vcc = !inst.clobbers().is_empty();
+        uses_vcc |= writes_vcc;
+        inst.visit_operands(&mut |r, _| {
+            if let Reg::Real { file, hw, .. } = *r {
+                let end = (hw + r.width()) as u32;
+                match file {
+                    VGPR => vgprs = vgprs.max(end),
+                    _ if *r == VCC => uses_vcc = true,
+                    _ => sgprs = sgprs.max(end),
+                }
+            }
+        });
+    }
+    Ok(CompiledCode {
+        code,
+        kind,
+        vgprs: vgprs.max(1),
+        sgprs,
+        uses_vcc,
+        kernarg_size: frame.kernarg_size,
+        inputs: frame.inputs,
+    })
+}
+
+/// Runs the allocator with each file partitioned among widths from the measured demand,
+/// growing a class when the allocator needs more than the estimate.
+fn allocate(
+    func: &ir::Function,
+    vcode: &VCode<Inst>,
+    frame: &Frame,
+    generation: Gen,
+) -> Result<Allocated<Inst>, CompileError> {
+    let mut vdemand = regalloc::pressure(vcode, VGPR);
+    let mut sdemand = regalloc::pressure(vcode, SGPR);
+    // Fixed ABI registers (v0, v1, … for arguments, results and work-item ids) are singles.
+    let mut min_vsingles = 0usize;
+    for inst in &vcode.insts {
+        let mut inst = inst.clone();
+        inst.visit_operands(&mut |_, kind| {
+            if let crate::machinst::OperandKind::DefFixed(r) | crate::machinst::OperandKind::UseFixed(r) = kind
+                && r.file() == VGPR
+            {
+                min_vsingles = min_vsingles.max(r.hw() as usize + 1);
+            }
+        });
+    }
+    let sgpr_limit = regs::sgpr_limit(generation);
+    for _attempt in 0..16 {
+        let venv = regs::partition(VGPR, 0, VGPR_LIMIT, vdemand, min_vsingles, &[]);
+        let senv = regs::partition(SGPR, frame.reserved_sgprs, sgpr_limit, sdemand, 0, &[(VCC, true)]);
+        let (Some(venv), Some(senv)) = (venv, senv) else {
+            break;
+        };
+        match regalloc::allocate(vcode, &[senv, venv]) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { file }) => {
+                let demand = if file == VGPR { &mut vdemand } else { &mut sdemand };
+                for d in demand.iter_mut() {
+                    if *d > 0 {
+                        *d += 1 + *d / 4;
+                    }
+                }
+            }
+            Err(AllocError::Internal(e)) => {
+                return Err(CompileError::new(func, format!("internal register-allocation error: {e}")));
+            }
+            Err(AllocError::BadFixedRegister(r)) => {
+                return Err(CompileError::new(
+                    func,
+                    format!("internal error: fixed register {r:?} is not allocatable"),
+                ));
+            }
+        }
+    }
+    Err(CompileError::new(
+        func,
+        format!(
+            "register exhaustion: the function needs more registers than the hardware has \
+             ({VGPR_LIMIT} VGPRs, {sgpr_limit} SGPRs) and spilling is not supported yet"
+        ),
+    ))
+}
+
+/// Disassembles GCN code.
+pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    while offset < code.len() {
+        match mc::decode(&code[offset..], generation) {
+            Ok((inst, len)) => {
+                lines.push(DisasmLine {
+                    offset,
+                    bytes: code[offset..offset + len].to_vec(),
+                    text: mc::print(&inst, generation),
+                });
+                offset += len;
+            }
+            Err(e) => {
+                lines.push(DisasmLine {
+                    offset,
+                    bytes: code[offset..].to_vec(),
+                    text: format!("<undecodable: {e}>"),
+                });
+                break;
+            }
+        }
+    }
+    lines
+}

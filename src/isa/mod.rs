@@ -1,0 +1,3 @@
+//! The targets.
+
+pub mod gcn;

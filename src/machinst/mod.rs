@@ -1,0 +1,140 @@
+//! The machine-independent core shared by every backend: virtual registers, VCode, the
+//! lowering driver, the regalloc2 adapter and the emission buffer.
+
+pub mod buffer;
+pub mod isle;
+pub mod dce;
+pub mod lower;
+pub mod regalloc;
+pub mod vcode;
+
+pub use buffer::{Label, MachBuffer};
+pub use lower::Lower;
+pub use regalloc2::RegClass;
+pub use vcode::{VBlock, VCode};
+
+use crate::CompileError;
+use cranelift_codegen::ir;
+use cranelift_codegen::settings::{self, Configurable};
+use std::fmt;
+
+/// A register file of a target (GCN: SGPR, VGPR). The allocator runs once per file.
+pub type RegFile = u8;
+
+/// A register: virtual before allocation, real (a hardware register number) after.
+///
+/// The class says the width: on every target `Int` is one 32-bit register, `Float` an
+/// aligned pair and `Vector` an aligned quad (see `docs/decisions.md`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub enum Reg {
+    Virtual {
+        file: RegFile,
+        vreg: regalloc2::VReg,
+    },
+    Real {
+        file: RegFile,
+        class: RegClass,
+        /// The hardware number of the first register.
+        hw: u16,
+    },
+}
+
+impl Reg {
+    pub fn file(self) -> RegFile {
+        match self {
+            Reg::Virtual { file, .. } | Reg::Real { file, .. } => file,
+        }
+    }
+    pub fn class(self) -> RegClass {
+        match self {
+            Reg::Virtual { vreg, .. } => vreg.class(),
+            Reg::Real { class, .. } => class,
+        }
+    }
+    /// The hardware register number; only meaningful after allocation.
+    pub fn hw(self) -> u16 {
+        match self {
+            Reg::Real { hw, .. } => hw,
+            Reg::Virtual { vreg, .. } => panic!("virtual register v{} after allocation", vreg.vreg()),
+        }
+    }
+    pub fn is_virtual(self) -> bool {
+        matches!(self, Reg::Virtual { .. })
+    }
+    /// How many 32-bit registers the class spans.
+    pub fn width(self) -> u16 {
+        class_width(self.class())
+    }
+}
+
+/// Registers per value of a class: 1, 2 or 4.
+pub fn class_width(class: RegClass) -> u16 {
+    match class {
+        RegClass::Int => 1,
+        RegClass::Float => 2,
+        RegClass::Vector => 4,
+    }
+}
+
+impl fmt::Debug for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Reg::Virtual { file, vreg } => write!(f, "%{}f{}w{}", vreg.vreg(), file, self.width()),
+            Reg::Real { file, hw, .. } => write!(f, "r{hw}f{file}w{}", self.width()),
+        }
+    }
+}
+
+/// How an instruction uses a register operand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OperandKind {
+    Use,
+    /// Written after all uses are read: may share a register with a use.
+    Def,
+    /// Written before the uses are all read (multi-instruction sequences): must not
+    /// share a register with any use.
+    EarlyDef,
+    /// Must be in this real register.
+    UseFixed(Reg),
+    DefFixed(Reg),
+    /// Written into the register of use operand number `n` (two-address forms).
+    DefReuse(usize),
+}
+
+/// What a backend's machine instruction provides to the shared core.
+pub trait MachInst: Clone + fmt::Debug {
+    /// Visits every register operand in a fixed order (uses and defs), with its kind.
+    fn visit_operands(&mut self, visit: &mut dyn FnMut(&mut Reg, OperandKind));
+    /// Real registers the instruction overwrites besides its defs.
+    fn clobbers(&self) -> &[Reg] {
+        &[]
+    }
+    /// Whether the instruction must stay even if nothing reads its defs.
+    fn has_side_effects(&self) -> bool;
+    fn is_return(&self) -> bool;
+    fn is_branch(&self) -> bool;
+    /// A register-to-register copy of one register class.
+    fn gen_move(dst: Reg, src: Reg) -> Self;
+}
+
+/// Verifies `func` and runs Cranelift's mid-end (the egraph pass at opt level `speed`).
+pub fn prepare(func: &ir::Function) -> Result<ir::Function, CompileError> {
+    let mut builder = settings::builder();
+    builder
+        .set("opt_level", "speed")
+        .expect("opt_level is a Cranelift setting");
+    let flags = settings::Flags::new(builder);
+    let mut ctx = cranelift_codegen::Context::for_function(func.clone());
+    if let Err(errors) = ctx.verify(&flags) {
+        return Err(CompileError::new(
+            func,
+            format!("the CLIF verifier rejects the function:\n{errors}"),
+        ));
+    }
+    ctx.compute_cfg();
+    ctx.compute_domtree();
+    let mut ctrl_plane = cranelift_control::ControlPlane::default();
+    ctx.egraph_pass(&flags, &mut ctrl_plane)
+        .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;
+    Ok(ctx.func)
+}

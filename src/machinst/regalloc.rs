@@ -1,0 +1,437 @@
+//! The regalloc2 adapter. regalloc2 runs once per register file; inside a file its three
+//! register classes stand for widths (`Int` 32-bit, `Float` aligned pairs, `Vector` aligned
+//! quads), and the target partitions the file among them from the function's measured
+//! demand ([`pressure`]), so no width holds registers another needs.
+
+use super::{MachInst, OperandKind, Reg, RegClass, RegFile, VCode, class_width};
+use regalloc2::{
+    Allocation, Block, Edit, Function, Inst, InstRange, MachineEnv, Operand, OperandConstraint,
+    OperandPos, PReg, PRegSet, ProgPoint, RegallocOptions, VReg,
+};
+
+/// The registers of one file offered to the allocator: for each class, the hardware
+/// number of the first register of each regalloc2 `PReg`, and whether the allocator may
+/// choose it (registers that are only ever named by fixed constraints or clobbers are
+/// listed but not allocatable).
+#[derive(Clone, Debug)]
+pub struct FileEnv {
+    pub file: RegFile,
+    pub classes: [Vec<(u16, bool)>; 3],
+}
+
+impl FileEnv {
+    fn preg_of(&self, reg: Reg) -> Option<PReg> {
+        let Reg::Real { class, hw, .. } = reg else {
+            return None;
+        };
+        let index = self.classes[class as usize]
+            .iter()
+            .position(|&(h, _)| h == hw)?;
+        Some(PReg::new(index, class))
+    }
+
+    fn hw_of(&self, preg: PReg) -> u16 {
+        self.classes[preg.class() as usize][preg.hw_enc()].0
+    }
+
+    fn machine_env(&self) -> MachineEnv {
+        let mut preferred = [PRegSet::empty(); 3];
+        for class in [RegClass::Int, RegClass::Float, RegClass::Vector] {
+            for (index, &(_, allocatable)) in self.classes[class as usize].iter().enumerate() {
+                if allocatable {
+                    preferred[class as usize].add(PReg::new(index, class));
+                }
+            }
+        }
+        MachineEnv {
+            preferred_regs_by_class: preferred,
+            non_preferred_regs_by_class: [PRegSet::empty(); 3],
+            scratch_by_class: [None; 3],
+            fixed_stack_slots: Vec::new(),
+        }
+    }
+}
+
+/// Why allocation failed.
+#[derive(Clone, Debug)]
+pub enum AllocError {
+    /// More values of this file are live at once than it has registers.
+    Exhausted { file: RegFile },
+    /// regalloc2 rejected the input (an internal error of the backend).
+    Internal(String),
+    /// A fixed-register constraint names a register the partition does not offer.
+    BadFixedRegister(Reg),
+}
+
+/// The most values of each class of `file` live at one point, a lower bound of the
+/// registers each class needs.
+pub fn pressure<I: MachInst>(vcode: &VCode<I>, file: RegFile) -> [usize; 3] {
+    let live_in = live_in_sets(vcode, file);
+    let mut max = [0usize; 3];
+    for b in 0..vcode.blocks.len() {
+        scan_block(vcode, file, &live_in, b, &mut |count| {
+            for c in 0..3 {
+                max[c] = max[c].max(count[c]);
+            }
+        });
+    }
+    max
+}
+
+fn vreg_in_file(r: &Reg, file: RegFile) -> Option<usize> {
+    match r {
+        Reg::Virtual { file: f, vreg } if *f == file => Some(vreg.vreg()),
+        _ => None,
+    }
+}
+
+/// Walks block `b` backwards from its live-out set, reporting the number of live values
+/// of each class at every instruction (defs counted together with what lives through),
+/// and returns the block's live-in set.
+fn scan_block<I: MachInst>(
+    vcode: &VCode<I>,
+    file: RegFile,
+    live_in: &[Vec<bool>],
+    b: usize,
+    report: &mut dyn FnMut([usize; 3]),
+) -> Vec<bool> {
+    let n = vcode.num_vregs();
+    let block = &vcode.blocks[b];
+    let mut live = vec![false; n];
+    for (succ_index, &s) in block.succs.iter().enumerate() {
+        let mut from_succ = live_in[s].clone();
+        for p in &vcode.blocks[s].params {
+            if let Some(v) = vreg_in_file(p, file) {
+                from_succ[v] = false;
+            }
+        }
+        for a in &block.branch_args[succ_index] {
+            if let Some(v) = vreg_in_file(a, file) {
+                from_succ[v] = true;
+            }
+        }
+        for v in 0..n {
+            live[v] |= from_succ[v];
+        }
+    }
+    let mut count = [0usize; 3];
+    for (v, &l) in live.iter().enumerate() {
+        if l {
+            count[vcode.vreg_classes[v] as usize] += 1;
+        }
+    }
+    report(count);
+    for index in block.insts.clone().rev() {
+        let mut inst = vcode.insts[index].clone();
+        let mut defs = Vec::new();
+        let mut uses = Vec::new();
+        inst.visit_operands(&mut |r, kind| {
+            if let Some(v) = vreg_in_file(r, file) {
+                match kind {
+                    OperandKind::Use | OperandKind::UseFixed(_) => uses.push((v, r.class())),
+                    _ => defs.push((v, r.class())),
+                }
+            }
+        });
+        let mut at = count;
+        for &(v, class) in &defs {
+            if !live[v] {
+                at[class as usize] += 1;
+            }
+        }
+        report(at);
+        for &(v, class) in &defs {
+            if live[v] {
+                live[v] = false;
+                count[class as usize] -= 1;
+            }
+        }
+        for &(v, class) in &uses {
+            if !live[v] {
+                live[v] = true;
+                count[class as usize] += 1;
+            }
+        }
+        report(count);
+    }
+    for p in &block.params {
+        if let Some(v) = vreg_in_file(p, file) {
+            live[v] = false;
+        }
+    }
+    live
+}
+
+fn live_in_sets<I: MachInst>(vcode: &VCode<I>, file: RegFile) -> Vec<Vec<bool>> {
+    let mut live_in = vec![vec![false; vcode.num_vregs()]; vcode.blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..vcode.blocks.len()).rev() {
+            let live = scan_block(vcode, file, &live_in, b, &mut |_| {});
+            if live != live_in[b] {
+                live_in[b] = live;
+                changed = true;
+            }
+        }
+    }
+    live_in
+}
+
+/// The result of allocating every file: instructions on real registers with the
+/// allocator's moves inserted, and where each block starts.
+pub struct Allocated<I> {
+    pub insts: Vec<I>,
+    pub block_starts: Vec<usize>,
+}
+
+struct FileView<'a, I> {
+    vcode: &'a VCode<I>,
+    file: RegFile,
+    operands: Vec<Operand>,
+    offsets: Vec<usize>,
+    clobbers: Vec<PRegSet>,
+    succs: Vec<Vec<Block>>,
+    preds: Vec<Vec<Block>>,
+    params: Vec<Vec<VReg>>,
+    branch_args: Vec<Vec<Vec<VReg>>>,
+    terminators: Vec<(bool, bool)>,
+}
+
+fn vreg_of(r: Reg) -> Option<VReg> {
+    match r {
+        Reg::Virtual { vreg, .. } => Some(vreg),
+        Reg::Real { .. } => None,
+    }
+}
+
+impl<'a, I: MachInst> FileView<'a, I> {
+    fn new(vcode: &'a VCode<I>, env: &FileEnv) -> Result<Self, AllocError> {
+        let file = env.file;
+        let mut operands = Vec::new();
+        let mut offsets = Vec::with_capacity(vcode.insts.len() + 1);
+        let mut clobbers = Vec::with_capacity(vcode.insts.len());
+        let mut terminators = Vec::with_capacity(vcode.insts.len());
+        for inst in &vcode.insts {
+            offsets.push(operands.len());
+            let mut inst = inst.clone();
+            // Operand indices of this file, to remap `DefReuse` indices.
+            let mut file_index = Vec::new();
+            let mut pending = Vec::new();
+            let mut error = None;
+            inst.visit_operands(&mut |r, kind| {
+                if r.file() != file {
+                    file_index.push(None);
+                    return;
+                }
+                file_index.push(Some(pending.len()));
+                pending.push((*r, kind));
+            });
+            for (r, kind) in pending {
+                let Some(vreg) = vreg_of(r) else {
+                    continue;
+                };
+                let fixed = |reg: Reg| env.preg_of(reg).ok_or(AllocError::BadFixedRegister(reg));
+                let op = match kind {
+                    OperandKind::Use => Operand::reg_use(vreg),
+                    OperandKind::Def => Operand::reg_def(vreg),
+                    OperandKind::EarlyDef => Operand::new(
+                        vreg,
+                        OperandConstraint::Reg,
+                        regalloc2::OperandKind::Def,
+                        OperandPos::Early,
+                    ),
+                    OperandKind::UseFixed(reg) => match fixed(reg) {
+                        Ok(p) => Operand::reg_fixed_use(vreg, p),
+                        Err(e) => {
+                            error = Some(e);
+                            continue;
+                        }
+                    },
+                    OperandKind::DefFixed(reg) => match fixed(reg) {
+                        Ok(p) => Operand::reg_fixed_def(vreg, p),
+                        Err(e) => {
+                            error = Some(e);
+                            continue;
+                        }
+                    },
+                    OperandKind::DefReuse(n) => match file_index.get(n).copied().flatten() {
+                        Some(idx) => Operand::reg_reuse_def(vreg, idx),
+                        None => {
+                            return Err(AllocError::Internal(format!(
+                                "reuse of operand {n} of another file in {inst:?}"
+                            )));
+                        }
+                    },
+                };
+                operands.push(op);
+            }
+            if let Some(e) = error {
+                return Err(e);
+            }
+            let mut set = PRegSet::empty();
+            for &c in inst.clobbers() {
+                if c.file() == file {
+                    set.add(env.preg_of(c).ok_or(AllocError::BadFixedRegister(c))?);
+                }
+            }
+            clobbers.push(set);
+            terminators.push((inst.is_return(), inst.is_branch()));
+        }
+        offsets.push(operands.len());
+        let filter = |regs: &[Reg]| -> Vec<VReg> {
+            regs.iter()
+                .filter(|r| r.file() == file)
+                .filter_map(|r| vreg_of(*r))
+                .collect()
+        };
+        let params = vcode.blocks.iter().map(|b| filter(&b.params)).collect();
+        let branch_args = vcode
+            .blocks
+            .iter()
+            .map(|b| b.branch_args.iter().map(|a| filter(a)).collect())
+            .collect();
+        let blocks = |list: &[usize]| list.iter().map(|&b| Block::new(b)).collect();
+        Ok(FileView {
+            vcode,
+            file,
+            succs: vcode.blocks.iter().map(|b| blocks(&b.succs)).collect(),
+            preds: vcode.blocks.iter().map(|b| blocks(&b.preds)).collect(),
+            operands,
+            offsets,
+            clobbers,
+            params,
+            branch_args,
+            terminators,
+        })
+    }
+}
+
+impl<I: MachInst> Function for FileView<'_, I> {
+    fn num_insts(&self) -> usize {
+        self.vcode.insts.len()
+    }
+    fn num_blocks(&self) -> usize {
+        self.vcode.blocks.len()
+    }
+    fn entry_block(&self) -> Block {
+        Block::new(0)
+    }
+    fn block_insns(&self, block: Block) -> InstRange {
+        let r = &self.vcode.blocks[block.index()].insts;
+        InstRange::new(Inst::new(r.start), Inst::new(r.end))
+    }
+    fn block_succs(&self, block: Block) -> &[Block] {
+        &self.succs[block.index()]
+    }
+    fn block_preds(&self, block: Block) -> &[Block] {
+        &self.preds[block.index()]
+    }
+    fn block_params(&self, block: Block) -> &[VReg] {
+        &self.params[block.index()]
+    }
+    fn is_ret(&self, insn: Inst) -> bool {
+        self.terminators[insn.index()].0
+    }
+    fn is_branch(&self, insn: Inst) -> bool {
+        self.terminators[insn.index()].1
+    }
+    fn branch_blockparams(&self, block: Block, _insn: Inst, succ_idx: usize) -> &[VReg] {
+        &self.branch_args[block.index()][succ_idx]
+    }
+    fn inst_operands(&self, insn: Inst) -> &[Operand] {
+        &self.operands[self.offsets[insn.index()]..self.offsets[insn.index() + 1]]
+    }
+    fn inst_clobbers(&self, insn: Inst) -> PRegSet {
+        self.clobbers[insn.index()]
+    }
+    fn num_vregs(&self) -> usize {
+        self.vcode.num_vregs()
+    }
+    fn spillslot_size(&self, regclass: RegClass) -> usize {
+        class_width(regclass) as usize
+    }
+}
+
+/// Allocates registers for every file in `envs` and rewrites the instructions.
+pub fn allocate<I: MachInst>(vcode: &VCode<I>, envs: &[FileEnv]) -> Result<Allocated<I>, AllocError> {
+    let mut insts = vcode.insts.clone();
+    let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
+    for env in envs {
+        let view = FileView::new(vcode, env)?;
+        let options = RegallocOptions {
+            verbose_log: false,
+            validate_ssa: cfg!(debug_assertions),
+            algorithm: regalloc2::Algorithm::Ion,
+        };
+        let output = regalloc2::run(&view, &env.machine_env(), &options).map_err(|e| match e {
+            regalloc2::RegAllocError::TooManyLiveRegs => AllocError::Exhausted { file: env.file },
+            other => AllocError::Internal(format!("{other:?}")),
+        })?;
+        if output.num_spillslots > 0 {
+            return Err(AllocError::Exhausted { file: env.file });
+        }
+        let real = |alloc: Allocation, class: RegClass| -> Result<Reg, AllocError> {
+            let preg = alloc
+                .as_reg()
+                .ok_or(AllocError::Exhausted { file: env.file })?;
+            debug_assert_eq!(preg.class(), class);
+            Ok(Reg::Real {
+                file: env.file,
+                class,
+                hw: env.hw_of(preg),
+            })
+        };
+        for (index, inst) in insts.iter_mut().enumerate() {
+            let allocs = output.inst_allocs(Inst::new(index));
+            let mut k = 0;
+            let mut result = Ok(());
+            inst.visit_operands(&mut |r, _| {
+                if r.file() != env.file || !r.is_virtual() {
+                    return;
+                }
+                match real(allocs[k], r.class()) {
+                    Ok(reg) => *r = reg,
+                    Err(e) => result = Err(e),
+                }
+                k += 1;
+            });
+            result?;
+        }
+        for (point, edit) in &output.edits {
+            let Edit::Move { from, to } = edit;
+            let class = from
+                .as_reg()
+                .or(to.as_reg())
+                .map(|p| p.class())
+                .ok_or(AllocError::Exhausted { file: env.file })?;
+            edits.push((*point, real(*to, class)?, real(*from, class)?));
+        }
+    }
+    edits.sort_by_key(|(point, _, _)| *point);
+
+    // Interleave the moves with the instructions, block by block.
+    let mut out = Vec::with_capacity(insts.len() + edits.len());
+    let mut block_starts = Vec::with_capacity(vcode.blocks.len());
+    let mut next_edit = 0;
+    for block in &vcode.blocks {
+        block_starts.push(out.len());
+        for index in block.insts.clone() {
+            while next_edit < edits.len() && edits[next_edit].0 <= ProgPoint::before(Inst::new(index)) {
+                let (_, dst, src) = edits[next_edit];
+                out.push(I::gen_move(dst, src));
+                next_edit += 1;
+            }
+            out.push(insts[index].clone());
+            while next_edit < edits.len() && edits[next_edit].0 <= ProgPoint::after(Inst::new(index)) {
+                let (_, dst, src) = edits[next_edit];
+                out.push(I::gen_move(dst, src));
+                next_edit += 1;
+            }
+        }
+    }
+    Ok(Allocated {
+        insts: out,
+        block_starts,
+    })
+}

@@ -1,0 +1,127 @@
+//! Targets: a `target-lexicon` triple plus a CPU name, or a bare CPU name as shorthand.
+
+use crate::isa::gcn::mc::Gen;
+use std::fmt;
+use std::str::FromStr;
+use target_lexicon::{Architecture, Triple};
+
+/// The instruction set a target compiles to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Arch {
+    Gcn(Gen),
+}
+
+/// A compilation target: the triple, the CPU name and what they select.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub triple: Triple,
+    pub cpu: String,
+    pub arch: Arch,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetError(pub String);
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TargetError {}
+
+/// The GCN CPU names LLVM accepts, the generation each belongs to, and whether the backend
+/// supports it yet.
+const GCN_CPUS: &[(&str, Gen)] = &[
+    ("gfx801", Gen::Gfx8),
+    ("gfx802", Gen::Gfx8),
+    ("gfx803", Gen::Gfx8),
+    ("gfx805", Gen::Gfx8),
+    ("gfx810", Gen::Gfx8),
+    ("carrizo", Gen::Gfx8),
+    ("tonga", Gen::Gfx8),
+    ("iceland", Gen::Gfx8),
+    ("fiji", Gen::Gfx8),
+    ("polaris10", Gen::Gfx8),
+    ("polaris11", Gen::Gfx8),
+    ("stoney", Gen::Gfx8),
+];
+
+impl Target {
+    /// A target from a triple and a CPU name: `Target::new("amdgcn-amd-amdhsa", "gfx803")`.
+    pub fn new(triple: &str, cpu: &str) -> Result<Target, TargetError> {
+        let triple = Triple::from_str(triple)
+            .map_err(|e| TargetError(format!("invalid target triple `{triple}`: {e}")))?;
+        let arch = match triple.architecture {
+            Architecture::AmdGcn => {
+                let (_, generation) = GCN_CPUS
+                    .iter()
+                    .find(|(name, _)| *name == cpu)
+                    .ok_or_else(|| {
+                        TargetError(format!(
+                            "unknown or unsupported AMD GCN CPU `{cpu}` (supported: {})",
+                            GCN_CPUS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                        ))
+                    })?;
+                Arch::Gcn(*generation)
+            }
+            other => {
+                return Err(TargetError(format!(
+                    "unsupported architecture `{other}` (supported: amdgcn)"
+                )));
+            }
+        };
+        Ok(Target {
+            triple,
+            cpu: cpu.to_string(),
+            arch,
+        })
+    }
+
+    /// Parses the forms users write: `gfx803` (a bare CPU name), `amdgcn gfx803`,
+    /// `amdgcn-amd-amdhsa gfx803` or `amdgcn-amd-amdhsa:gfx803`.
+    pub fn parse(spec: &str) -> Result<Target, TargetError> {
+        let words: Vec<&str> = spec
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .filter(|w| !w.is_empty())
+            .collect();
+        match words.as_slice() {
+            [cpu] if GCN_CPUS.iter().any(|(n, _)| n == cpu) => {
+                Target::new("amdgcn-amd-amdhsa", cpu)
+            }
+            ["amdgcn", cpu] => Target::new("amdgcn-amd-amdhsa", cpu),
+            [triple, cpu] => Target::new(triple, cpu),
+            _ => Err(TargetError(format!(
+                "cannot parse target `{spec}`: expected a CPU name such as `gfx803` or \
+                 a triple and a CPU name such as `amdgcn-amd-amdhsa gfx803`"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.triple, self.cpu)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_cpu_name_is_shorthand_for_amdhsa() {
+        let t = Target::parse("gfx803").unwrap();
+        assert_eq!(t.arch, Arch::Gcn(Gen::Gfx8));
+        assert_eq!(t.triple.to_string(), "amdgcn-amd-amdhsa");
+        assert_eq!(Target::parse("amdgcn-amd-amdhsa gfx803").unwrap(), t);
+        assert_eq!(Target::parse("amdgcn gfx803").unwrap(), t);
+    }
+
+    #[test]
+    fn unknown_cpus_and_arches_are_errors() {
+        assert!(Target::parse("gfx9999").is_err());
+        assert!(Target::new("x86_64-unknown-linux-gnu", "gfx803").is_err());
+        assert!(Target::new("amdgcn-amd-amdhsa", "sm_10").is_err());
+    }
+}

@@ -1,0 +1,229 @@
+//! Bad input to `clif-util` gives a clear `error: ...` on stderr and exit code 1, never a
+//! panic. The compile-error inputs live in `filetests/errors/` as `test error` filetests, so
+//! `clif-util test filetests` checks their messages too; inputs that no filetest can hold
+//! (malformed text, unknown targets) are written here.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn clif_util(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clif-util"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("WAVELIFT_BLESS")
+        .env_remove("CRANELIFT_TEST_BLESS")
+        .output()
+        .expect("cannot run clif-util")
+}
+
+/// Writes `text` to a file of its own under Cargo's scratch directory for tests.
+fn scratch_file(name: &str, text: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_errors");
+    std::fs::create_dir_all(&dir).expect("cannot create the scratch directory");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("cannot write a scratch file");
+    path
+}
+
+/// Runs `clif-util ARGS`, requires exit code 1 and no panic, and returns stderr.
+fn expect_error(args: &[&str]) -> String {
+    let output = clif_util(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "`clif-util {}` should fail with exit code 1\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        args.join(" ")
+    );
+    assert!(
+        !stderr.contains("panicked"),
+        "clif-util panicked:\n{stderr}"
+    );
+    assert!(
+        stderr.starts_with("error: "),
+        "no `error: ` on stderr:\n{stderr}"
+    );
+    stderr
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("scratch paths are UTF-8")
+}
+
+#[test]
+fn malformed_clif_names_file_and_line() {
+    let path = scratch_file(
+        "malformed.clif",
+        "target amdgcn gfx803\n\nfunction %f(i32) -> i32 {\nblock0(v0: i32):\n    v1 = \
+         no_such_opcode v0\n    return v1\n}\n",
+    );
+    let stderr = expect_error(&["compile", path_str(&path)]);
+    let location = format!("error: {}:5: ", path.display());
+    assert!(
+        stderr.starts_with(&location),
+        "expected `{location}...`, got:\n{stderr}"
+    );
+}
+
+#[test]
+fn unterminated_function_is_an_error() {
+    let path = scratch_file(
+        "unterminated.clif",
+        "function %f() {\nblock0:\n    return\n",
+    );
+    let stderr = expect_error(&["compile", "--target", "gfx803", path_str(&path)]);
+    assert!(stderr.contains("unterminated.clif"), "{stderr}");
+}
+
+#[test]
+fn unknown_target_on_the_command_line() {
+    let path = scratch_file(
+        "no_target.clif",
+        "function %f() {\nblock0:\n    return\n}\n",
+    );
+    let stderr = expect_error(&["compile", "--target", "gfx9999", path_str(&path)]);
+    assert!(stderr.contains("gfx9999"), "{stderr}");
+}
+
+#[test]
+fn unknown_target_in_the_file() {
+    let path = scratch_file(
+        "bad_target.clif",
+        "target amdgcn gfx9999\n\nfunction %f() {\nblock0:\n    return\n}\n",
+    );
+    let stderr = expect_error(&["compile", path_str(&path)]);
+    let location = format!("error: {}:1: ", path.display());
+    assert!(stderr.starts_with(&location), "{stderr}");
+    assert!(stderr.contains("gfx9999"), "{stderr}");
+}
+
+#[test]
+fn missing_target_says_how_to_give_one() {
+    let path = scratch_file(
+        "targetless.clif",
+        "function %f() {\nblock0:\n    return\n}\n",
+    );
+    let stderr = expect_error(&["compile", path_str(&path)]);
+    assert!(stderr.contains("--target"), "{stderr}");
+}
+
+#[test]
+fn missing_file() {
+    let stderr = expect_error(&[
+        "compile",
+        "--target",
+        "gfx803",
+        "filetests/no/such/file.clif",
+    ]);
+    assert!(stderr.contains("filetests/no/such/file.clif"), "{stderr}");
+}
+
+#[test]
+fn unsupported_opcodes_name_function_and_instruction() {
+    let stderr = expect_error(&["compile", "filetests/errors/unsupported.clif"]);
+    for expected in [
+        "function %call_indirect",
+        "call_indirect",
+        "function %bitselect_i32x4",
+    ] {
+        assert!(stderr.contains(expected), "no `{expected}` in:\n{stderr}");
+    }
+}
+
+#[test]
+fn verifier_errors_are_reported() {
+    let stderr = expect_error(&["compile", "filetests/errors/verifier.clif"]);
+    for expected in [
+        "function %type_mismatch",
+        "has type i64, expected i32",
+        "function %wrong_return_count",
+        "function %no_terminator",
+        "function %use_not_dominated",
+    ] {
+        assert!(stderr.contains(expected), "no `{expected}` in:\n{stderr}");
+    }
+}
+
+#[test]
+fn output_needs_exactly_one_function() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_errors/never_written.bin");
+    let stderr = expect_error(&[
+        "compile",
+        "filetests/errors/verifier.clif",
+        "--output",
+        path_str(&out),
+    ]);
+    assert!(stderr.contains("exactly one function"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn filetest_runner_reports_malformed_files_as_failures() {
+    let good = scratch_file(
+        "runner_good.clif",
+        "test error\ntarget gfx803\n\nfunction %f(i64) {\n    sig0 = ()\nblock0(v0: i64):\n    \
+         call_indirect sig0, v0()\n    return\n}\n\n; error: call_indirect\n",
+    );
+    let bad = scratch_file(
+        "runner_bad.clif",
+        "test compile\ntarget gfx803\nfunction %f(\n",
+    );
+    let unknown = scratch_file(
+        "runner_unknown_target.clif",
+        "test compile\ntarget amdgcn gfx9999\nfunction %f() {\nblock0:\n    return\n}\n",
+    );
+    let output = clif_util(&["test", path_str(&good), path_str(&bad), path_str(&unknown)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("1 passed, 2 failed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("FAIL {}:3: ", bad.display())),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("FAIL {}:2: ", unknown.display())),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn blessing_writes_error_expectations() {
+    let path = scratch_file(
+        "bless_error.clif",
+        "test error\ntarget gfx803\n\nfunction %f(i64) {\n    sig0 = ()\nblock0(v0: i64):\n    \
+         call_indirect sig0, v0()\n    return\n}\n",
+    );
+    // Without blessing, a `test error` function without expectations fails.
+    let output = clif_util(&["test", path_str(&path)]);
+    assert_eq!(output.status.code(), Some(1));
+
+    let output = Command::new(env!("CARGO_BIN_EXE_clif-util"))
+        .args(["test", path_str(&path)])
+        .env("WAVELIFT_BLESS", "1")
+        .env_remove("CI")
+        .output()
+        .expect("cannot run clif-util");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let blessed = std::fs::read_to_string(&path).expect("cannot read the blessed file");
+    assert!(blessed.contains("}\n\n; error: function %f"), "{blessed}");
+
+    let output = clif_util(&["test", path_str(&path)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("1 passed, 0 failed"),
+        "{stdout}"
+    );
+}

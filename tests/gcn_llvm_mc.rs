@@ -1,0 +1,725 @@
+//! Checks the GCN MC layer against LLVM: every row is encoded, decoded back (it must
+//! round-trip), printed, and the bytes are disassembled by `llvm-mc-14` in one batch; LLVM's
+//! text must equal ours. A sweep covers every table row in every encoding it has.
+//!
+//! `llvm-mc-14` must be installed (Debian's `llvm-14`); without it these tests fail unless
+//! `WAVELIFT_SKIP_LLVM_MC=1` is set.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use wavelift::isa::gcn::mc::*;
+
+/// Builder methods for concise table rows.
+trait Build: Sized {
+    fn d(self, o: Operand) -> Self;
+    fn sd(self, o: Operand) -> Self;
+    fn s(self, srcs: &[Operand]) -> Self;
+    fn lit(self, v: u32) -> Self;
+    fn imm(self, v: i32) -> Self;
+    fn mods(self, abs: u8, neg: u8, clamp: bool, omod: u8) -> Self;
+    fn glc(self) -> Self;
+    fn slc(self) -> Self;
+}
+
+impl Build for McInst {
+    fn d(mut self, o: Operand) -> Self {
+        self.dst = Some(o);
+        self
+    }
+    fn sd(mut self, o: Operand) -> Self {
+        self.sdst = Some(o);
+        self
+    }
+    fn s(mut self, srcs: &[Operand]) -> Self {
+        for (slot, &o) in self.src.iter_mut().zip(srcs) {
+            *slot = Some(o);
+        }
+        self
+    }
+    fn lit(mut self, v: u32) -> Self {
+        self.literal = Some(v);
+        self
+    }
+    fn imm(mut self, v: i32) -> Self {
+        self.imm = v;
+        self
+    }
+    fn mods(mut self, abs: u8, neg: u8, clamp: bool, omod: u8) -> Self {
+        (self.abs, self.neg, self.clamp, self.omod) = (abs, neg, clamp, omod);
+        self
+    }
+    fn glc(mut self) -> Self {
+        self.glc = true;
+        self
+    }
+    fn slc(mut self) -> Self {
+        self.slc = true;
+        self
+    }
+}
+
+fn s(n: u8) -> Operand {
+    Operand::sgpr(n)
+}
+fn v(n: u8) -> Operand {
+    Operand::vgpr(n)
+}
+fn i(x: i64) -> Operand {
+    Operand::inline_int(x).unwrap()
+}
+fn f(x: f32) -> Operand {
+    Operand::inline_f32(x.to_bits(), Gen::Gfx8).unwrap()
+}
+const VCC: Operand = Operand::VCC;
+const EXEC: Operand = Operand::EXEC;
+const M0: Operand = Operand::M0;
+const LIT: Operand = Operand::LITERAL;
+
+fn new(op: Op, enc: Enc) -> McInst {
+    McInst::new(op, enc)
+}
+fn valu(op: Op, dst: Option<Operand>, sdst: Option<Operand>, srcs: &[Operand]) -> McInst {
+    McInst::valu(op, Gen::Gfx8, dst, sdst, srcs).unwrap_or_else(|e| panic!("{op:?}: {e}"))
+}
+
+/// Hand-written rows: the instruction and the text llvm-mc prints for it on gfx8.
+fn rows() -> Vec<(McInst, &'static str)> {
+    use Enc::*;
+    use Op::*;
+    vec![
+        // SOP1/SOP2/SOPC, with SGPR pairs, VCC/EXEC, inline constants and literals.
+        (new(SMovB32, Sop1).d(s(0)).s(&[s(1)]), "s_mov_b32 s0, s1"),
+        (
+            new(SMovB32, Sop1).d(s(0)).s(&[LIT]).lit(0x8000_0000),
+            "s_mov_b32 s0, 0x80000000",
+        ),
+        (new(SMovB32, Sop1).d(M0).s(&[i(-1)]), "s_mov_b32 m0, -1"),
+        (new(SMovB32, Sop1).d(s(0)).s(&[f(0.5)]), "s_mov_b32 s0, 0.5"),
+        (
+            new(SMovB64, Sop1).d(EXEC).s(&[s(2)]),
+            "s_mov_b64 exec, s[2:3]",
+        ),
+        (new(SMovB64, Sop1).d(VCC).s(&[i(-1)]), "s_mov_b64 vcc, -1"),
+        (
+            new(SMovB64, Sop1).d(s(2)).s(&[LIT]).lit(0x12345),
+            "s_mov_b64 s[2:3], 0x12345",
+        ),
+        (
+            new(SAndSaveexecB64, Sop1).d(s(4)).s(&[VCC]),
+            "s_and_saveexec_b64 s[4:5], vcc",
+        ),
+        (new(SGetpcB64, Sop1).d(s(0)), "s_getpc_b64 s[0:1]"),
+        (new(SSetpcB64, Sop1).s(&[s(0)]), "s_setpc_b64 s[0:1]"),
+        (
+            new(SSwappcB64, Sop1).d(s(0)).s(&[s(2)]),
+            "s_swappc_b64 s[0:1], s[2:3]",
+        ),
+        (
+            new(SBcnt1I32B64, Sop1).d(s(0)).s(&[EXEC]),
+            "s_bcnt1_i32_b64 s0, exec",
+        ),
+        (
+            new(SAddU32, Sop2).d(s(0)).s(&[s(1), LIT]).lit(1000),
+            "s_add_u32 s0, s1, 0x3e8",
+        ),
+        (
+            new(SAddcU32, Sop2).d(s(1)).s(&[s(3), i(0)]),
+            "s_addc_u32 s1, s3, 0",
+        ),
+        (
+            new(SAndB64, Sop2).d(EXEC).s(&[EXEC, VCC]),
+            "s_and_b64 exec, exec, vcc",
+        ),
+        (
+            new(SLshlB64, Sop2).d(s(2)).s(&[s(4), i(3)]),
+            "s_lshl_b64 s[2:3], s[4:5], 3",
+        ),
+        (
+            new(SCselectB64, Sop2).d(s(0)).s(&[i(-1), i(0)]),
+            "s_cselect_b64 s[0:1], -1, 0",
+        ),
+        (
+            new(SBfeU32, Sop2).d(s(0)).s(&[s(1), LIT]).lit(0x80008),
+            "s_bfe_u32 s0, s1, 0x80008",
+        ),
+        (
+            new(SCmpEqU64, Sopc).s(&[s(0), i(0)]),
+            "s_cmp_eq_u64 s[0:1], 0",
+        ),
+        (
+            new(SCmpLtI32, Sopc).s(&[s(0), i(-16)]),
+            "s_cmp_lt_i32 s0, -16",
+        ),
+        (
+            new(SBitcmp1B32, Sopc).s(&[s(0), i(3)]),
+            "s_bitcmp1_b32 s0, 3",
+        ),
+        // SOPK and SOPP.
+        (new(SMovkI32, Sopk).d(s(4)).imm(-1), "s_movk_i32 s4, 0xffff"),
+        (new(SAddkI32, Sopk).d(s(4)).imm(5), "s_addk_i32 s4, 0x5"),
+        (
+            new(SCmpkEqU32, Sopk).s(&[s(4)]).imm(0x1234),
+            "s_cmpk_eq_u32 s4, 0x1234",
+        ),
+        (
+            new(SGetregB32, Sopk).d(s(4)).imm(0xf801),
+            "s_getreg_b32 s4, hwreg(HW_REG_MODE)",
+        ),
+        (
+            new(SGetregB32, Sopk).d(s(4)).imm(0x18c4),
+            "s_getreg_b32 s4, hwreg(HW_REG_HW_ID, 3, 4)",
+        ),
+        (
+            new(SSetregB32, Sopk).s(&[s(4)]).imm(0x1801),
+            "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s4",
+        ),
+        (
+            new(SSetregImm32B32, Sopk).s(&[LIT]).lit(0x1234).imm(0x1801),
+            "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0x1234",
+        ),
+        (new(SEndpgm, Sopp), "s_endpgm"),
+        (new(SNop, Sopp).imm(3), "s_nop 3"),
+        (
+            new(SWaitcnt, Sopp).imm(0),
+            "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)",
+        ),
+        (new(SWaitcnt, Sopp).imm(0xf70), "s_waitcnt vmcnt(0)"),
+        (new(SWaitcnt, Sopp).imm(0x7f), "s_waitcnt lgkmcnt(0)"),
+        (
+            new(SWaitcnt, Sopp).imm(0x321),
+            "s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(3)",
+        ),
+        (new(SBranch, Sopp).imm(5), "s_branch 5"),
+        (new(SBranch, Sopp).imm(-1), "s_branch 65535"),
+        (new(SCbranchExecz, Sopp).imm(-100), "s_cbranch_execz 65436"),
+        // SMEM.
+        (
+            new(SLoadDword, Smem).d(s(0)).s(&[s(4)]),
+            "s_load_dword s0, s[4:5], 0x0",
+        ),
+        (
+            new(SLoadDword, Smem).d(s(0)).s(&[s(4)]).imm(0xfffff).glc(),
+            "s_load_dword s0, s[4:5], 0xfffff glc",
+        ),
+        (
+            new(SLoadDwordx8, Smem).d(s(8)).s(&[s(4)]).imm(0x10),
+            "s_load_dwordx8 s[8:15], s[4:5], 0x10",
+        ),
+        (
+            new(SBufferLoadDword, Smem).d(s(0)).s(&[s(4)]).imm(0x10),
+            "s_buffer_load_dword s0, s[4:7], 0x10",
+        ),
+        (new(SDcacheWb, Smem), "s_dcache_wb"),
+        // VOP2/VOP1/VOPC picked by McInst::valu, and their VOP3 forms.
+        (
+            valu(VAddF32, Some(v(1)), None, &[v(2), v(3)]),
+            "v_add_f32_e32 v1, v2, v3",
+        ),
+        (
+            valu(VAddF32, Some(v(1)), None, &[f(1.0), v(3)]),
+            "v_add_f32_e32 v1, 1.0, v3",
+        ),
+        (
+            valu(VAddF32, Some(v(1)), None, &[LIT, v(3)]).lit(0x12345),
+            "v_add_f32_e32 v1, 0x12345, v3",
+        ),
+        (
+            valu(VAddF32, Some(v(1)), None, &[v(2), s(3)]),
+            "v_add_f32_e64 v1, v2, s3",
+        ),
+        (
+            valu(VAndB32, Some(v(1)), None, &[f(-4.0), v(3)]),
+            "v_and_b32_e32 v1, -4.0, v3",
+        ),
+        (
+            valu(VAndB32, Some(v(1)), None, &[Operand(248), v(3)]),
+            "v_and_b32_e32 v1, 0.15915494, v3",
+        ),
+        (
+            valu(VMovB32, Some(v(0)), None, &[M0]),
+            "v_mov_b32_e32 v0, m0",
+        ),
+        (
+            valu(VMovB32, Some(v(0)), None, &[Operand(107)]),
+            "v_mov_b32_e32 v0, vcc_hi",
+        ),
+        (
+            valu(VMovB32, Some(v(0)), None, &[Operand::SCC]),
+            "v_mov_b32_e32 v0, src_scc",
+        ),
+        (
+            valu(VReadfirstlaneB32, Some(s(0)), None, &[v(1)]),
+            "v_readfirstlane_b32 s0, v1",
+        ),
+        (
+            valu(VAddU32, Some(v(1)), Some(VCC), &[s(2), v(3)]),
+            "v_add_u32_e32 v1, vcc, s2, v3",
+        ),
+        (
+            valu(VAddU32, Some(v(1)), Some(s(0)), &[v(2), v(3)]),
+            "v_add_u32_e64 v1, s[0:1], v2, v3",
+        ),
+        (
+            valu(VAddcU32, Some(v(1)), Some(VCC), &[v(2), v(3), VCC]),
+            "v_addc_u32_e32 v1, vcc, v2, v3, vcc",
+        ),
+        (
+            valu(VAddcU32, Some(v(1)), Some(s(0)), &[v(2), i(0), s(4)]),
+            "v_addc_u32_e64 v1, s[0:1], v2, 0, s[4:5]",
+        ),
+        (
+            valu(VCndmaskB32, Some(v(0)), None, &[v(1), v(2), VCC]),
+            "v_cndmask_b32_e32 v0, v1, v2, vcc",
+        ),
+        (
+            valu(VCndmaskB32, Some(v(0)), None, &[v(1), v(2), s(0)]),
+            "v_cndmask_b32_e64 v0, v1, v2, s[0:1]",
+        ),
+        (
+            valu(VCmpEqU32, None, Some(VCC), &[v(0), v(1)]),
+            "v_cmp_eq_u32_e32 vcc, v0, v1",
+        ),
+        (
+            valu(VCmpEqU32, None, Some(s(0)), &[s(0), v(1)]),
+            "v_cmp_eq_u32_e64 s[0:1], s0, v1",
+        ),
+        (
+            valu(VCmpLtI64, None, Some(VCC), &[i(0), v(2)]),
+            "v_cmp_lt_i64_e32 vcc, 0, v[2:3]",
+        ),
+        (
+            valu(VCmpClassF32, None, Some(VCC), &[f(1.0), v(1)]),
+            "v_cmp_class_f32_e32 vcc, 1.0, v1",
+        ),
+        (
+            valu(VCmpClassF32, None, Some(s(0)), &[v(0), i(3)]).mods(0, 1, false, 0),
+            "v_cmp_class_f32_e64 s[0:1], -v0, 3",
+        ),
+        (
+            new(VCmpEqF32, Vop3)
+                .sd(VCC)
+                .s(&[v(0), v(1)])
+                .mods(0, 1, false, 0),
+            "v_cmp_eq_f32_e64 vcc, -v0, v1",
+        ),
+        (
+            new(VAddF32, Vop3)
+                .d(v(1))
+                .s(&[v(2), v(3)])
+                .mods(2, 1, true, 1),
+            "v_add_f32_e64 v1, -v2, |v3| clamp mul:2",
+        ),
+        (
+            new(VAddF32, Vop3)
+                .d(v(1))
+                .s(&[v(2), v(3)])
+                .mods(1, 1, false, 3),
+            "v_add_f32_e64 v1, -|v2|, v3 div:2",
+        ),
+        (
+            new(VCvtF32I32, Vop3).d(v(0)).s(&[v(1)]).mods(0, 0, true, 2),
+            "v_cvt_f32_i32_e64 v0, v1 clamp mul:4",
+        ),
+        (
+            valu(VMacF32, Some(v(0)), None, &[v(1), v(2)]),
+            "v_mac_f32_e32 v0, v1, v2",
+        ),
+        (
+            valu(VCvtF64F32, Some(v(0)), None, &[v(2)]),
+            "v_cvt_f64_f32_e32 v[0:1], v2",
+        ),
+        (
+            valu(VRcpF64, Some(v(0)), None, &[f(2.0)]),
+            "v_rcp_f64_e32 v[0:1], 2.0",
+        ),
+        // VOP3-only operations.
+        (
+            valu(VMadF32, Some(v(1)), None, &[v(2), v(3), v(4)]).mods(0, 0, true, 2),
+            "v_mad_f32 v1, v2, v3, v4 clamp mul:4",
+        ),
+        (
+            valu(VFmaF32, Some(v(1)), None, &[v(2), f(0.5), s(4)]),
+            "v_fma_f32 v1, v2, 0.5, s4",
+        ),
+        (
+            valu(VBfeU32, Some(v(0)), None, &[v(1), i(8), f(1.0)]),
+            "v_bfe_u32 v0, v1, 8, 1.0",
+        ),
+        (
+            valu(VMadU64U32, Some(v(0)), Some(s(0)), &[v(2), v(3), v(4)]),
+            "v_mad_u64_u32 v[0:1], s[0:1], v2, v3, v[4:5]",
+        ),
+        (
+            valu(VDivScaleF32, Some(v(0)), Some(VCC), &[v(1), v(2), v(3)]),
+            "v_div_scale_f32 v0, vcc, v1, v2, v3",
+        ),
+        (
+            valu(VLshlrevB64, Some(v(0)), None, &[i(1), v(2)]),
+            "v_lshlrev_b64 v[0:1], 1, v[2:3]",
+        ),
+        (
+            valu(VReadlaneB32, Some(s(0)), None, &[v(1), s(2)]),
+            "v_readlane_b32 s0, v1, s2",
+        ),
+        (
+            valu(VWritelaneB32, Some(v(0)), None, &[s(1), i(3)]),
+            "v_writelane_b32 v0, s1, 3",
+        ),
+        (
+            valu(VLdexpF32, Some(v(0)), None, &[f(1.0), i(2)]),
+            "v_ldexp_f32 v0, 1.0, 2",
+        ),
+        (
+            valu(VAddF64, Some(v(0)), None, &[f(1.0), v(2)]),
+            "v_add_f64 v[0:1], 1.0, v[2:3]",
+        ),
+        (
+            valu(VAddF64, Some(v(0)), None, &[Operand(248), v(2)]),
+            "v_add_f64 v[0:1], 0.15915494309189532, v[2:3]",
+        ),
+        (
+            valu(VMbcntLoU32B32, Some(v(0)), None, &[i(-1), i(0)]),
+            "v_mbcnt_lo_u32_b32 v0, -1, 0",
+        ),
+        // FLAT.
+        (
+            new(FlatLoadDword, Flat).d(v(0)).s(&[v(0)]),
+            "flat_load_dword v0, v[0:1]",
+        ),
+        (
+            new(FlatLoadDword, Flat).d(v(0)).s(&[v(0)]).glc().slc(),
+            "flat_load_dword v0, v[0:1] glc slc",
+        ),
+        (
+            new(FlatLoadDwordx2, Flat).d(v(0)).s(&[v(0)]).slc(),
+            "flat_load_dwordx2 v[0:1], v[0:1] slc",
+        ),
+        (
+            new(FlatStoreDwordx4, Flat).s(&[v(0), v(2)]).glc(),
+            "flat_store_dwordx4 v[0:1], v[2:5] glc",
+        ),
+        (
+            new(FlatStoreByte, Flat).s(&[v(4), v(9)]),
+            "flat_store_byte v[4:5], v9",
+        ),
+    ]
+}
+
+/// A generated instance of `op` in `enc` (for the sweep): v1/v2/v3, s4/s8/s12, VCC for the
+/// implicit operands of the 32-bit forms.
+fn sample(op: Op, enc: Enc) -> McInst {
+    let info = op.info();
+    let mut inst = McInst::new(op, enc);
+    let e32 = enc != Enc::Vop3;
+    let sreg = |k: u8, w: u8| s(k * 4 * w.max(1).div_ceil(4).max(1) + if w == 8 { 8 } else { 0 });
+    match info.form {
+        Form::Valu => {
+            let sdst_out = info.flags & SDST_OUT != 0;
+            if info.dst != 0 {
+                inst.dst = Some(if sdst_out { s(5) } else { v(1) });
+            }
+            if info.sdst != 0 {
+                inst.sdst = Some(if e32 { VCC } else { s(6) });
+            }
+            for k in 0..info.num_srcs() {
+                inst.src[k] = Some(match (k, e32) {
+                    (2, true) if info.src[2] == 2 => VCC,
+                    (2, false) if info.src[2] == 2 && info.dst == 1 => s(8),
+                    _ => v(2 + k as u8 * 2),
+                });
+            }
+            match op {
+                Op::VReadlaneB32 => inst.src[1] = Some(s(7)),
+                Op::VWritelaneB32 => inst.src = [Some(s(7)), Some(i(3)), None],
+                _ => {}
+            }
+        }
+        Form::FlatLoad => {
+            inst.dst = Some(v(1));
+            inst.src[0] = Some(v(2));
+        }
+        Form::FlatStore => inst.src = [Some(v(2)), Some(v(4)), None],
+        Form::SmemLoad => {
+            inst.dst = Some(sreg(2, info.dst));
+            inst.src[0] = Some(s(4));
+            inst.imm = 0x10;
+        }
+        Form::SopkDst => {
+            inst.dst = Some(s(4));
+            inst.imm = 0x1234;
+        }
+        Form::SopkSrc | Form::SopkSetreg => {
+            inst.src[0] = Some(s(4));
+            inst.imm = 0x1234;
+        }
+        Form::SopkGetreg => {
+            inst.dst = Some(s(4));
+            inst.imm = 0x1234;
+        }
+        Form::SopkSetregImm32 => {
+            inst.src[0] = Some(LIT);
+            inst.literal = Some(0xabcd);
+            inst.imm = 0x1234;
+        }
+        Form::SoppImm | Form::SoppBranch => inst.imm = 1,
+        Form::SoppWaitcnt => inst.imm = 0x70,
+        _ => {
+            if info.dst != 0 {
+                inst.dst = Some(sreg(1, info.dst));
+            }
+            for k in 0..info.num_srcs() {
+                inst.src[k] = Some(sreg(2 + k as u8, info.src[k]));
+            }
+        }
+    }
+    inst
+}
+
+/// Every (op, encoding) pair the table has on `generation`, as generated instances.
+fn sweep(generation: Gen) -> Vec<McInst> {
+    let mut out = Vec::new();
+    for op in Op::all() {
+        let info = op.info();
+        let encs = if info.enc == Enc::Vop3 {
+            vec![Enc::Vop3]
+        } else {
+            vec![info.enc, Enc::Vop3]
+        };
+        for enc in encs {
+            if info.opcode_in(enc, generation).is_some() {
+                out.push(sample(op, enc));
+            }
+        }
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:#04x}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Disassembles each row's bytes with one `llvm-mc-14` process; returns one line per row
+/// (`None` where llvm-mc printed nothing for it), or `None` if llvm-mc is absent and the
+/// skip variable is set.
+fn llvm_disassemble(cpu: &str, rows: &[Vec<u8>]) -> Option<Vec<Option<String>>> {
+    let input: String = rows.iter().map(|b| hex(b) + "\n").collect();
+    let child = Command::new("llvm-mc-14")
+        .args([
+            "-arch=amdgcn",
+            &format!("-mcpu={cpu}"),
+            "-disassemble",
+            "-show-encoding",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) if std::env::var("WAVELIFT_SKIP_LLVM_MC").as_deref() == Ok("1") => {
+            eprintln!("llvm-mc-14 not run ({e}); skipped because WAVELIFT_SKIP_LLVM_MC=1");
+            return None;
+        }
+        Err(e) => {
+            panic!("cannot run llvm-mc-14 ({e}); install llvm-14 or set WAVELIFT_SKIP_LLVM_MC=1")
+        }
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Lines look like "\tv_add_f32_e32 v1, v2, v3 ; encoding: [0x02,...]"; map them back to
+    // rows by their encoding so that an undecodable row cannot shift the others.
+    let mut decoded = stdout.lines().filter_map(|l| {
+        let (text, enc) = l.split_once("; encoding: [")?;
+        Some((
+            text.trim().to_string(),
+            enc.trim_end_matches(']').to_string(),
+        ))
+    });
+    let mut result = Vec::new();
+    let mut pending = decoded.next();
+    for row in rows {
+        match &pending {
+            Some((text, enc)) if *enc == hex(row) => {
+                result.push(Some(text.clone()));
+                pending = decoded.next();
+            }
+            _ => result.push(None),
+        }
+    }
+    Some(result)
+}
+
+/// Encodes, round-trips and prints every instance, then compares with llvm-mc.
+fn check(generation: Gen, cpu: &str, cases: &[(McInst, Option<&str>)]) {
+    let mut failures = Vec::new();
+    let mut encoded = Vec::new();
+    for (k, (inst, expected)) in cases.iter().enumerate() {
+        let mut bytes = Vec::new();
+        if let Err(e) = encode(inst, generation, &mut bytes) {
+            failures.push(format!("row {k}: {inst:?}: encode failed: {e}"));
+            encoded.push(Vec::new());
+            continue;
+        }
+        match decode(&bytes, generation) {
+            Ok((back, len)) if back == *inst && len == bytes.len() => {}
+            Ok((back, len)) => failures.push(format!(
+                "row {k}: round trip differs ({len} of {} bytes [{}]):\n  ours  {inst:?}\n  back  {back:?}",
+                bytes.len(),
+                hex(&bytes)
+            )),
+            Err(e) => failures.push(format!("row {k}: decode of [{}] failed: {e}", hex(&bytes))),
+        }
+        let text = print(inst, generation);
+        if let Some(want) = expected
+            && text != *want
+        {
+            failures.push(format!(
+                "row {k}: printed `{text}`, the table expects `{want}`"
+            ));
+        }
+        encoded.push(bytes);
+    }
+    if let Some(llvm) = llvm_disassemble(cpu, &encoded) {
+        for (k, ((inst, _), theirs)) in cases.iter().zip(&llvm).enumerate() {
+            let ours = print(inst, generation);
+            if theirs.as_deref() != Some(ours.as_str()) {
+                failures.push(format!(
+                    "row {k}: ours `{ours}`, llvm-mc-14 -mcpu={cpu} `{}`, bytes [{}]",
+                    theirs.as_deref().unwrap_or("<did not decode>"),
+                    hex(&encoded[k])
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn table_rows_gfx8() {
+    let cases: Vec<_> = rows()
+        .into_iter()
+        .map(|(inst, text)| (inst, Some(text)))
+        .collect();
+    check(Gen::Gfx8, "tonga", &cases);
+}
+
+#[test]
+fn sweep_gfx8() {
+    let cases: Vec<_> = sweep(Gen::Gfx8)
+        .into_iter()
+        .map(|inst| (inst, None))
+        .collect();
+    check(Gen::Gfx8, "tonga", &cases);
+}
+
+#[test]
+fn sweep_gfx9() {
+    let cases: Vec<_> = sweep(Gen::Gfx9)
+        .into_iter()
+        .map(|inst| (inst, None))
+        .collect();
+    check(Gen::Gfx9, "gfx900", &cases);
+}
+
+/// gfx6/gfx7: llvm-mc-14 cannot disassemble them, so check the other way: assemble our text
+/// and compare the bytes with ours.
+fn check_by_assembling(generation: Gen, cpu: &str) {
+    let cases = sweep(generation);
+    let mut failures = Vec::new();
+    let mut encoded = Vec::new();
+    for (k, inst) in cases.iter().enumerate() {
+        let mut bytes = Vec::new();
+        match encode(inst, generation, &mut bytes) {
+            Ok(()) => match decode(&bytes, generation) {
+                Ok((back, len)) if back == *inst && len == bytes.len() => {}
+                other => failures.push(format!("row {k}: {inst:?} round trip gave {other:?}")),
+            },
+            Err(e) => failures.push(format!("row {k}: {inst:?}: encode failed: {e}")),
+        }
+        encoded.push(bytes);
+    }
+    let texts: Vec<String> = cases.iter().map(|inst| print(inst, generation)).collect();
+    let child = Command::new("llvm-mc-14")
+        .args(["-arch=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(_) if std::env::var("WAVELIFT_SKIP_LLVM_MC").as_deref() == Ok("1") => return,
+        Err(e) => {
+            panic!("cannot run llvm-mc-14 ({e}); install llvm-14 or set WAVELIFT_SKIP_LLVM_MC=1")
+        }
+    };
+    let input: String = texts.iter().map(|t| t.clone() + "\n").collect();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Errors name the input line; the encodings of the other lines follow in order.
+    let bad: Vec<usize> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
+        .collect();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut encodings = stdout.lines().filter_map(|l| {
+        Some(
+            l.split_once("; encoding: [")?
+                .1
+                .trim_end_matches(']')
+                .to_string(),
+        )
+    });
+    for (k, text) in texts.iter().enumerate() {
+        if bad.contains(&(k + 1)) {
+            failures.push(format!(
+                "row {k}: llvm-mc-14 -mcpu={cpu} rejects our `{text}`"
+            ));
+            continue;
+        }
+        let theirs = encodings.next().unwrap_or_default();
+        if theirs != hex(&encoded[k]) {
+            failures.push(format!(
+                "row {k}: `{text}`: ours [{}], llvm-mc-14 -mcpu={cpu} [{theirs}]",
+                hex(&encoded[k])
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn sweep_gfx6_by_assembling() {
+    check_by_assembling(Gen::Gfx6, "tahiti");
+}
+
+#[test]
+fn sweep_gfx7_by_assembling() {
+    check_by_assembling(Gen::Gfx7, "bonaire");
+}

@@ -1,0 +1,42 @@
+//! `clif-util`: wavelift's command-line tool. Each subcommand lives in its own file with an
+//! `Args` struct (its options, parsed by clap) and a `run(Args) -> ExitCode` function; a new
+//! subcommand is a new file, a `mod` line, a `Command` variant and a `match` arm.
+
+mod clif_file;
+mod compile;
+mod test;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Compiles Cranelift IR (`.clif` files) to GPU machine code and runs wavelift's filetests.
+#[derive(Parser)]
+#[command(name = "clif-util", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Test(test::Args),
+    Compile(compile::Args),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Test(args) => test::run(args),
+        Command::Compile(args) => compile::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

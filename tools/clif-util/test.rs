@@ -1,0 +1,680 @@
+//! `clif-util test`: runs filetests.
+//!
+//! A filetest is a `.clif` file with a header and functions:
+//!
+//! ```text
+//! test compile precise-output     ; or `test compile`, `test error`, `test run`
+//! target amdgcn gfx803            ; one or more: the file is checked once per target
+//!
+//! function %add(i32, i32) -> i32 {
+//! block0(v0: i32, v1: i32):
+//!     v2 = iadd v0, v1
+//!     return v2
+//! }
+//!
+//! ; v_add_u32_e32 v0, vcc, v0, v1
+//! ; s_setpc_b64 s[0:1]
+//! ```
+//!
+//! The `;` comments after a function's closing brace are its expectations (`;;` comments
+//! are remarks, not expectations, as in Cranelift). What they must match depends on the
+//! `test` line:
+//!
+//! - `test compile precise-output`: the disassembly, one instruction per line;
+//! - `test compile`: nothing, the function only has to compile;
+//! - `test error`: each line is `error: TEXT`, and TEXT must occur in the compile error
+//!   (the function must fail to compile);
+//! - `test run`: the `; run:` lines, executed by [`run_test`] (not implemented yet: they
+//!   are reported as skipped).
+//!
+//! `WAVELIFT_BLESS=1` (or `CRANELIFT_TEST_BLESS=1`, or `--bless`) rewrites mismatching
+//! expectations in place instead of failing. The environment variables are ignored when
+//! `CI` is set, so that CI can never bless by accident.
+
+use crate::clif_file::{ClifFile, ClifFunction, Comment, HeaderKind};
+use crate::compile::compile_guarded;
+use cranelift_reader::RunCommand;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use wavelift::{Target, ir};
+
+/// Run filetests: check .clif files against the expectations written under each function.
+///
+/// A filetest starts with `test` lines (`test compile precise-output`, `test compile`, `test
+/// error`, `test run`) and `target` lines (`target amdgcn gfx803`; one or more). The `;`
+/// lines after each function's closing brace are its expectations: the disassembly for
+/// `precise-output`, `; error: TEXT` lines for `test error` (the function must fail to
+/// compile with TEXT in the message).
+///
+/// Prints a report with a diff for each failing function and ends with `N passed, M
+/// failed`; the exit code is non-zero when a check failed. Set WAVELIFT_BLESS=1 (or
+/// CRANELIFT_TEST_BLESS=1) to rewrite mismatching expectations from the actual output
+/// instead; the variables are ignored when CI is set.
+#[derive(clap::Args)]
+pub struct Args {
+    /// .clif files, or directories searched recursively for .clif files.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+
+    /// Rewrite mismatching expectations in place (like WAVELIFT_BLESS=1, but also with CI
+    /// set).
+    #[arg(long)]
+    bless: bool,
+
+    /// How many files to check at once (default: the number of CPUs).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let bless = args.bless || bless_from_env();
+    let mut files = Vec::new();
+    let mut summary = Summary::default();
+    for path in &args.paths {
+        if let Err(message) = collect_clif_files(path, &mut files) {
+            summary.fail(message);
+        }
+    }
+    if files.is_empty() && summary.failed == 0 {
+        summary.fail(format!(
+            "no .clif files found in {}",
+            args.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+
+    let jobs = args
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
+        .clamp(1, files.len().max(1));
+    for report in check_files_in_parallel(&files, bless, jobs) {
+        summary.add(report);
+    }
+
+    print!("{}", summary.output);
+    if summary.skipped > 0 {
+        println!("note: {} run lines skipped", summary.skipped);
+    }
+    println!("{} passed, {} failed", summary.passed, summary.failed);
+    if summary.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn bless_from_env() -> bool {
+    let set = |name| std::env::var(name).is_ok_and(|v| v == "1");
+    let requested = set("WAVELIFT_BLESS") || set("CRANELIFT_TEST_BLESS");
+    let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+    if requested && in_ci {
+        eprintln!("warning: not blessing: CI is set (use --bless to bless anyway)");
+        return false;
+    }
+    requested
+}
+
+/// Adds `path` if it is a file, or the `.clif` files under it (sorted) if it is a directory.
+fn collect_clif_files(path: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !metadata.is_dir() {
+        files.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries = std::fs::read_dir(path)
+        .and_then(|dir| {
+            dir.map(|entry| entry.map(|e| e.path()))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect_clif_files(&entry, files)?;
+        } else if entry.extension().is_some_and(|ext| ext == "clif") {
+            files.push(entry);
+        }
+    }
+    Ok(())
+}
+
+/// Checks the files on `jobs` threads and returns their reports in the files' order.
+fn check_files_in_parallel(files: &[PathBuf], bless: bool, jobs: usize) -> Vec<FileReport> {
+    let next = AtomicUsize::new(0);
+    let reports: Mutex<Vec<Option<FileReport>>> = Mutex::new(files.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let worker = || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = files.get(index) else { break };
+                    let report = check_file(path, bless);
+                    if let Ok(mut reports) = reports.lock() {
+                        reports[index] = Some(report);
+                    }
+                }
+            };
+            // Cranelift's parser and verifier recurse; give them room.
+            let spawned = std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, worker);
+            if spawned.is_err() {
+                break;
+            }
+        }
+    });
+    let reports = reports
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    reports
+        .into_iter()
+        .zip(files)
+        .map(|(report, path)| {
+            // A missing report means every worker failed to start or this one died.
+            report.unwrap_or_else(|| {
+                let mut report = FileReport::default();
+                report.fail(format!(
+                    "{}: was not checked (worker thread failed)",
+                    path.display()
+                ));
+                report
+            })
+        })
+        .collect()
+}
+
+/// What checking one file found.
+#[derive(Default)]
+struct FileReport {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    /// Why run lines were skipped (the first reason given).
+    skip_reason: Option<String>,
+    /// Failure reports and notes, ready to print.
+    output: String,
+}
+
+impl FileReport {
+    fn fail(&mut self, message: String) {
+        self.failed += 1;
+        let _ = writeln!(self.output, "FAIL {message}");
+    }
+
+    fn note(&mut self, message: String) {
+        let _ = writeln!(self.output, "{message}");
+    }
+}
+
+#[derive(Default)]
+struct Summary {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    output: String,
+}
+
+impl Summary {
+    fn fail(&mut self, message: String) {
+        self.failed += 1;
+        let _ = writeln!(self.output, "FAIL {message}");
+    }
+
+    fn add(&mut self, report: FileReport) {
+        self.passed += report.passed;
+        self.failed += report.failed;
+        self.skipped += report.skipped;
+        self.output += &report.output;
+    }
+}
+
+/// The kinds of `test` line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum TestKind {
+    /// `test compile`: every function must compile.
+    Compile,
+    /// `test compile precise-output`: the disassembly must match the expectations.
+    PreciseOutput,
+    /// `test error`: every function must fail to compile with the expected message.
+    Error,
+    /// `test run`: the run lines must pass on the simulator.
+    Run,
+}
+
+impl TestKind {
+    fn parse(args: &str) -> Result<TestKind, String> {
+        let words: Vec<&str> = args.split_whitespace().collect();
+        match words.as_slice() {
+            ["compile"] => Ok(TestKind::Compile),
+            ["compile", "precise-output"] => Ok(TestKind::PreciseOutput),
+            ["error"] => Ok(TestKind::Error),
+            ["run"] => Ok(TestKind::Run),
+            _ => Err(format!(
+                "unknown test `{args}` (known: `compile`, `compile precise-output`, `error`, \
+                 `run`)"
+            )),
+        }
+    }
+
+    /// Whether the test reads the expectation lines (and so can bless them).
+    fn uses_expectations(self) -> bool {
+        matches!(self, TestKind::PreciseOutput | TestKind::Error)
+    }
+}
+
+fn check_file(path: &Path, bless: bool) -> FileReport {
+    let mut report = FileReport::default();
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            report.fail(format!("{name}: {e}"));
+            return report;
+        }
+    };
+    let file = match ClifFile::parse(&text) {
+        Ok(file) => file,
+        Err(e) => {
+            report.fail(e.display_in(&name).to_string());
+            return report;
+        }
+    };
+    let (tests, targets) = match read_header(&file, &name) {
+        Ok(header) => header,
+        Err(message) => {
+            report.fail(message);
+            return report;
+        }
+    };
+
+    let mut updates = Vec::new();
+    for test in tests {
+        for (index, function) in file.functions.iter().enumerate() {
+            let context = FunctionContext {
+                file: &file,
+                name: &name,
+                function,
+                targets: &targets,
+            };
+            match test {
+                TestKind::Compile => check_compiles(&context, &mut report),
+                TestKind::PreciseOutput | TestKind::Error => {
+                    if let Some(new) = check_expectations(&context, test, bless, &mut report) {
+                        updates.push((index, new));
+                    }
+                }
+                TestKind::Run => check_run_lines(&context, &mut report),
+            }
+        }
+    }
+
+    if let Some(why) = &report.skip_reason {
+        let note = format!("skip {name}: {} run lines: {why}", report.skipped);
+        report.note(note);
+    }
+    if !updates.is_empty() {
+        match std::fs::write(path, file.with_expectations(&updates)) {
+            Ok(()) => report.note(format!(
+                "blessed {name}: updated the expectations of {} function{}",
+                updates.len(),
+                if updates.len() == 1 { "" } else { "s" }
+            )),
+            Err(e) => report.fail(format!("{name}: cannot write the blessed file: {e}")),
+        }
+    }
+    report
+}
+
+/// The file's `test` kinds and targets, checked for consistency.
+fn read_header(file: &ClifFile, name: &str) -> Result<(Vec<TestKind>, Vec<Target>), String> {
+    let mut tests = Vec::new();
+    for header in file.headers(HeaderKind::Test) {
+        let test =
+            TestKind::parse(&header.args).map_err(|e| format!("{name}:{}: {e}", header.line))?;
+        if tests.contains(&test) {
+            return Err(format!(
+                "{name}:{}: `test {}` appears twice",
+                header.line, header.args
+            ));
+        }
+        if test.uses_expectations() && tests.iter().any(|t: &TestKind| t.uses_expectations()) {
+            return Err(format!(
+                "{name}:{}: a file can have only one of `test compile precise-output` and \
+                 `test error`: both read the lines after each function",
+                header.line
+            ));
+        }
+        tests.push(test);
+    }
+    if tests.is_empty() {
+        return Err(format!(
+            "{name}: no `test` line (e.g. `test compile precise-output`) before the first function"
+        ));
+    }
+
+    let mut targets = Vec::new();
+    for header in file.headers(HeaderKind::Target) {
+        let target =
+            Target::parse(&header.args).map_err(|e| format!("{name}:{}: {e}", header.line))?;
+        targets.push(target);
+    }
+    if targets.is_empty() {
+        return Err(format!(
+            "{name}: no `target` line (e.g. `target amdgcn gfx803`) before the first function"
+        ));
+    }
+    Ok((tests, targets))
+}
+
+/// What a check needs to know about the function it checks.
+struct FunctionContext<'a> {
+    file: &'a ClifFile,
+    name: &'a str,
+    function: &'a ClifFunction,
+    targets: &'a [Target],
+}
+
+impl FunctionContext<'_> {
+    /// `FILE:LINE: function %f`, the start of every report about the function.
+    fn location(&self) -> String {
+        format!(
+            "{}:{}: function {}",
+            self.name, self.function.line, self.function.func.name
+        )
+    }
+}
+
+fn check_compiles(context: &FunctionContext, report: &mut FileReport) {
+    for target in context.targets {
+        match compile_guarded(&context.function.func, target) {
+            Ok(_) => report.passed += 1,
+            Err(error) => report.fail(format!("{} [{target}]: {error}", context.location())),
+        }
+    }
+}
+
+/// Checks a `precise-output` or `error` test for every target. Returns the new expectation
+/// lines when blessing and they differ from the file's.
+fn check_expectations(
+    context: &FunctionContext,
+    test: TestKind,
+    bless: bool,
+    report: &mut FileReport,
+) -> Option<Vec<String>> {
+    let expected = context.file.expectations(context.function);
+    let expected_texts: Vec<&str> = expected.iter().map(|c| c.text.as_str()).collect();
+    let outcomes: Vec<(&Target, Outcome)> = context
+        .targets
+        .iter()
+        .map(|target| {
+            let func = &context.function.func;
+            let outcome = match test {
+                TestKind::PreciseOutput => precise_output(func, target, &expected_texts),
+                _ => expected_error(func, target, &expected),
+            };
+            (target, outcome)
+        })
+        .collect();
+
+    // Blessing needs every target to fail in a way it can fix, with the same fix: a target
+    // that passes as is, or another fix, would be broken by the rewrite.
+    let fixes: Option<Vec<&Vec<String>>> = outcomes
+        .iter()
+        .map(|(_, outcome)| match outcome {
+            Outcome::Fail(_, Some(fix)) => Some(fix),
+            _ => None,
+        })
+        .collect();
+    if bless && let Some(fixes) = fixes {
+        if fixes.windows(2).all(|pair| pair[0] == pair[1]) {
+            report.passed += fixes.len();
+            return fixes.first().map(|fix| fix.to_vec());
+        }
+        report.fail(format!(
+            "{}: cannot bless: the targets disagree\n{}",
+            context.location(),
+            indent(&diff(fixes[0], fixes[fixes.len() - 1]))
+        ));
+        return None;
+    }
+    for (target, outcome) in outcomes {
+        match outcome {
+            Outcome::Pass => report.passed += 1,
+            Outcome::Fail(message, _) => {
+                report.fail(format!("{} [{target}]: {message}", context.location()))
+            }
+        }
+    }
+    None
+}
+
+enum Outcome {
+    Pass,
+    /// What went wrong, and the expectation lines that would make it pass, if any.
+    Fail(String, Option<Vec<String>>),
+}
+
+fn precise_output(func: &ir::Function, target: &Target, expected: &[&str]) -> Outcome {
+    let compiled = match compile_guarded(func, target) {
+        Ok(compiled) => compiled,
+        Err(error) => return Outcome::Fail(format!("failed to compile: {error}"), None),
+    };
+    let actual: Vec<String> = wavelift::disassemble(&compiled.code, target)
+        .into_iter()
+        .map(|line| line.text)
+        .collect();
+    if actual == expected {
+        return Outcome::Pass;
+    }
+    let message = format!(
+        "the disassembly does not match the expectation\n{}\n  (set WAVELIFT_BLESS=1 to \
+         accept the actual output)",
+        indent(&diff(expected, &actual))
+    );
+    Outcome::Fail(message, Some(actual))
+}
+
+fn expected_error(func: &ir::Function, target: &Target, expected: &[Comment]) -> Outcome {
+    let error = match compile_guarded(func, target) {
+        Ok(_) => {
+            return Outcome::Fail(
+                "compiled, but `test error` expects a compile error".into(),
+                None,
+            );
+        }
+        Err(error) => error,
+    };
+    // Blessing records the first line: later lines (verifier listings) are too brittle.
+    let bless_as = Some(vec![format!(
+        "error: {}",
+        error.lines().next().unwrap_or("")
+    )]);
+    if expected.is_empty() {
+        return Outcome::Fail(
+            format!("no `; error: TEXT` line after the function; the error was: {error}"),
+            bless_as,
+        );
+    }
+    for comment in expected {
+        let Some(wanted) = comment.text.strip_prefix("error:") else {
+            return Outcome::Fail(
+                format!(
+                    "line {}: expectations of `test error` are `; error: TEXT` lines, found `; {}`",
+                    comment.line, comment.text
+                ),
+                bless_as,
+            );
+        };
+        let wanted = wanted.trim();
+        if !error.contains(wanted) {
+            return Outcome::Fail(
+                format!(
+                    "the compile error does not contain `{wanted}` (line {})\n  actual error: {error}",
+                    comment.line
+                ),
+                bless_as,
+            );
+        }
+    }
+    Outcome::Pass
+}
+
+/// What `test run` found for one run line.
+#[allow(dead_code, reason = "`Passed` and `Failed` come with the simulator")]
+pub enum RunOutcome {
+    Passed,
+    Failed(String),
+    Skipped(String),
+}
+
+/// Executes `function`'s run lines on `target`'s simulator: one outcome per command, in
+/// order. This is the hook the simulator fills; until then every command is skipped.
+pub fn run_test(
+    _function: &ir::Function,
+    _target: &Target,
+    commands: &[(usize, RunCommand)],
+) -> Vec<RunOutcome> {
+    commands
+        .iter()
+        .map(|_| RunOutcome::Skipped("`test run` is not supported yet: no simulator".into()))
+        .collect()
+}
+
+fn check_run_lines(context: &FunctionContext, report: &mut FileReport) {
+    let func = &context.function.func;
+    let mut commands = Vec::new();
+    for comment in context.file.run_lines(context.function) {
+        match cranelift_reader::parse_run_command(&comment.text, &func.signature) {
+            Ok(Some(command)) => commands.push((comment.line, command)),
+            Ok(None) => {}
+            Err(e) => report.fail(format!(
+                "{}:{}: bad run line for function {}: {}",
+                context.name, comment.line, func.name, e.message
+            )),
+        }
+    }
+    if commands.is_empty() {
+        return;
+    }
+    for target in context.targets {
+        let outcomes = run_test(func, target, &commands);
+        for ((line, command), outcome) in commands.iter().zip(outcomes) {
+            match outcome {
+                RunOutcome::Passed => report.passed += 1,
+                RunOutcome::Failed(why) => report.fail(format!(
+                    "{}:{line}: [{target}] `{command}`: {why}",
+                    context.name
+                )),
+                RunOutcome::Skipped(why) => {
+                    report.skipped += 1;
+                    report.skip_reason.get_or_insert(why);
+                }
+            }
+        }
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|line| format!("  {line}\n"))
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+/// A line diff of `expected` and `actual`: ` ` kept, `-` only expected, `+` only actual.
+fn diff<A: AsRef<str>, B: AsRef<str>>(expected: &[A], actual: &[B]) -> String {
+    let (n, m) = (expected.len(), actual.len());
+    let mut out = String::from("--- expected\n+++ actual\n");
+    // Longest common subsequence by dynamic programming; filetest outputs are short, and
+    // for very long ones a plain "all removed, all added" diff is still correct.
+    if n.saturating_mul(m) > 4_000_000 {
+        for line in expected {
+            let _ = writeln!(out, "-{}", line.as_ref());
+        }
+        for line in actual {
+            let _ = writeln!(out, "+{}", line.as_ref());
+        }
+        return out;
+    }
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if expected[i].as_ref() == actual[j].as_ref() {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && expected[i].as_ref() == actual[j].as_ref() {
+            let _ = writeln!(out, " {}", expected[i].as_ref());
+            i += 1;
+            j += 1;
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            let _ = writeln!(out, "-{}", expected[i].as_ref());
+            i += 1;
+        } else {
+            let _ = writeln!(out, "+{}", actual[j].as_ref());
+            j += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_lines_parse() {
+        assert_eq!(TestKind::parse("compile"), Ok(TestKind::Compile));
+        assert_eq!(
+            TestKind::parse("compile  precise-output"),
+            Ok(TestKind::PreciseOutput)
+        );
+        assert_eq!(TestKind::parse("error"), Ok(TestKind::Error));
+        assert_eq!(TestKind::parse("run"), Ok(TestKind::Run));
+        assert!(TestKind::parse("compile precise").is_err());
+        assert!(TestKind::parse("interpret").is_err());
+    }
+
+    #[test]
+    fn diff_marks_removed_and_added_lines() {
+        let d = diff(&["a", "b", "c"], &["a", "x", "c", "d"]);
+        assert_eq!(d, "--- expected\n+++ actual\n a\n-b\n+x\n c\n+d\n");
+        assert_eq!(diff::<&str, &str>(&[], &[]), "--- expected\n+++ actual\n");
+    }
+
+    #[test]
+    fn header_errors_name_the_line() {
+        let name = "t.clif";
+        let file = ClifFile::parse("test compile\ntest bogus\ntarget gfx803\n").unwrap();
+        let err = read_header(&file, name).err().unwrap();
+        assert!(err.starts_with("t.clif:2: unknown test `bogus`"), "{err}");
+
+        let file = ClifFile::parse("test compile precise-output\ntest error\n").unwrap();
+        let err = read_header(&file, name).err().unwrap();
+        assert!(
+            err.starts_with("t.clif:2: a file can have only one"),
+            "{err}"
+        );
+
+        let file = ClifFile::parse("test compile\n").unwrap();
+        let err = read_header(&file, name).err().unwrap();
+        assert!(err.contains("no `target` line"), "{err}");
+
+        let file = ClifFile::parse("target gfx803\n").unwrap();
+        let err = read_header(&file, name).err().unwrap();
+        assert!(err.contains("no `test` line"), "{err}");
+    }
+}
