@@ -3,7 +3,8 @@
 use crate::isa::gcn::mc::Gen;
 use std::fmt;
 use std::str::FromStr;
-use target_lexicon::{Architecture, Triple};
+use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+use target_lexicon::{Architecture, PointerWidth, Triple};
 
 /// The instruction set a target compiles to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -95,6 +96,18 @@ impl Target {
                 "cannot parse target `{spec}`: expected a CPU name such as `gfx803` or \
                  a triple and a CPU name such as `amdgcn-amd-amdhsa gfx803`"
             ))),
+        }
+    }
+}
+
+impl Target {
+    /// What `cranelift-frontend` needs to know about the target (`FunctionBuilder::finalize`):
+    /// 64-bit global addresses, device functions by default, 4 KiB pages.
+    pub fn frontend_config(&self) -> TargetFrontendConfig {
+        TargetFrontendConfig {
+            default_call_conv: CallConv::Fast,
+            pointer_width: PointerWidth::U64,
+            page_size_align_log2: 12,
         }
     }
 }

@@ -54,6 +54,10 @@ macro_rules! isle_prelude_methods {
             (ty.is_int() && ty.bits() <= 32).then_some(ty)
         }
 
+        fn scalar32(&mut self, ty: $crate::ir::Type) -> Option<$crate::ir::Type> {
+            ((ty.is_int() || ty.is_float()) && ty.bits() <= 32).then_some(ty)
+        }
+
         fn ty_bits(&mut self, ty: $crate::ir::Type) -> u8 {
             ty.bits() as u8
         }

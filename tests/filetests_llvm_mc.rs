@@ -1,0 +1,124 @@
+//! Compiles every function of every GCN filetest and requires `llvm-mc-14 -disassemble`
+//! to read the code bytes as the same instructions our disassembler prints, so that the
+//! expected output in the filetests is checked against LLVM and not only against us.
+//!
+//! Like `gcn_llvm_mc.rs`, this fails without `llvm-mc-14` unless `WAVELIFT_SKIP_LLVM_MC=1`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use wavelift::{Arch, Target, isa::gcn::mc::Gen};
+
+fn clif_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read filetests directory") {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            clif_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "clif") {
+            out.push(path);
+        }
+    }
+}
+
+/// LLVM's CPU name for disassembling a generation (llvm-mc 14 disassembles gfx8 and gfx9).
+fn llvm_cpu(generation: Gen) -> Option<&'static str> {
+    match generation {
+        Gen::Gfx8 => Some("tonga"),
+        Gen::Gfx9 => Some("gfx900"),
+        Gen::Gfx6 | Gen::Gfx7 => None,
+    }
+}
+
+fn llvm_disassemble(cpu: &str, code: &[u8]) -> Vec<String> {
+    let hex: Vec<String> = code.iter().map(|b| format!("0x{b:02x}")).collect();
+    let mut child = Command::new("llvm-mc-14")
+        .args(["-arch=amdgcn", &format!("-mcpu={cpu}"), "-disassemble"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-14 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(hex.join(" ").as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success() && output.stderr.is_empty(),
+        "llvm-mc-14 failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('.') && !l.starts_with(';'))
+        .map(|l| l.split(" ; ").next().unwrap().trim().to_string())
+        .collect()
+}
+
+#[test]
+fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
+    let have_llvm = Command::new("llvm-mc-14").arg("--version").output().is_ok();
+    if !have_llvm {
+        assert!(
+            std::env::var_os("WAVELIFT_SKIP_LLVM_MC").is_some(),
+            "llvm-mc-14 is not installed (apt-get install llvm-14), and WAVELIFT_SKIP_LLVM_MC is not set"
+        );
+        return;
+    }
+    let mut files = Vec::new();
+    clif_files(Path::new("filetests"), &mut files);
+    files.sort();
+    let mut checked = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        if !text.lines().any(|l| l.trim() == "test compile precise-output") {
+            continue;
+        }
+        let targets: Vec<Target> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("target "))
+            .map(|spec| Target::parse(spec).expect("filetest target parses"))
+            .collect();
+        // Our own header lines are not CLIF: blank them, keeping line numbers.
+        let clif: String = text
+            .lines()
+            .map(|l| {
+                let t = l.trim_start();
+                if t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set ") {
+                    ""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
+        for target in &targets {
+            let Arch::Gcn(generation) = target.arch;
+            let Some(cpu) = llvm_cpu(generation) else {
+                continue;
+            };
+            for func in &funcs {
+                let code = wavelift::compile(func, target)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                let ours: Vec<String> = wavelift::disassemble(&code, target)
+                    .into_iter()
+                    .map(|l| l.text)
+                    .collect();
+                let theirs = llvm_disassemble(cpu, &code);
+                assert_eq!(
+                    ours, theirs,
+                    "{}: function {}: our disassembly (left) differs from llvm-mc-14's (right)",
+                    file.display(),
+                    func.name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no precise-output filetest was checked");
+}
