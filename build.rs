@@ -13,11 +13,11 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let prelude = crate_dir.join("isle/prelude.isle");
     println!("cargo:rerun-if-changed={}", prelude.display());
-    for target in ["gcn"] {
-        let mut inputs = vec![prelude.clone(), isle_out.join("clif_lower.isle")];
-        inputs.extend(isle_files(&crate_dir.join("isle").join(target)));
-        compile_isle(&inputs, &out_dir.join(format!("isle_{target}.rs")), &out_dir);
-    }
+    // One ISLE compilation per target.
+    let target = "gcn";
+    let mut inputs = vec![prelude.clone(), isle_out.join("clif_lower.isle")];
+    inputs.extend(isle_files(&crate_dir.join("isle").join(target)));
+    compile_isle(&inputs, &out_dir.join(format!("isle_{target}.rs")), &out_dir);
 }
 
 fn isle_files(dir: &Path) -> Vec<PathBuf> {
@@ -35,13 +35,15 @@ fn isle_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn compile_isle(inputs: &[PathBuf], output: &Path, out_dir: &Path) {
-    let mut options = cranelift_isle::codegen::CodegenOptions::default();
-    // The generated code is include!()d, so it cannot carry crate-level attributes.
-    options.exclude_global_allow_pragmas = true;
-    options.prefixes.push(cranelift_isle::codegen::Prefix {
-        prefix: out_dir.display().to_string(),
-        name: "<OUT_DIR>".to_string(),
-    });
+    let options = cranelift_isle::codegen::CodegenOptions {
+        // The generated code is include!()d, so it cannot carry crate-level attributes.
+        exclude_global_allow_pragmas: true,
+        prefixes: vec![cranelift_isle::codegen::Prefix {
+            prefix: out_dir.display().to_string(),
+            name: "<OUT_DIR>".to_string(),
+        }],
+        ..Default::default()
+    };
     match cranelift_isle::compile::from_files(inputs, &options) {
         Ok(code) => std::fs::write(output, code).expect("write ISLE output"),
         Err(errors) => {

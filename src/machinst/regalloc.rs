@@ -187,7 +187,6 @@ pub struct Allocated<I> {
 
 struct FileView<'a, I> {
     vcode: &'a VCode<I>,
-    file: RegFile,
     operands: Vec<Operand>,
     offsets: Vec<usize>,
     clobbers: Vec<PRegSet>,
@@ -294,7 +293,6 @@ impl<'a, I: MachInst> FileView<'a, I> {
         let blocks = |list: &[usize]| list.iter().map(|&b| Block::new(b)).collect();
         Ok(FileView {
             vcode,
-            file,
             succs: vcode.blocks.iter().map(|b| blocks(&b.succs)).collect(),
             preds: vcode.blocks.iter().map(|b| blocks(&b.preds)).collect(),
             operands,

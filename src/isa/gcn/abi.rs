@@ -71,7 +71,7 @@ impl Frame {
         inputs.kernarg_segment_ptr = !kernarg_offsets.is_empty();
 
         let mut next = 0u16;
-        let mut take_pair = |enabled: bool, next: &mut u16| {
+        let take_pair = |enabled: bool, next: &mut u16| {
             enabled.then(|| {
                 let r = sgpr_pair(*next);
                 *next += 2;
@@ -81,9 +81,9 @@ impl Frame {
         let dispatch_ptr = take_pair(inputs.dispatch_ptr, &mut next);
         let kernarg_ptr = take_pair(inputs.kernarg_segment_ptr, &mut next);
         let mut workgroup_id = [None; 3];
-        for d in 0..3 {
-            if inputs.workgroup_id[d] {
-                workgroup_id[d] = Some(sgpr(next));
+        for (reg, &enabled) in workgroup_id.iter_mut().zip(&inputs.workgroup_id) {
+            if enabled {
+                *reg = Some(sgpr(next));
                 next += 1;
             }
         }

@@ -2,8 +2,10 @@
 //! flight (GCN3 ISA manual 4.4, "Data dependency resolution"; AMDGPU LLVM docs, memory
 //! model). Scalar loads (SMEM) return out of order, so waiting for one means
 //! `lgkmcnt(0)`. Vector memory operations return in order, so waiting for one means
-//! `vmcnt(n)` with n the operations issued after it; FLAT operations also count in
-//! LGKM_CNT (they may address LDS), so their results also need `lgkmcnt(0)`.
+//! `vmcnt(n)` with n the operations issued after it. FLAT operations count in both
+//! VM_CNT and LGKM_CNT, and since one may address LDS and complete out of order with the
+//! others, a FLAT result is only known to be there after `vmcnt(0) lgkmcnt(0)` (as LLVM's
+//! SIInsertWaitcnts also concludes).
 
 use super::inst::Inst;
 use super::mc::Gen;
@@ -16,6 +18,7 @@ struct Pending {
     /// Counts in VM_CNT (vector memory) and LGKM_CNT (scalar memory, FLAT).
     vm: bool,
     lgkm: bool,
+    flat: bool,
 }
 
 /// The largest encodable counts, beyond which a wait is not needed for a value.
@@ -55,6 +58,7 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
             let vm_after = pending[index + 1..].iter().filter(|p| p.vm).count();
             let need_vm = waited.iter().any(|p| p.vm);
             let need_lgkm = waited.iter().any(|p| p.lgkm);
+            let vm_after = if waited.iter().any(|p| p.flat) { 0 } else { vm_after };
             let vmcnt = need_vm.then(|| vm_after.min(max_vmcnt(generation)) as u8);
             let lgkmcnt = need_lgkm.then_some(0);
             out.push(Inst::Waitcnt {
@@ -84,16 +88,19 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
                 dst: Some(range(*dst)),
                 vm: false,
                 lgkm: true,
+                flat: false,
             }),
             Inst::FlatLoad { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
                 vm: true,
                 lgkm: true,
+                flat: true,
             }),
             Inst::FlatStore { .. } => pending.push(Pending {
                 dst: None,
                 vm: true,
                 lgkm: true,
+                flat: true,
             }),
             _ => {}
         }
