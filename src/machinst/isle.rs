@@ -54,6 +54,10 @@ macro_rules! isle_prelude_methods {
             (ty.is_int() && ty.bits() <= 32).then_some(ty)
         }
 
+        fn fits_in_16(&mut self, ty: $crate::ir::Type) -> Option<$crate::ir::Type> {
+            (ty.is_int() && ty.bits() <= 16).then_some(ty)
+        }
+
         fn scalar32(&mut self, ty: $crate::ir::Type) -> Option<$crate::ir::Type> {
             ((ty.is_int() || ty.is_float()) && ty.bits() <= 32).then_some(ty)
         }

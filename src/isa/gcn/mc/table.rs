@@ -326,6 +326,7 @@ table! {
     VRndneF32            "v_rndne_f32"          Vop1  Valu             [35 35 30 30]      [419 419 350 350]  1 0 [1 0 0] FSRC0|FOUT;
     VFloorF32            "v_floor_f32"          Vop1  Valu             [36 36 31 31]      [420 420 351 351]  1 0 [1 0 0] FSRC0|FOUT;
     VRcpF32              "v_rcp_f32"            Vop1  Valu             [42 42 34 34]      [426 426 354 354]  1 0 [1 0 0] FSRC0|FOUT;
+    VRcpIflagF32         "v_rcp_iflag_f32"      Vop1  Valu             [43 43 35 35]      [427 427 355 355]  1 0 [1 0 0] FSRC0|FOUT;
     VRsqF32              "v_rsq_f32"            Vop1  Valu             [46 46 36 36]      [430 430 356 356]  1 0 [1 0 0] FSRC0|FOUT;
     VSqrtF32             "v_sqrt_f32"           Vop1  Valu             [51 51 39 39]      [435 435 359 359]  1 0 [1 0 0] FSRC0|FOUT;
     VRcpF64              "v_rcp_f64"            Vop1  Valu             [47 47 37 37]      [431 431 357 357]  2 0 [2 0 0] FSRC0|FOUT;
