@@ -17,7 +17,11 @@ fn main() {
     let target = "gcn";
     let mut inputs = vec![prelude.clone(), isle_out.join("clif_lower.isle")];
     inputs.extend(isle_files(&crate_dir.join("isle").join(target)));
-    compile_isle(&inputs, &out_dir.join(format!("isle_{target}.rs")), &out_dir);
+    compile_isle(
+        &inputs,
+        &out_dir.join(format!("isle_{target}.rs")),
+        &out_dir,
+    );
 }
 
 fn isle_files(dir: &Path) -> Vec<PathBuf> {

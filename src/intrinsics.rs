@@ -59,9 +59,9 @@ impl Intrinsic {
     /// The intrinsic a call's callee names, if it is one.
     pub fn from_func_ref(func: &ir::Function, func_ref: FuncRef) -> Option<Intrinsic> {
         match &func.dfg.ext_funcs[func_ref].name {
-            ExternalName::TestCase(name) => {
-                std::str::from_utf8(name.raw()).ok().and_then(Intrinsic::from_name)
-            }
+            ExternalName::TestCase(name) => std::str::from_utf8(name.raw())
+                .ok()
+                .and_then(Intrinsic::from_name),
             _ => None,
         }
     }
@@ -75,7 +75,10 @@ impl Intrinsic {
 
     /// Whether the result is the same in every lane of a wave (given uniform arguments).
     pub fn is_uniform(self) -> bool {
-        matches!(self, Intrinsic::WorkgroupId(_) | Intrinsic::WorkgroupSize(_))
+        matches!(
+            self,
+            Intrinsic::WorkgroupId(_) | Intrinsic::WorkgroupSize(_)
+        )
     }
 }
 
@@ -106,6 +109,9 @@ mod tests {
     fn declared_intrinsics_are_recognised() {
         let mut func = ir::Function::new();
         let f = declare(&mut func, Intrinsic::WorkgroupId(1));
-        assert_eq!(Intrinsic::from_func_ref(&func, f), Some(Intrinsic::WorkgroupId(1)));
+        assert_eq!(
+            Intrinsic::from_func_ref(&func, f),
+            Some(Intrinsic::WorkgroupId(1))
+        );
     }
 }

@@ -90,7 +90,10 @@ pub fn compile(func: &ir::Function, target: &Target) -> Result<Vec<u8>, CompileE
 }
 
 /// Compiles `func` for `target` and returns its code with its metadata.
-pub fn compile_function(func: &ir::Function, target: &Target) -> Result<CompiledCode, CompileError> {
+pub fn compile_function(
+    func: &ir::Function,
+    target: &Target,
+) -> Result<CompiledCode, CompileError> {
     let func = machinst::prepare(func)?;
     match target.arch {
         Arch::Gcn(generation) => isa::gcn::compile(&func, generation),

@@ -1,9 +1,9 @@
 //! Targets: a `target-lexicon` triple plus a CPU name, or a bare CPU name as shorthand.
 
 use crate::isa::gcn::mc::Gen;
+use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use std::fmt;
 use std::str::FromStr;
-use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use target_lexicon::{Architecture, PointerWidth, Triple};
 
 /// The instruction set a target compiles to.
@@ -55,15 +55,20 @@ impl Target {
             .map_err(|e| TargetError(format!("invalid target triple `{triple}`: {e}")))?;
         let arch = match triple.architecture {
             Architecture::AmdGcn => {
-                let (_, generation) = GCN_CPUS
-                    .iter()
-                    .find(|(name, _)| *name == cpu)
-                    .ok_or_else(|| {
-                        TargetError(format!(
-                            "unknown or unsupported AMD GCN CPU `{cpu}` (supported: {})",
-                            GCN_CPUS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-                        ))
-                    })?;
+                let (_, generation) =
+                    GCN_CPUS
+                        .iter()
+                        .find(|(name, _)| *name == cpu)
+                        .ok_or_else(|| {
+                            TargetError(format!(
+                                "unknown or unsupported AMD GCN CPU `{cpu}` (supported: {})",
+                                GCN_CPUS
+                                    .iter()
+                                    .map(|(n, _)| *n)
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ))
+                        })?;
                 Arch::Gcn(*generation)
             }
             other => {

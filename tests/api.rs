@@ -30,7 +30,7 @@ fn kernel() -> ir::Function {
     let id = b.inst_results(call)[0];
     let value = b.ins().iadd(base, id);
     let wide = b.ins().uextend(types::I64, id);
-    let offset = b.ins().ishl_imm(wide, 2);
+    let offset = b.ins().ishl_imm_u(wide, 2);
     let addr = b.ins().iadd(out, offset);
     b.ins().store(flags, value, addr, 0);
     b.ins().return_(&[]);
@@ -51,9 +51,15 @@ fn a_kernel_built_with_cranelift_frontend_compiles() {
         .map(|l| l.text)
         .collect();
     assert_eq!(text.last().map(String::as_str), Some("s_endpgm"));
-    assert!(text.iter().any(|t| t.starts_with("flat_store_dword ")), "{text:?}");
+    assert!(
+        text.iter().any(|t| t.starts_with("flat_store_dword ")),
+        "{text:?}"
+    );
     assert!(text.iter().any(|t| t.starts_with("s_waitcnt")), "{text:?}");
-    assert_eq!(wavelift::compile(&kernel(), &target()).unwrap(), compiled.code);
+    assert_eq!(
+        wavelift::compile(&kernel(), &target()).unwrap(),
+        compiled.code
+    );
 }
 
 /// A device function keeping `n` loaded values live at once, then summing them.

@@ -75,7 +75,10 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
     let mut checked = 0;
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        if !text.lines().any(|l| l.trim() == "test compile precise-output") {
+        if !text
+            .lines()
+            .any(|l| l.trim() == "test compile precise-output")
+        {
             continue;
         }
         let targets: Vec<Target> = text
@@ -111,7 +114,8 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
                     .collect();
                 let theirs = llvm_disassemble(cpu, &code);
                 assert_eq!(
-                    ours, theirs,
+                    ours,
+                    theirs,
                     "{}: function {}: our disassembly (left) differs from llvm-mc-14's (right)",
                     file.display(),
                     func.name

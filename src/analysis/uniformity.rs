@@ -66,7 +66,11 @@ impl Uniformity {
     }
 }
 
-fn inst_is_divergent(func: &ir::Function, inst: ir::Inst, divergent: &SecondaryMap<Value, bool>) -> bool {
+fn inst_is_divergent(
+    func: &ir::Function,
+    inst: ir::Inst,
+    divergent: &SecondaryMap<Value, bool>,
+) -> bool {
     let dfg = &func.dfg;
     let any_arg_divergent = || {
         dfg.inst_args(inst)
@@ -74,12 +78,10 @@ fn inst_is_divergent(func: &ir::Function, inst: ir::Inst, divergent: &SecondaryM
             .any(|&a| divergent[dfg.resolve_aliases(a)])
     };
     match dfg.insts[inst] {
-        InstructionData::Call { func_ref, .. } => {
-            match Intrinsic::from_func_ref(func, func_ref) {
-                Some(intrinsic) => !intrinsic.is_uniform() || any_arg_divergent(),
-                None => true,
-            }
-        }
+        InstructionData::Call { func_ref, .. } => match Intrinsic::from_func_ref(func, func_ref) {
+            Some(intrinsic) => !intrinsic.is_uniform() || any_arg_divergent(),
+            None => true,
+        },
         InstructionData::Load { opcode, flags, .. } => {
             // A scalar load is only correct for memory nobody writes while the kernel runs
             // (the scalar cache is not coherent with vector stores), which CLIF's `readonly`

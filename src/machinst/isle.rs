@@ -19,7 +19,10 @@ pub type InstOutput = SmallVec<[Reg; 2]>;
 #[doc(hidden)]
 macro_rules! isle_prelude_methods {
     () => {
-        fn inst_data_value(&mut self, inst: $crate::ir::Inst) -> ($crate::ir::Type, $crate::ir::InstructionData) {
+        fn inst_data_value(
+            &mut self,
+            inst: $crate::ir::Inst,
+        ) -> ($crate::ir::Type, $crate::ir::InstructionData) {
             let dfg = self.lower.dfg();
             let ty = match dfg.inst_results(inst).first() {
                 Some(&v) => dfg.value_type(v),
@@ -28,11 +31,17 @@ macro_rules! isle_prelude_methods {
             (ty, dfg.insts[inst])
         }
 
-        fn value_list_slice(&mut self, list: $crate::ir::ValueList) -> $crate::machinst::isle::ValueSlice {
+        fn value_list_slice(
+            &mut self,
+            list: $crate::ir::ValueList,
+        ) -> $crate::machinst::isle::ValueSlice {
             (list, 0)
         }
 
-        fn value_slice_unwrap(&mut self, slice: $crate::machinst::isle::ValueSlice) -> Option<($crate::ir::Value, $crate::machinst::isle::ValueSlice)> {
+        fn value_slice_unwrap(
+            &mut self,
+            slice: $crate::machinst::isle::ValueSlice,
+        ) -> Option<($crate::ir::Value, $crate::machinst::isle::ValueSlice)> {
             let (list, off) = slice;
             list.get(off, &self.lower.dfg().value_lists)
                 .map(|v| (v, (list, off + 1)))
@@ -102,7 +111,11 @@ macro_rules! isle_prelude_methods {
             $crate::machinst::isle::InstOutput::from_iter([reg])
         }
 
-        fn output_pair(&mut self, a: $crate::machinst::Reg, b: $crate::machinst::Reg) -> $crate::machinst::isle::InstOutput {
+        fn output_pair(
+            &mut self,
+            a: $crate::machinst::Reg,
+            b: $crate::machinst::Reg,
+        ) -> $crate::machinst::isle::InstOutput {
             $crate::machinst::isle::InstOutput::from_iter([a, b])
         }
 
@@ -110,30 +123,52 @@ macro_rules! isle_prelude_methods {
             $crate::machinst::isle::InstOutput::new()
         }
 
-        fn unpack_value_array_2(&mut self, arr: &$crate::machinst::isle::ValueArray2) -> ($crate::ir::Value, $crate::ir::Value) {
+        fn unpack_value_array_2(
+            &mut self,
+            arr: &$crate::machinst::isle::ValueArray2,
+        ) -> ($crate::ir::Value, $crate::ir::Value) {
             let [a, b] = *arr;
             (a, b)
         }
 
-        fn pack_value_array_2(&mut self, a: $crate::ir::Value, b: $crate::ir::Value) -> $crate::machinst::isle::ValueArray2 {
+        fn pack_value_array_2(
+            &mut self,
+            a: $crate::ir::Value,
+            b: $crate::ir::Value,
+        ) -> $crate::machinst::isle::ValueArray2 {
             [a, b]
         }
 
-        fn unpack_value_array_3(&mut self, arr: &$crate::machinst::isle::ValueArray3) -> ($crate::ir::Value, $crate::ir::Value, $crate::ir::Value) {
+        fn unpack_value_array_3(
+            &mut self,
+            arr: &$crate::machinst::isle::ValueArray3,
+        ) -> ($crate::ir::Value, $crate::ir::Value, $crate::ir::Value) {
             let [a, b, c] = *arr;
             (a, b, c)
         }
 
-        fn pack_value_array_3(&mut self, a: $crate::ir::Value, b: $crate::ir::Value, c: $crate::ir::Value) -> $crate::machinst::isle::ValueArray3 {
+        fn pack_value_array_3(
+            &mut self,
+            a: $crate::ir::Value,
+            b: $crate::ir::Value,
+            c: $crate::ir::Value,
+        ) -> $crate::machinst::isle::ValueArray3 {
             [a, b, c]
         }
 
-        fn unpack_block_array_2(&mut self, arr: &$crate::machinst::isle::BlockArray2) -> ($crate::ir::BlockCall, $crate::ir::BlockCall) {
+        fn unpack_block_array_2(
+            &mut self,
+            arr: &$crate::machinst::isle::BlockArray2,
+        ) -> ($crate::ir::BlockCall, $crate::ir::BlockCall) {
             let [a, b] = *arr;
             (a, b)
         }
 
-        fn pack_block_array_2(&mut self, a: $crate::ir::BlockCall, b: $crate::ir::BlockCall) -> $crate::machinst::isle::BlockArray2 {
+        fn pack_block_array_2(
+            &mut self,
+            a: $crate::ir::BlockCall,
+            b: $crate::ir::BlockCall,
+        ) -> $crate::machinst::isle::BlockArray2 {
             [a, b]
         }
     };

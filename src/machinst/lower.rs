@@ -65,7 +65,8 @@ impl<'f, I: MachInst> Lower<'f, I> {
     /// The register holding an already-lowered value.
     pub fn value_reg(&self, value: Value) -> Result<Reg, CompileError> {
         let value = self.func.dfg.resolve_aliases(value);
-        self.value_regs[value].ok_or_else(|| self.error(format!("{value} is used before it is defined")))
+        self.value_regs[value]
+            .ok_or_else(|| self.error(format!("{value} is used before it is defined")))
     }
 
     pub fn set_value_reg(&mut self, value: Value, reg: Reg) {

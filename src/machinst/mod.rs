@@ -2,8 +2,8 @@
 //! lowering driver, the regalloc2 adapter and the emission buffer.
 
 pub mod buffer;
-pub mod isle;
 pub mod dce;
+pub mod isle;
 pub mod lower;
 pub mod regalloc;
 pub mod vcode;
@@ -55,7 +55,9 @@ impl Reg {
     pub fn hw(self) -> u16 {
         match self {
             Reg::Real { hw, .. } => hw,
-            Reg::Virtual { vreg, .. } => panic!("virtual register v{} after allocation", vreg.vreg()),
+            Reg::Virtual { vreg, .. } => {
+                panic!("virtual register v{} after allocation", vreg.vreg())
+            }
         }
     }
     pub fn is_virtual(self) -> bool {

@@ -352,7 +352,10 @@ impl<I: MachInst> Function for FileView<'_, I> {
 }
 
 /// Allocates registers for every file in `envs` and rewrites the instructions.
-pub fn allocate<I: MachInst>(vcode: &VCode<I>, envs: &[FileEnv]) -> Result<Allocated<I>, AllocError> {
+pub fn allocate<I: MachInst>(
+    vcode: &VCode<I>,
+    envs: &[FileEnv],
+) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
     let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
     for env in envs {
@@ -415,13 +418,17 @@ pub fn allocate<I: MachInst>(vcode: &VCode<I>, envs: &[FileEnv]) -> Result<Alloc
     for block in &vcode.blocks {
         block_starts.push(out.len());
         for index in block.insts.clone() {
-            while next_edit < edits.len() && edits[next_edit].0 <= ProgPoint::before(Inst::new(index)) {
+            while next_edit < edits.len()
+                && edits[next_edit].0 <= ProgPoint::before(Inst::new(index))
+            {
                 let (_, dst, src) = edits[next_edit];
                 out.push(I::gen_move(dst, src));
                 next_edit += 1;
             }
             out.push(insts[index].clone());
-            while next_edit < edits.len() && edits[next_edit].0 <= ProgPoint::after(Inst::new(index)) {
+            while next_edit < edits.len()
+                && edits[next_edit].0 <= ProgPoint::after(Inst::new(index))
+            {
                 let (_, dst, src) = edits[next_edit];
                 out.push(I::gen_move(dst, src));
                 next_edit += 1;

@@ -41,9 +41,9 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
         });
         let overlaps = |p: &Pending| {
             p.dst.is_some_and(|(file, first, count)| {
-                touched.iter().any(|&(f, h, w)| {
-                    f == file && h < first + count && first < h + w
-                })
+                touched
+                    .iter()
+                    .any(|&(f, h, w)| f == file && h < first + count && first < h + w)
             })
         };
         let wait_all = inst.is_return() && matches!(inst, Inst::Ret { .. });
@@ -58,7 +58,11 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
             let vm_after = pending[index + 1..].iter().filter(|p| p.vm).count();
             let need_vm = waited.iter().any(|p| p.vm);
             let need_lgkm = waited.iter().any(|p| p.lgkm);
-            let vm_after = if waited.iter().any(|p| p.flat) { 0 } else { vm_after };
+            let vm_after = if waited.iter().any(|p| p.flat) {
+                0
+            } else {
+                vm_after
+            };
             let vmcnt = need_vm.then(|| vm_after.min(max_vmcnt(generation)) as u8);
             let lgkmcnt = need_lgkm.then_some(0);
             out.push(Inst::Waitcnt {

@@ -75,12 +75,20 @@ pub enum Inst {
         f: Src,
     },
     /// A 64-bit operation on register pairs (scalar when `dst` is an SGPR pair).
-    Alu64 {
-        op: Op64,
+    Alu64 { op: Op64, dst: Reg, a: Reg, b: Src },
+    /// IEEE-correct f32 division `dst = num / den` (denormals on): the v_div_scale,
+    /// v_rcp, v_fma, v_div_fmas, v_div_fixup sequence emission expands. It writes VCC (the
+    /// scale flag v_div_fmas reads) and its temporaries while still reading the sources,
+    /// so `dst` and `tmp` are early defs.
+    FDiv32 {
         dst: Reg,
-        a: Reg,
-        b: Src,
+        num: Reg,
+        den: Reg,
+        tmp: [Reg; 4],
     },
+    /// Correctly rounded f32 square root: v_sqrt_f32 corrected by testing its neighbours
+    /// with fma residuals. Writes VCC; `dst` and `tmp` are early defs, as for `FDiv32`.
+    Sqrt32 { dst: Reg, src: Reg, tmp: [Reg; 4] },
     /// A 64-bit constant into a register pair.
     Const64 { dst: Reg, value: u64 },
     /// Builds a pair from two 32-bit registers of the same file.
@@ -113,7 +121,10 @@ pub enum Inst {
     EndPgm,
     /// Return from a device function: the results in their ABI registers, then
     /// `s_setpc_b64` to the return address.
-    Ret { results: Vec<(Reg, Reg)>, ret_addr: Reg },
+    Ret {
+        results: Vec<(Reg, Reg)>,
+        ret_addr: Reg,
+    },
 }
 
 /// Whether a VALU operation writes a carry-out (VCC in its short encoding).
@@ -134,6 +145,7 @@ impl Inst {
             Inst::Alu64 { dst, op, .. } => {
                 dst.file() != SGPR && matches!(op, Op64::Add | Op64::Sub | Op64::Mul)
             }
+            Inst::FDiv32 { .. } | Inst::Sqrt32 { .. } => true,
             _ => false,
         }
     }
@@ -141,7 +153,7 @@ impl Inst {
 
 impl MachInst for Inst {
     fn visit_operands(&mut self, visit: &mut dyn FnMut(&mut Reg, OperandKind)) {
-        let mut src = |s: &mut Src, visit: &mut dyn FnMut(&mut Reg, OperandKind)| {
+        let src = |s: &mut Src, visit: &mut dyn FnMut(&mut Reg, OperandKind)| {
             if let Src::Reg(r) = s {
                 visit(r, OperandKind::Use);
             }
@@ -161,7 +173,11 @@ impl MachInst for Inst {
                 }
             }
             Inst::Valu {
-                dst, sdst, srcs, op, ..
+                dst,
+                sdst,
+                srcs,
+                op,
+                ..
             } => {
                 for s in srcs.iter_mut() {
                     src(s, visit);
@@ -177,7 +193,9 @@ impl MachInst for Inst {
                     visit(d, OperandKind::Def);
                 }
             }
-            Inst::SCmpSelect { a, b, dst, t, f, .. } => {
+            Inst::SCmpSelect {
+                a, b, dst, t, f, ..
+            } => {
                 src(a, visit);
                 src(b, visit);
                 src(t, visit);
@@ -194,6 +212,21 @@ impl MachInst for Inst {
                     OperandKind::Def
                 };
                 visit(dst, kind);
+            }
+            Inst::FDiv32 { dst, num, den, tmp } => {
+                visit(num, OperandKind::Use);
+                visit(den, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+                for t in tmp {
+                    visit(t, OperandKind::EarlyDef);
+                }
+            }
+            Inst::Sqrt32 { dst, src: s, tmp } => {
+                visit(s, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+                for t in tmp {
+                    visit(t, OperandKind::EarlyDef);
+                }
             }
             Inst::Const64 { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Combine { dst, lo, hi } => {

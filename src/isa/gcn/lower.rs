@@ -44,7 +44,9 @@ impl LowerBackend for GcnLower<'_> {
                         1..=4 => (Op::SLoadDword, RegClass::Int),
                         8 => (Op::SLoadDwordx2, RegClass::Float),
                         _ => {
-                            return Err(ctx.error(format!("kernel argument of type {ty} is not supported")));
+                            return Err(
+                                ctx.error(format!("kernel argument of type {ty} is not supported"))
+                            );
                         }
                     };
                     let dst = ctx.new_vreg(SGPR, class);
@@ -85,7 +87,9 @@ impl LowerBackend for GcnLower<'_> {
                         }
                     }
                 }
-                ctx.emit(Inst::Args { defs: std::mem::take(&mut defs) });
+                ctx.emit(Inst::Args {
+                    defs: std::mem::take(&mut defs),
+                });
                 for (param, lo, hi) in combines {
                     let dst = ctx.new_vreg(VGPR, RegClass::Float);
                     ctx.emit(Inst::Combine { dst, lo, hi });
@@ -98,7 +102,11 @@ impl LowerBackend for GcnLower<'_> {
         Ok(())
     }
 
-    fn lower_inst(&self, ctx: &mut Lower<'_, Inst>, inst: ir::Inst) -> Result<Vec<Reg>, CompileError> {
+    fn lower_inst(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        inst: ir::Inst,
+    ) -> Result<Vec<Reg>, CompileError> {
         let mut isle = IsleContext {
             lower: ctx,
             backend: self,
@@ -170,7 +178,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// `reg` in the VGPR file, copying it there once if it lives in an SGPR.
-    fn to_vgpr(&mut self, reg: Reg) -> Reg {
+    fn vgpr_copy(&mut self, reg: Reg) -> Reg {
         if reg.file() == VGPR {
             return reg;
         }
@@ -184,7 +192,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// `reg` (holding a uniform value) in the SGPR file.
-    fn to_sgpr(&mut self, reg: Reg) -> Reg {
+    fn sgpr_copy(&mut self, reg: Reg) -> Reg {
         if reg.file() == SGPR {
             return reg;
         }
@@ -200,10 +208,14 @@ impl IsleContext<'_, '_> {
             return None;
         };
         match dfg.insts[inst] {
-            InstructionData::UnaryImm { opcode: Opcode::Iconst, imm } if dfg.value_type(value).bits() <= 32 => {
-                Some(imm.bits() as u32)
-            }
-            InstructionData::UnaryIeee32 { opcode: Opcode::F32const, imm } => Some(imm.bits()),
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } if dfg.value_type(value).bits() <= 32 => Some(imm.bits() as u32),
+            InstructionData::UnaryIeee32 {
+                opcode: Opcode::F32const,
+                imm,
+            } => Some(imm.bits()),
             _ => None,
         }
     }
@@ -215,7 +227,10 @@ impl IsleContext<'_, '_> {
             return None;
         };
         match dfg.insts[inst] {
-            InstructionData::UnaryImm { opcode: Opcode::Iconst, imm } => Some(imm.bits() as u64),
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits() as u64),
             _ => None,
         }
     }
@@ -228,7 +243,7 @@ impl IsleContext<'_, '_> {
     /// Copies a source into a fresh VGPR.
     fn src_to_vgpr(&mut self, src: Src) -> Reg {
         match src {
-            Src::Reg(r) => self.to_vgpr(r),
+            Src::Reg(r) => self.vgpr_copy(r),
             Src::Imm(_) => {
                 let dst = self.vreg(VGPR, RegClass::Int);
                 self.emit(Inst::Valu {
@@ -249,14 +264,22 @@ impl IsleContext<'_, '_> {
     /// encodings can be used (swapping commutative operands, or taking the reversed
     /// opcode), at most one constant-bus read (SGPRs, literals; `implicit_bus` counts VCC
     /// reads), and no literal in the long (VOP3) encoding, which gfx6–gfx9 lack.
-    fn legalize_valu(&mut self, mut op: Op, srcs: &mut SmallVec<[Src; 3]>, implicit_bus: usize) -> Op {
-        if srcs.len() == 2 && !srcs[1].is_vgpr() && srcs[0].is_vgpr() {
-            if let Some(swapped) = commuted(op) {
-                srcs.swap(0, 1);
-                op = swapped;
-            }
+    fn legalize_valu(
+        &mut self,
+        mut op: Op,
+        srcs: &mut SmallVec<[Src; 3]>,
+        implicit_bus: usize,
+    ) -> Op {
+        if srcs.len() == 2
+            && !srcs[1].is_vgpr()
+            && srcs[0].is_vgpr()
+            && let Some(swapped) = commuted(op)
+        {
+            srcs.swap(0, 1);
+            op = swapped;
         }
-        let long_form = !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
+        let long_form =
+            !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
         let mut bus = implicit_bus;
         let mut seen_sgprs: SmallVec<[Reg; 3]> = SmallVec::new();
         for i in 0..srcs.len() {
@@ -266,10 +289,10 @@ impl IsleContext<'_, '_> {
                 Src::Imm(v) => !self.inline(v),
             };
             if !needs_bus {
-                if let Src::Reg(r) = srcs[i] {
-                    if r.file() == SGPR {
-                        seen_sgprs.push(r);
-                    }
+                if let Src::Reg(r) = srcs[i]
+                    && r.file() == SGPR
+                {
+                    seen_sgprs.push(r);
                 }
                 continue;
             }
@@ -343,15 +366,21 @@ impl IsleContext<'_, '_> {
             return Src::Imm(c);
         }
         let r = self.value_reg(value);
-        Src::Reg(self.to_sgpr(r))
+        Src::Reg(self.sgpr_copy(r))
     }
 
     fn pair_of(&mut self, value: Value, file: u8) -> Reg {
         let r = self.value_reg(value);
         if r.class() != RegClass::Float {
-            self.fail(format!("internal error: {value} is not held in a register pair"));
+            self.fail(format!(
+                "internal error: {value} is not held in a register pair"
+            ));
         }
-        if file == VGPR { self.to_vgpr(r) } else { self.to_sgpr(r) }
+        if file == VGPR {
+            self.vgpr_copy(r)
+        } else {
+            self.sgpr_copy(r)
+        }
     }
 
     fn load_op(&mut self, opcode: Opcode, ty: ir::Type) -> Option<(Op, RegClass)> {
@@ -381,11 +410,11 @@ impl IsleContext<'_, '_> {
     }
 
     fn valu64_reg(&mut self, op: Op64, a: Reg, b: Src) -> Reg {
-        let a = self.to_vgpr(a);
+        let a = self.vgpr_copy(a);
         let b = match b {
             Src::Imm(v) if self.inline(v) && Operand::inline_int(v as i32 as i64).is_some() => b,
             Src::Imm(v) => Src::Reg(self.const64_reg(false, v as i32 as i64 as u64)),
-            Src::Reg(r) => Src::Reg(self.to_vgpr(r)),
+            Src::Reg(r) => Src::Reg(self.vgpr_copy(r)),
         };
         let dst = self.vreg(VGPR, RegClass::Float);
         self.emit(Inst::Alu64 { op, dst, a, b });
@@ -419,7 +448,8 @@ impl IsleContext<'_, '_> {
                     self.fail("work-group ids are only available in kernels");
                     return None;
                 };
-                Some(self.salu(Op::SMovB32, &[Src::Reg(r)], RegClass::Int))
+                // The hardware-initialised SGPR is never allocated: use it in place.
+                Some(r)
             }
             Intrinsic::WorkgroupSize(d) => {
                 let Some(base) = frame.dispatch_ptr else {
@@ -435,12 +465,20 @@ impl IsleContext<'_, '_> {
                     base,
                     offset: offset & !3,
                 });
-                let field = (16 << 16) | (offset & 3) * 8;
-                Some(self.salu(Op::SBfeU32, &[Src::Reg(dword), Src::Imm(field)], RegClass::Int))
+                let field = (16 << 16) | ((offset & 3) * 8);
+                Some(self.salu(
+                    Op::SBfeU32,
+                    &[Src::Reg(dword), Src::Imm(field)],
+                    RegClass::Int,
+                ))
             }
             Intrinsic::LaneId => {
                 // mbcnt over an all-ones mask counts the lanes below this one.
-                let lo = self.valu(Op::VMbcntLoU32B32, &[Src::Imm(u32::MAX), Src::Imm(0)], RegClass::Int);
+                let lo = self.valu(
+                    Op::VMbcntLoU32B32,
+                    &[Src::Imm(u32::MAX), Src::Imm(0)],
+                    RegClass::Int,
+                );
                 Some(self.valu(
                     Op::VMbcntHiU32B32,
                     &[Src::Imm(u32::MAX), Src::Reg(lo)],
@@ -497,12 +535,19 @@ fn short_form(op: Op) -> bool {
     matches!(op.info().enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
 }
 
-#[allow(unused_variables, non_snake_case, clippy::all, dead_code, unreachable_patterns, unused_imports)]
+#[allow(
+    unused_variables,
+    non_snake_case,
+    clippy::all,
+    dead_code,
+    unreachable_patterns,
+    unused_imports
+)]
 pub(crate) mod generated {
-    pub use super::IsleContext;
-    pub use super::InstOutput;
     pub use super::super::inst::{Op64, Src};
     pub use super::super::mc::Op;
+    pub use super::InstOutput;
+    pub use super::IsleContext;
     pub use crate::ir::condcodes::{FloatCC, IntCC};
     pub use crate::ir::immediates::*;
     pub use crate::ir::types::*;
@@ -547,7 +592,7 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn put_in_vgpr(&mut self, value: Value) -> Reg {
         let r = self.value_reg(value);
-        self.to_vgpr(r)
+        self.vgpr_copy(r)
     }
 
     fn put_in_ssrc(&mut self, value: Value) -> Src {
@@ -556,7 +601,7 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn put_in_sgpr(&mut self, value: Value) -> Reg {
         let r = self.value_reg(value);
-        self.to_sgpr(r)
+        self.sgpr_copy(r)
     }
 
     fn put_in_pair(&mut self, value: Value) -> Reg {
@@ -583,9 +628,17 @@ impl generated::Context for IsleContext<'_, '_> {
         Src::Reg(r)
     }
 
+    fn put_in_narrow_amount(&mut self, ty: ir::Type, value: Value) -> Src {
+        let mask = ty.bits() - 1;
+        match self.put_in_amount(value) {
+            Src::Imm(c) => Src::Imm(c & mask),
+            amount => Src::Reg(self.valu(Op::VAndB32, &[Src::Imm(mask), amount], RegClass::Int)),
+        }
+    }
+
     fn put_in_samount(&mut self, value: Value) -> Src {
         match self.put_in_amount(value) {
-            Src::Reg(r) => Src::Reg(self.to_sgpr(r)),
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
             imm => imm,
         }
     }
@@ -607,8 +660,16 @@ impl generated::Context for IsleContext<'_, '_> {
         match ty.bits() {
             32 => Src::Reg(r),
             bits @ (8 | 16) => {
-                let op = if is_signed(*cc) { Op::VBfeI32 } else { Op::VBfeU32 };
-                Src::Reg(self.valu(op, &[Src::Reg(r), Src::Imm(0), Src::Imm(bits)], RegClass::Int))
+                let op = if is_signed(*cc) {
+                    Op::VBfeI32
+                } else {
+                    Op::VBfeU32
+                };
+                Src::Reg(self.valu(
+                    op,
+                    &[Src::Reg(r), Src::Imm(0), Src::Imm(bits)],
+                    RegClass::Int,
+                ))
             }
             _ => {
                 self.fail(format!("comparison of type {ty} is not supported"));
@@ -638,7 +699,7 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn valu2_64(&mut self, op: &Op, amount: Src, value: Reg) -> Reg {
-        let value = self.to_vgpr(value);
+        let value = self.vgpr_copy(value);
         self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float)
     }
 
@@ -705,6 +766,22 @@ impl generated::Context for IsleContext<'_, '_> {
         self.combine_regs(halves[0], halves[1])
     }
 
+    fn fdiv32(&mut self, num: Reg, den: Reg) -> Reg {
+        let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
+        let dst = self.vreg(VGPR, RegClass::Int);
+        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Int));
+        self.emit(Inst::FDiv32 { dst, num, den, tmp });
+        dst
+    }
+
+    fn sqrt32(&mut self, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let dst = self.vreg(VGPR, RegClass::Int);
+        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Int));
+        self.emit(Inst::Sqrt32 { dst, src, tmp });
+        dst
+    }
+
     fn salu1(&mut self, op: &Op, a: Src) -> Reg {
         self.salu(*op, &[a], RegClass::Int)
     }
@@ -714,14 +791,14 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn salu1_64(&mut self, op: &Op, a: Reg) -> Reg {
-        let a = self.to_sgpr(a);
+        let a = self.sgpr_copy(a);
         self.salu(*op, &[Src::Reg(a)], RegClass::Float)
     }
 
     fn salu2_64(&mut self, op: &Op, a: Reg, b: Src) -> Reg {
-        let a = self.to_sgpr(a);
+        let a = self.sgpr_copy(a);
         let b = match b {
-            Src::Reg(r) => Src::Reg(self.to_sgpr(r)),
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
             imm => imm,
         };
         self.salu(*op, &[Src::Reg(a), b], RegClass::Float)
@@ -730,7 +807,7 @@ impl generated::Context for IsleContext<'_, '_> {
     fn scmp_select(&mut self, cmp: &Op, a: Src, b: Src, t: Src, f: Src) -> Reg {
         let dst = self.vreg(SGPR, RegClass::Int);
         let [a, b, t, f] = [a, b, t, f].map(|s| match s {
-            Src::Reg(r) => Src::Reg(self.to_sgpr(r)),
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
             imm => imm,
         });
         // s_cmp and s_cselect each take one literal.
@@ -748,8 +825,8 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn scmp_select64(&mut self, cmp: &Op, a: Src, b: Src, t: Reg, f: Reg) -> Reg {
         let dst = self.vreg(SGPR, RegClass::Float);
-        let t = self.to_sgpr(t);
-        let f = self.to_sgpr(f);
+        let t = self.sgpr_copy(t);
+        let f = self.sgpr_copy(f);
         self.emit(Inst::SCmpSelect {
             cmp: *cmp,
             a,
@@ -763,9 +840,9 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn salu64(&mut self, op: &Op64, a: Reg, b: Src) -> Reg {
-        let a = self.to_sgpr(a);
+        let a = self.sgpr_copy(a);
         let b = match b {
-            Src::Reg(r) => Src::Reg(self.to_sgpr(r)),
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
             imm => imm,
         };
         let dst = self.vreg(SGPR, RegClass::Float);
@@ -809,7 +886,11 @@ impl generated::Context for IsleContext<'_, '_> {
         let opcode = self.lower.dfg().insts[inst].opcode();
         let result = self.lower.dfg().first_result(inst);
         // Uniform loads (readonly memory, uniform address) use the scalar cache.
-        if self.is_uniform(result) && opcode == Opcode::Load && matches!(ty.bytes(), 4 | 8) && offset >= 0 {
+        if self.is_uniform(result)
+            && opcode == Opcode::Load
+            && matches!(ty.bytes(), 4 | 8)
+            && offset >= 0
+        {
             let base = self.pair_of(addr, SGPR);
             let (op, class) = if ty.bytes() == 4 {
                 (Op::SLoadDword, RegClass::Int)
@@ -837,7 +918,13 @@ impl generated::Context for IsleContext<'_, '_> {
         smallvec![dst]
     }
 
-    fn lower_store(&mut self, inst: ir::Inst, value: Value, addr: Value, offset: i32) -> InstOutput {
+    fn lower_store(
+        &mut self,
+        inst: ir::Inst,
+        value: Value,
+        addr: Value,
+        offset: i32,
+    ) -> InstOutput {
         let opcode = self.lower.dfg().insts[inst].opcode();
         let ty = self.lower.dfg().value_type(value);
         let op = match (opcode, ty.bytes()) {
@@ -855,7 +942,7 @@ impl generated::Context for IsleContext<'_, '_> {
             return smallvec![];
         };
         let data = self.value_reg(value);
-        let data = self.to_vgpr(data);
+        let data = self.vgpr_copy(data);
         self.emit(Inst::FlatStore { op, addr, data });
         smallvec![]
     }
@@ -873,12 +960,15 @@ impl generated::Context for IsleContext<'_, '_> {
                 self.emit(Inst::EndPgm);
             }
             FunctionKind::Device => {
-                let types: Vec<ir::Type> = values.iter().map(|&v| self.lower.dfg().value_type(v)).collect();
+                let types: Vec<ir::Type> = values
+                    .iter()
+                    .map(|&v| self.lower.dfg().value_type(v))
+                    .collect();
                 let locations = device_value_vgprs(types.into_iter());
                 let mut results = Vec::new();
                 for (&value, &(first, count)) in values.iter().zip(&locations) {
                     let r = self.value_reg(value);
-                    let r = self.to_vgpr(r);
+                    let r = self.vgpr_copy(r);
                     match count {
                         1 => results.push((r, vgpr(first))),
                         2 => {
@@ -905,7 +995,8 @@ impl generated::Context for IsleContext<'_, '_> {
             self.fail("calls to functions other than wavelift intrinsics are not supported yet");
             return smallvec![];
         };
-        let sig = &self.lower.func.dfg.signatures[self.lower.func.dfg.ext_funcs[func_ref].signature];
+        let sig =
+            &self.lower.func.dfg.signatures[self.lower.func.dfg.ext_funcs[func_ref].signature];
         let expected = intrinsic.signature();
         if sig.params != expected.params || sig.returns != expected.returns {
             self.fail(format!(
@@ -938,7 +1029,7 @@ impl IsleContext<'_, '_> {
         let (lo, hi) = if lo.file() == hi.file() {
             (lo, hi)
         } else {
-            (self.to_vgpr(lo), self.to_vgpr(hi))
+            (self.vgpr_copy(lo), self.vgpr_copy(hi))
         };
         let dst = self.vreg(lo.file(), RegClass::Float);
         self.emit(Inst::Combine { dst, lo, hi });

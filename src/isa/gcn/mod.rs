@@ -1,9 +1,13 @@
 //! The AMD GCN backend (gfx6–gfx9).
 
 pub mod abi;
+#[cfg(test)]
+mod div_model;
 pub mod emit;
-pub mod inst;
+#[cfg(test)]
+mod fdiv_model;
 pub mod insert_waitcnt;
+pub mod inst;
 pub mod lower;
 pub mod mc;
 pub mod regs;
@@ -104,7 +108,8 @@ fn allocate(
     for inst in &vcode.insts {
         let mut inst = inst.clone();
         inst.visit_operands(&mut |_, kind| {
-            if let crate::machinst::OperandKind::DefFixed(r) | crate::machinst::OperandKind::UseFixed(r) = kind
+            if let crate::machinst::OperandKind::DefFixed(r)
+            | crate::machinst::OperandKind::UseFixed(r) = kind
                 && r.file() == VGPR
             {
                 min_vsingles = min_vsingles.max(r.hw() as usize + 1);
@@ -114,14 +119,25 @@ fn allocate(
     let sgpr_limit = regs::sgpr_limit(generation);
     for _attempt in 0..16 {
         let venv = regs::partition(VGPR, 0, VGPR_LIMIT, vdemand, min_vsingles, &[]);
-        let senv = regs::partition(SGPR, frame.reserved_sgprs, sgpr_limit, sdemand, 0, &[(VCC, true)]);
+        let senv = regs::partition(
+            SGPR,
+            frame.reserved_sgprs,
+            sgpr_limit,
+            sdemand,
+            0,
+            &[(VCC, true)],
+        );
         let (Some(venv), Some(senv)) = (venv, senv) else {
             break;
         };
         match regalloc::allocate(vcode, &[senv, venv]) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => {
-                let demand = if file == VGPR { &mut vdemand } else { &mut sdemand };
+                let demand = if file == VGPR {
+                    &mut vdemand
+                } else {
+                    &mut sdemand
+                };
                 for d in demand.iter_mut() {
                     if *d > 0 {
                         *d += 1 + *d / 4;
@@ -129,7 +145,10 @@ fn allocate(
                 }
             }
             Err(AllocError::Internal(e)) => {
-                return Err(CompileError::new(func, format!("internal register-allocation error: {e}")));
+                return Err(CompileError::new(
+                    func,
+                    format!("internal register-allocation error: {e}"),
+                ));
             }
             Err(AllocError::BadFixedRegister(r)) => {
                 return Err(CompileError::new(
