@@ -11,32 +11,57 @@ fn target() -> Target {
     Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap()
 }
 
-/// A kernel storing `base + workitem_id` to `out[workitem_id]`.
-fn kernel() -> ir::Function {
-    let mut sig = ir::Signature::new(CallConv::SystemV);
-    sig.params.push(AbiParam::new(types::I64));
-    sig.params.push(AbiParam::new(types::I32));
-    let mut func = ir::Function::with_name_signature(UserFuncName::testcase("store_ids"), sig);
-    let tid = intrinsics::declare(&mut func, Intrinsic::WorkitemId(0));
-    let flags = MemFlagsData::trusted();
+/// A single-block function `name(params) -> returns` whose body `body` emits, given the
+/// builder, the block parameters and the intrinsics declared from `uses`.
+fn build(
+    name: &str,
+    call_conv: CallConv,
+    params: &[ir::Type],
+    returns: &[ir::Type],
+    uses: &[Intrinsic],
+    body: impl FnOnce(&mut FunctionBuilder, &[ir::Value], &[ir::FuncRef]),
+) -> ir::Function {
+    let mut sig = ir::Signature::new(call_conv);
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    sig.returns
+        .extend(returns.iter().map(|&t| AbiParam::new(t)));
+    let mut func = ir::Function::with_name_signature(UserFuncName::testcase(name), sig);
+    let refs: Vec<ir::FuncRef> = uses
+        .iter()
+        .map(|&i| intrinsics::declare(&mut func, i))
+        .collect();
     let mut ctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut ctx);
     let block = b.create_block();
     b.append_block_params_for_function_params(block);
     b.switch_to_block(block);
-    let out = b.block_params(block)[0];
-    let base = b.block_params(block)[1];
-    let call = b.ins().call(tid, &[]);
-    let id = b.inst_results(call)[0];
-    let value = b.ins().iadd(base, id);
-    let wide = b.ins().uextend(types::I64, id);
-    let offset = b.ins().ishl_imm_u(wide, 2);
-    let addr = b.ins().iadd(out, offset);
-    b.ins().store(flags, value, addr, 0);
-    b.ins().return_(&[]);
+    let args = b.block_params(block).to_vec();
+    body(&mut b, &args, &refs);
     b.seal_all_blocks();
     b.finalize(target().frontend_config());
     func
+}
+
+/// A kernel storing `base + workitem_id` to `out[workitem_id]`.
+fn kernel() -> ir::Function {
+    let params = [types::I64, types::I32];
+    build(
+        "store_ids",
+        CallConv::SystemV,
+        &params,
+        &[],
+        &[Intrinsic::WorkitemId(0)],
+        |b, args, fns| {
+            let call = b.ins().call(fns[0], &[]);
+            let id = b.inst_results(call)[0];
+            let value = b.ins().iadd(args[1], id);
+            let wide = b.ins().uextend(types::I64, id);
+            let offset = b.ins().ishl_imm_u(wide, 2);
+            let addr = b.ins().iadd(args[0], offset);
+            b.ins().store(MemFlagsData::trusted(), value, addr, 0);
+            b.ins().return_(&[]);
+        },
+    )
 }
 
 #[test]
@@ -62,30 +87,28 @@ fn a_kernel_built_with_cranelift_frontend_compiles() {
     );
 }
 
-/// A device function keeping `n` loaded values live at once, then summing them.
+/// A device function keeping `n` loaded values live at once, then multiplying them.
 fn many_live_values(n: usize) -> ir::Function {
-    let mut sig = ir::Signature::new(CallConv::Fast);
-    sig.params.push(AbiParam::new(types::I64));
-    sig.returns.push(AbiParam::new(types::I32));
-    let mut func = ir::Function::with_name_signature(UserFuncName::testcase("pressure"), sig);
-    let flags = MemFlagsData::trusted();
-    let mut ctx = FunctionBuilderContext::new();
-    let mut b = FunctionBuilder::new(&mut func, &mut ctx);
-    let block = b.create_block();
-    b.append_block_params_for_function_params(block);
-    b.switch_to_block(block);
-    let ptr = b.block_params(block)[0];
-    let values: Vec<ir::Value> = (0..n)
-        .map(|i| b.ins().load(types::I32, flags, ptr, 4 * i as i32))
-        .collect();
-    let mut sum = values[n - 1];
-    for &v in values.iter().rev().skip(1) {
-        sum = b.ins().imul(sum, v);
-    }
-    b.ins().return_(&[sum]);
-    b.seal_all_blocks();
-    b.finalize(target().frontend_config());
-    func
+    build(
+        "pressure",
+        CallConv::Fast,
+        &[types::I64],
+        &[types::I32],
+        &[],
+        |b, args, _| {
+            let values: Vec<ir::Value> = (0..n)
+                .map(|i| {
+                    b.ins()
+                        .load(types::I32, MemFlagsData::trusted(), args[0], 4 * i as i32)
+                })
+                .collect();
+            let mut product = values[n - 1];
+            for &v in values.iter().rev().skip(1) {
+                product = b.ins().imul(product, v);
+            }
+            b.ins().return_(&[product]);
+        },
+    )
 }
 
 #[test]
@@ -98,41 +121,38 @@ fn register_exhaustion_is_an_error_naming_the_function() {
 
 #[test]
 fn unsupported_types_are_errors_naming_the_instruction() {
-    let mut sig = ir::Signature::new(CallConv::Fast);
-    sig.params.push(AbiParam::new(types::I64));
-    sig.returns.push(AbiParam::new(types::I64));
-    let mut func = ir::Function::with_name_signature(UserFuncName::testcase("popcnt64"), sig);
-    let mut ctx = FunctionBuilderContext::new();
-    let mut b = FunctionBuilder::new(&mut func, &mut ctx);
-    let block = b.create_block();
-    b.append_block_params_for_function_params(block);
-    b.switch_to_block(block);
-    let x = b.block_params(block)[0];
-    let x = b.ins().iconcat(x, x);
-    let y = b.ins().popcnt(x);
-    let y = b.ins().ireduce(types::I64, y);
-    b.ins().return_(&[y]);
-    b.seal_all_blocks();
-    b.finalize(target().frontend_config());
+    let func = build(
+        "popcnt128",
+        CallConv::Fast,
+        &[types::I64],
+        &[types::I64],
+        &[],
+        |b, args, _| {
+            let wide = b.ins().iconcat(args[0], args[0]);
+            let count = b.ins().popcnt(wide);
+            let narrow = b.ins().ireduce(types::I64, count);
+            b.ins().return_(&[narrow]);
+        },
+    );
     let err = wavelift::compile(&func, &target()).unwrap_err();
-    assert_eq!(err.function, "%popcnt64");
+    assert_eq!(err.function, "%popcnt128");
     assert!(err.inst.is_some(), "{err}");
     assert!(err.reason.contains("not supported"), "{err}");
 }
 
 #[test]
 fn kernels_cannot_return_values() {
-    let mut sig = ir::Signature::new(CallConv::SystemV);
-    sig.returns.push(AbiParam::new(types::I32));
-    let mut func = ir::Function::with_name_signature(UserFuncName::testcase("k"), sig);
-    let mut ctx = FunctionBuilderContext::new();
-    let mut b = FunctionBuilder::new(&mut func, &mut ctx);
-    let block = b.create_block();
-    b.switch_to_block(block);
-    let one = b.ins().iconst(types::I32, 1);
-    b.ins().return_(&[one]);
-    b.seal_all_blocks();
-    b.finalize(target().frontend_config());
+    let func = build(
+        "k",
+        CallConv::SystemV,
+        &[],
+        &[types::I32],
+        &[],
+        |b, _, _| {
+            let one = b.ins().iconst(types::I32, 1);
+            b.ins().return_(&[one]);
+        },
+    );
     let err = wavelift::compile(&func, &target()).unwrap_err();
     assert!(err.reason.contains("kernels return no values"), "{err}");
 }

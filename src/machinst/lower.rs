@@ -36,8 +36,8 @@ impl<'f, I: MachInst> Lower<'f, I> {
         let mut use_counts = SecondaryMap::new();
         for block in func.layout.blocks() {
             for inst in func.layout.block_insts(block) {
-                for &arg in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
-                    use_counts[arg] += 1;
+                for arg in func.dfg.inst_values(inst) {
+                    use_counts[func.dfg.resolve_aliases(arg)] += 1;
                 }
             }
         }

@@ -71,6 +71,12 @@ impl Emitter<'_> {
         if let Some(op) = Operand::inline_f32(v, self.generation) {
             return op;
         }
+        // An instruction has one literal dword; lowering keeps a second value out.
+        assert!(
+            literal.is_none_or(|l| l == v),
+            "internal error: two literals {:#x} and {v:#x} in one instruction",
+            literal.unwrap_or(0)
+        );
         *literal = Some(v);
         Operand::LITERAL
     }
@@ -106,6 +112,11 @@ impl Emitter<'_> {
         literal: Option<u32>,
     ) {
         self.valu_mods(op, dst, sdst, srcs, literal, 0, 0, false);
+    }
+
+    /// A VALU instruction negating the sources in the bit mask `neg` (VOP3 input modifier).
+    fn valu_neg(&mut self, op: Op, dst: Operand, srcs: &[Operand], neg: u8) {
+        self.valu_mods(op, Some(dst), None, srcs, None, neg, 0, false);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -455,39 +466,12 @@ impl Emitter<'_> {
         self.valu(Op::VDivScaleF32, Some(t0), vcc, &[q, q, n], None); // den'
         self.valu(Op::VDivScaleF32, Some(t1), vcc, &[n, q, n], None); // num', VCC: scale back
         self.valu(Op::VRcpF32, Some(t2), None, &[t0], None); // r ≈ 1/den'
-        self.valu_mods(
-            Op::VFmaF32,
-            Some(t3),
-            None,
-            &[t0, t2, one],
-            None,
-            neg0,
-            0,
-            false,
-        ); // e = 1 - den'·r
+        self.valu_neg(Op::VFmaF32, t3, &[t0, t2, one], neg0); // e = 1 - den'·r
         self.valu(Op::VFmaF32, Some(t2), None, &[t3, t2, t2], None); // r += e·r
         self.valu(Op::VMulF32, Some(t3), None, &[t1, t2], None); // q = num'·r
-        self.valu_mods(
-            Op::VFmaF32,
-            Some(d),
-            None,
-            &[t0, t3, t1],
-            None,
-            neg0,
-            0,
-            false,
-        ); // e = num' - den'·q
+        self.valu_neg(Op::VFmaF32, d, &[t0, t3, t1], neg0); // e = num' - den'·q
         self.valu(Op::VFmaF32, Some(t3), None, &[d, t2, t3], None); // q += e·r
-        self.valu_mods(
-            Op::VFmaF32,
-            Some(t0),
-            None,
-            &[t0, t3, t1],
-            None,
-            neg0,
-            0,
-            false,
-        ); // e = num' - den'·q
+        self.valu_neg(Op::VFmaF32, t0, &[t0, t3, t1], neg0); // e = num' - den'·q
         self.valu(Op::VDivFmasF32, Some(t0), None, &[t0, t2, t3], None); // e·r + q, scaled back
         self.valu(Op::VDivFixupF32, Some(d), None, &[t0, q, n], None);
     }
@@ -520,27 +504,9 @@ impl Emitter<'_> {
         ); // x' = tiny ? x·2^32 : x
         self.valu(Op::VSqrtF32, Some(t1), None, &[t0], None); // s
         self.valu(Op::VAddU32, Some(t2), vcc, &[minus_one, t1], None); // s⁻ (bits - 1)
-        self.valu_mods(
-            Op::VFmaF32,
-            Some(t3),
-            None,
-            &[t2, t1, t0],
-            None,
-            0b001,
-            0,
-            false,
-        ); // x' - s⁻·s
+        self.valu_neg(Op::VFmaF32, t3, &[t2, t1, t0], 0b001); // x' - s⁻·s
         self.valu(Op::VAddU32, Some(d), vcc, &[one, t1], None); // s⁺ (bits + 1)
-        self.valu_mods(
-            Op::VFmaF32,
-            Some(t0),
-            None,
-            &[d, t1, t0],
-            None,
-            0b001,
-            0,
-            false,
-        ); // x' - s⁺·s
+        self.valu_neg(Op::VFmaF32, t0, &[d, t1, t0], 0b001); // x' - s⁺·s
         self.valu(Op::VCmpGeF32, None, vcc, &[zero, t3], None);
         self.valu(
             Op::VCndmaskB32,

@@ -479,12 +479,7 @@ fn fdiv_edge_values() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures, first: {:#?}",
-        failures.len(),
-        &failures[..failures.len().min(10)]
-    );
+    assert_no_failures(&failures);
 }
 
 #[test]
@@ -508,12 +503,7 @@ fn fdiv_random() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures, first: {:#?}",
-        failures.len(),
-        &failures[..failures.len().min(10)]
-    );
+    assert_no_failures(&failures);
 }
 
 #[test]
@@ -538,12 +528,7 @@ fn sqrt_edge_and_random_values() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures, first: {:#?}",
-        failures.len(),
-        &failures[..failures.len().min(10)]
-    );
+    assert_no_failures(&failures);
 }
 
 /// The model itself: the rounding helper against a direct computation.
@@ -595,4 +580,14 @@ fn fdiv_all_ones_divisor_needs_rounded_rcp() {
             (a / b).to_bits() - 1
         );
     }
+}
+
+/// Fails with the count and the first ten mismatches.
+fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(10)]
+    );
 }

@@ -262,14 +262,10 @@ impl IsleContext<'_, '_> {
 
     /// Makes VALU sources legal for `op`: second operand in a VGPR when the short
     /// encodings can be used (swapping commutative operands, or taking the reversed
-    /// opcode), at most one constant-bus read (SGPRs, literals; `implicit_bus` counts VCC
-    /// reads), and no literal in the long (VOP3) encoding, which gfx6–gfx9 lack.
-    fn legalize_valu(
-        &mut self,
-        mut op: Op,
-        srcs: &mut SmallVec<[Src; 3]>,
-        implicit_bus: usize,
-    ) -> Op {
+    /// opcode), at most one constant-bus read (SGPRs, literals), and no literal in the
+    /// long (VOP3) encoding, which gfx6–gfx9 lack. (`v_cndmask_b32`, whose mask is a bus
+    /// read of its own, is legalised by `cndmask`.)
+    fn legalize_valu(&mut self, mut op: Op, srcs: &mut SmallVec<[Src; 3]>) -> Op {
         if srcs.len() == 2
             && !srcs[1].is_vgpr()
             && srcs[0].is_vgpr()
@@ -280,7 +276,7 @@ impl IsleContext<'_, '_> {
         }
         let long_form =
             !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
-        let mut bus = implicit_bus;
+        let mut bus = 0;
         let mut seen_sgprs: SmallVec<[Reg; 3]> = SmallVec::new();
         for i in 0..srcs.len() {
             let needs_bus = match srcs[i] {
@@ -313,7 +309,7 @@ impl IsleContext<'_, '_> {
 
     fn valu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
         let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
-        let op = self.legalize_valu(op, &mut srcs, 0);
+        let op = self.legalize_valu(op, &mut srcs);
         let dst = self.vreg(VGPR, class);
         self.emit(Inst::Valu {
             op,
@@ -329,18 +325,7 @@ impl IsleContext<'_, '_> {
 
     fn salu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
         let mut srcs: SmallVec<[Src; 2]> = srcs.iter().copied().collect();
-        // SALU instructions take at most one literal.
-        let mut literal = false;
-        for s in srcs.iter_mut() {
-            if let Src::Imm(v) = *s
-                && !self.inline(v)
-            {
-                if literal {
-                    *s = Src::Reg(self.materialize_s(v));
-                }
-                literal = true;
-            }
-        }
+        self.one_scalar_literal(&mut srcs);
         let dst = self.vreg(SGPR, class);
         self.emit(Inst::Salu {
             op,
@@ -348,6 +333,30 @@ impl IsleContext<'_, '_> {
             srcs,
         });
         dst
+    }
+
+    /// An SALU instruction encodes one literal dword, which every source marked literal
+    /// reads: keep the first literal value and move any other into an SGPR.
+    fn one_scalar_literal(&mut self, srcs: &mut [Src]) {
+        let mut literal = None;
+        for s in srcs.iter_mut() {
+            let Src::Imm(v) = *s else { continue };
+            if self.inline(v) || literal == Some(v) {
+                continue;
+            }
+            if literal.is_some() {
+                *s = Src::Reg(self.materialize_s(v));
+            } else {
+                literal = Some(v);
+            }
+        }
+    }
+
+    /// Two sources of one SALU instruction, with at most one literal value.
+    fn scalar_pair(&mut self, a: Src, b: Src) -> [Src; 2] {
+        let mut pair = [a, b];
+        self.one_scalar_literal(&mut pair);
+        pair
     }
 
     fn materialize_s(&mut self, v: u32) -> Reg {
@@ -704,16 +713,9 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
+        // 64-bit compares get register pairs (never constants) from the rules.
         let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
-        for s in srcs.iter_mut() {
-            if let Src::Reg(r) = *s
-                && r.class() == RegClass::Float
-            {
-                // 64-bit compares take register pairs; constants were made pairs already.
-                *s = Src::Reg(r);
-            }
-        }
-        let op = self.legalize_valu(*op, &mut srcs, 0);
+        let op = self.legalize_valu(*op, &mut srcs);
         let mask = self.vreg(SGPR, RegClass::Float);
         self.emit(Inst::Valu {
             op,
@@ -806,11 +808,13 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn scmp_select(&mut self, cmp: &Op, a: Src, b: Src, t: Src, f: Src) -> Reg {
         let dst = self.vreg(SGPR, RegClass::Int);
-        let [a, b, t, f] = [a, b, t, f].map(|s| match s {
+        let [mut a, mut b, mut t, mut f] = [a, b, t, f].map(|s| match s {
             Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
             imm => imm,
         });
         // s_cmp and s_cselect each take one literal.
+        [a, b] = self.scalar_pair(a, b);
+        [t, f] = self.scalar_pair(t, f);
         self.emit(Inst::SCmpSelect {
             cmp: *cmp,
             a,
@@ -827,6 +831,7 @@ impl generated::Context for IsleContext<'_, '_> {
         let dst = self.vreg(SGPR, RegClass::Float);
         let t = self.sgpr_copy(t);
         let f = self.sgpr_copy(f);
+        let [a, b] = self.scalar_pair(a, b);
         self.emit(Inst::SCmpSelect {
             cmp: *cmp,
             a,

@@ -65,37 +65,32 @@ pub fn partition(
     min_singles: usize,
     extra: &[(Reg, bool)],
 ) -> Option<FileEnv> {
-    let singles = demand[0].max(min_singles);
-    let pairs = demand[1];
-    let quads = demand[2];
+    let (singles, pairs, quads) = (demand[0].max(min_singles), demand[1], demand[2]);
     if singles > MAX_PER_CLASS || pairs > MAX_PER_CLASS || quads > MAX_PER_CLASS {
         return None;
     }
-    let mut next = first;
-    let mut classes: [Vec<(u16, bool)>; 3] = Default::default();
-    for _ in 0..singles {
-        classes[0].push((next, true));
-        next += 1;
-    }
-    // Quads before pairs keeps the alignment padding in one place.
-    let align = |n: u16, a: u16| n.div_ceil(a) * a;
-    let mut quad_base = align(next, 4);
-    // Fill the padding below the quads with pairs/singles where possible.
-    if quads == 0 {
-        quad_base = next;
-    }
-    for i in 0..quads {
-        classes[2].push((quad_base + 4 * i as u16, true));
-    }
-    next = quad_base + 4 * quads as u16;
-    next = align(next, 2);
-    for _ in 0..pairs {
-        classes[1].push((next, true));
-        next += 2;
-    }
-    if next > limit {
+    // Quads, then pairs, start at the first suitably aligned register after the singles;
+    // the alignment gap goes to the singles, where it costs nothing.
+    let alignment = match (quads, pairs) {
+        (0, 0) => 1,
+        (0, _) => 2,
+        _ => 4,
+    };
+    let wide_start = (first + singles as u16).div_ceil(alignment) * alignment;
+    let singles = ((wide_start - first) as usize).min(MAX_PER_CLASS);
+    let pairs_start = wide_start + 4 * quads as u16;
+    if pairs_start + 2 * pairs as u16 > limit {
         return None;
     }
+    let mut classes: [Vec<(u16, bool)>; 3] = [
+        (0..singles as u16).map(|i| (first + i, true)).collect(),
+        (0..pairs as u16)
+            .map(|i| (pairs_start + 2 * i, true))
+            .collect(),
+        (0..quads as u16)
+            .map(|i| (wide_start + 4 * i, true))
+            .collect(),
+    ];
     for &(reg, allocatable) in extra {
         if let Reg::Real { class, hw, .. } = reg {
             classes[class as usize].push((hw, allocatable));
