@@ -359,6 +359,54 @@ impl IsleContext<'_, '_> {
         pair
     }
 
+    /// An operand of a compare (or a select's condition), extended from a narrow type to
+    /// 32 bits as the condition needs, computed in `file` (VALU or SALU). Narrow values
+    /// live with unspecified upper bits, so they must be extended before comparing.
+    fn cmp_src(&mut self, cc: IntCC, value: Value, file: u8) -> Src {
+        let ty = self.lower.dfg().value_type(value);
+        let bits = ty.bits();
+        let signed = is_signed(cc);
+        if let Some(c) = self.const32(value) {
+            let c = if bits >= 32 {
+                c
+            } else if signed {
+                ((c << (32 - bits)) as i32 >> (32 - bits)) as u32
+            } else {
+                c & ((1u32 << bits) - 1)
+            };
+            return Src::Imm(c);
+        }
+        let r = self.value_reg(value);
+        let (op, srcs): (Op, &[Src]) = match (bits, signed, file) {
+            (32, _, VGPR) => return Src::Reg(r),
+            (32, _, _) => return Src::Reg(self.sgpr_copy(r)),
+            (8 | 16, true, VGPR) => (Op::VBfeI32, &[Src::Imm(0), Src::Imm(bits)]),
+            (8 | 16, false, VGPR) => (Op::VBfeU32, &[Src::Imm(0), Src::Imm(bits)]),
+            (8, true, _) => (Op::SSextI32I8, &[]),
+            (16, true, _) => (Op::SSextI32I16, &[]),
+            (8 | 16, false, _) => (Op::SAndB32, &[Src::Imm((1 << bits) - 1)]),
+            _ => {
+                self.fail(format!("comparison of type {ty} is not supported"));
+                return Src::Reg(r);
+            }
+        };
+        let operands: SmallVec<[Src; 3]> = std::iter::once(Src::Reg(r))
+            .chain(srcs.iter().copied())
+            .collect();
+        Src::Reg(if file == VGPR {
+            self.valu(op, &operands, RegClass::Int)
+        } else {
+            let operands: SmallVec<[Src; 2]> = operands
+                .iter()
+                .map(|&s| match s {
+                    Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
+                    imm => imm,
+                })
+                .collect();
+            self.salu(op, &operands, RegClass::Int)
+        })
+    }
+
     fn materialize_s(&mut self, v: u32) -> Reg {
         let dst = self.vreg(SGPR, RegClass::Int);
         self.emit(Inst::Salu {
@@ -653,38 +701,11 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn put_in_cmp_src(&mut self, cc: &IntCC, value: Value) -> Src {
-        let ty = self.lower.dfg().value_type(value);
-        if let Some(c) = self.const32(value) {
-            let bits = ty.bits();
-            let c = if bits >= 32 {
-                c
-            } else if is_signed(*cc) {
-                ((c << (32 - bits)) as i32 >> (32 - bits)) as u32
-            } else {
-                c & ((1u32 << bits) - 1)
-            };
-            return Src::Imm(c);
-        }
-        let r = self.value_reg(value);
-        match ty.bits() {
-            32 => Src::Reg(r),
-            bits @ (8 | 16) => {
-                let op = if is_signed(*cc) {
-                    Op::VBfeI32
-                } else {
-                    Op::VBfeU32
-                };
-                Src::Reg(self.valu(
-                    op,
-                    &[Src::Reg(r), Src::Imm(0), Src::Imm(bits)],
-                    RegClass::Int,
-                ))
-            }
-            _ => {
-                self.fail(format!("comparison of type {ty} is not supported"));
-                Src::Reg(r)
-            }
-        }
+        self.cmp_src(*cc, value, VGPR)
+    }
+
+    fn put_in_scmp_src(&mut self, cc: &IntCC, value: Value) -> Src {
+        self.cmp_src(*cc, value, SGPR)
     }
 
     fn reg_src(&mut self, reg: Reg) -> Src {
