@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod intrinsics;
 pub mod isa;
 pub mod machinst;
+pub mod sim;
 mod target;
 
 pub use cranelift_codegen::ir;
