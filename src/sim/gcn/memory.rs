@@ -33,11 +33,14 @@ impl Memory {
     }
 
     fn region(&self, address: u64, len: usize) -> Option<(usize, usize)> {
-        self.regions.iter().enumerate().find_map(|(i, (base, data))| {
-            let offset = address.checked_sub(*base)?;
-            (offset.checked_add(len as u64)? <= data.len() as u64)
-                .then_some((i, offset as usize))
-        })
+        self.regions
+            .iter()
+            .enumerate()
+            .find_map(|(i, (base, data))| {
+                let offset = address.checked_sub(*base)?;
+                (offset.checked_add(len as u64)? <= data.len() as u64)
+                    .then_some((i, offset as usize))
+            })
     }
 
     /// The `len` bytes at `address`, if they all lie in one region.

@@ -59,12 +59,24 @@ pub enum Violation {
     Unsupported(String),
     /// A memory access outside every allocated region, or misaligned where the hardware
     /// requires alignment.
-    Memory { lane: Option<u32>, address: u64, message: String },
+    Memory {
+        lane: Option<u32>,
+        address: u64,
+        message: String,
+    },
     /// A register read or overwritten before the `s_waitcnt` that guarantees the
     /// outstanding memory operation writing it has completed.
-    Waitcnt { register: String, issued_at: u32, issued: String },
+    Waitcnt {
+        register: String,
+        issued_at: u32,
+        issued: String,
+    },
     /// Two instructions closer than a documented hazard rule allows.
-    Hazard { rule: String, earlier_at: u32, earlier: String },
+    Hazard {
+        rule: String,
+        earlier_at: u32,
+        earlier: String,
+    },
     /// Execution ran off the code or jumped outside it.
     BadPc(String),
     /// More than [`Options::max_steps`] instructions.
@@ -115,10 +127,7 @@ impl fmt::Display for SimError {
                 rule,
                 earlier_at,
                 earlier,
-            } => write!(
-                f,
-                "hazard after `{earlier}` at {earlier_at:#x}: {rule}"
-            ),
+            } => write!(f, "hazard after `{earlier}` at {earlier_at:#x}: {rule}"),
             Violation::BadPc(m) => write!(f, "bad program counter: {m}"),
             Violation::StepLimit => write!(f, "step limit reached"),
             Violation::Other(m) => write!(f, "{m}"),

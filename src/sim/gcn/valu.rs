@@ -32,7 +32,11 @@ pub(crate) struct LaneOutputs {
 /// modifiers (abs, neg), clamp and output modifier. Operations that read other lanes
 /// (`v_readlane_b32`, `v_readfirstlane_b32`, `v_writelane_b32`) belong to the wave core and
 /// are an error here.
-pub(crate) fn exec(inst: &McInst, generation: Gen, input: &LaneInputs) -> Result<LaneOutputs, String> {
+pub(crate) fn exec(
+    inst: &McInst,
+    generation: Gen,
+    input: &LaneInputs,
+) -> Result<LaneOutputs, String> {
     let _ = (inst, generation, input);
     Err("not implemented".into())
 }

@@ -1,0 +1,270 @@
+//! Running CLIF functions on a simulator and checking them against Cranelift's reference
+//! semantics: argument and result conversion between [`DataValue`]s and the register
+//! dwords of the calling conventions, kernel-argument segments, the comparison rule for
+//! results, and `cranelift-interpreter` as the reference.
+//!
+//! Used by `clif-util run`, `test run` filetests and the differential tester.
+
+use super::gcn::{self, Memory, Options, SimError, Stats};
+use crate::isa::gcn::abi::kernarg_layout;
+use crate::{Arch, CompiledCode, FunctionKind, Target, ir};
+use cranelift_codegen::data_value::DataValue;
+use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
+use cranelift_interpreter::environment::FunctionStore;
+use cranelift_interpreter::interpreter::{Interpreter, InterpreterState};
+use cranelift_interpreter::step::ControlFlow;
+
+/// Lanes of one wave.
+pub const WAVE_LANES: usize = 64;
+
+/// Appends the register dwords of `value` (low dword first). An `i8`/`i16` fills the
+/// upper bits of its dword from `junk`: the calling conventions leave them unspecified, and
+/// filling them with garbage checks that compiled code does not depend on them.
+pub fn push_dwords(value: &DataValue, junk: u32, out: &mut Vec<u32>) -> Result<(), String> {
+    match *value {
+        DataValue::I8(v) => out.push(v as u8 as u32 | junk & !0xff),
+        DataValue::I16(v) => out.push(v as u16 as u32 | junk & !0xffff),
+        DataValue::I32(v) => out.push(v as u32),
+        DataValue::F32(v) => out.push(v.bits()),
+        DataValue::I64(v) => out.extend([v as u32, (v >> 32) as u32]),
+        DataValue::F64(v) => out.extend([v.bits() as u32, (v.bits() >> 32) as u32]),
+        ref other => return Err(format!("values of type {} are not supported", other.ty())),
+    }
+    Ok(())
+}
+
+/// How many dwords a value of type `ty` occupies.
+pub fn dwords_of(ty: ir::Type) -> usize {
+    (ty.bytes() as usize).div_ceil(4)
+}
+
+/// The value of type `ty` held in `dwords` (only the low bits of a narrow integer count).
+pub fn value_from_dwords(ty: ir::Type, dwords: &[u32]) -> DataValue {
+    let wide = || dwords[0] as u64 | (dwords[1] as u64) << 32;
+    match ty {
+        ir::types::I8 => DataValue::I8(dwords[0] as i8),
+        ir::types::I16 => DataValue::I16(dwords[0] as i16),
+        ir::types::I32 => DataValue::I32(dwords[0] as i32),
+        ir::types::F32 => DataValue::F32(Ieee32::with_bits(dwords[0])),
+        ir::types::I64 => DataValue::I64(wide() as i64),
+        ir::types::F64 => DataValue::F64(Ieee64::with_bits(wide())),
+        _ => unreachable!("push_dwords rejected {ty}"),
+    }
+}
+
+/// Whether `actual` is an acceptable result where `expected` was expected: the same bits,
+/// except that any NaN matches any NaN (CLIF does not define the sign and payload of a NaN
+/// produced by arithmetic; run lines that care compare bit patterns through `bitcast`).
+pub fn same_value(expected: &DataValue, actual: &DataValue) -> bool {
+    match (expected, actual) {
+        (DataValue::F32(a), DataValue::F32(b)) => a.bits() == b.bits() || a.is_nan() && b.is_nan(),
+        (DataValue::F64(a), DataValue::F64(b)) => a.bits() == b.bits() || a.is_nan() && b.is_nan(),
+        (a, b) => a == b,
+    }
+}
+
+/// Whether two result lists match value by value (see [`same_value`]).
+pub fn same_values(expected: &[DataValue], actual: &[DataValue]) -> bool {
+    expected.len() == actual.len() && expected.iter().zip(actual).all(|(e, a)| same_value(e, a))
+}
+
+/// Formats values as a run line writes them: `1, 2.0`, or `[1, 2]` for several.
+pub fn format_values(values: &[DataValue]) -> String {
+    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    match list.len() {
+        1 => list[0].clone(),
+        _ => format!("[{}]", list.join(", ")),
+    }
+}
+
+/// What the reference interpreter made of a call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reference {
+    Returned(Vec<DataValue>),
+    /// The call traps in CLIF (division by zero, a failed conversion, …). A GPU cannot
+    /// trap; the backend defines a result instead (docs/ir.md).
+    Trapped(String),
+    /// The interpreter cannot run the function (for example it calls a GPU intrinsic).
+    Unavailable(String),
+}
+
+/// Calls `func` with `args` in `cranelift-interpreter`.
+pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
+    let mut store = FunctionStore::default();
+    store.add(func.name.to_string(), func);
+    let state = InterpreterState::default().with_function_store(store);
+    let mut interpreter = Interpreter::new(state).with_fuel(Some(1_000_000));
+    match interpreter.call_by_name(&func.name.to_string(), args) {
+        Ok(ControlFlow::Return(values)) => Reference::Returned(values.into_vec()),
+        Ok(ControlFlow::Trap(trap)) => Reference::Trapped(trap.to_string()),
+        Ok(_) => Reference::Unavailable("the interpreter stopped unexpectedly".into()),
+        Err(e) => Reference::Unavailable(e.to_string()),
+    }
+}
+
+/// A deterministic pseudo-random dword for the unused bits of lane `lane`'s argument `arg`.
+fn junk(lane: usize, arg: usize) -> u32 {
+    let mut x = (lane as u64) << 32 | arg as u64;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) as u32 | 0x8000_0100
+}
+
+/// Runs the compiled device function `compiled` (of signature `signature`) once per
+/// argument list in `lanes`, 64 lists to a wave (each list in its own lane, so lanes must
+/// not interfere), and returns each call's results.
+pub fn run_device(
+    compiled: &CompiledCode,
+    signature: &ir::Signature,
+    target: &Target,
+    lanes: &[Vec<DataValue>],
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<(Vec<Vec<DataValue>>, Stats), SimError> {
+    assert_eq!(compiled.kind, FunctionKind::Device);
+    let Arch::Gcn(generation) = target.arch;
+    let result_types: Vec<ir::Type> = signature.returns.iter().map(|p| p.value_type).collect();
+    let result_dwords = result_types.iter().map(|&t| dwords_of(t)).sum();
+    let mut results = Vec::with_capacity(lanes.len());
+    let mut stats = Stats::default();
+    for (wave, chunk) in lanes.chunks(WAVE_LANES).enumerate() {
+        let args: Vec<Vec<u32>> = chunk
+            .iter()
+            .enumerate()
+            .map(|(lane, values)| {
+                let mut dwords = Vec::new();
+                for (i, value) in values.iter().enumerate() {
+                    push_dwords(value, junk(wave * WAVE_LANES + lane, i), &mut dwords).map_err(
+                        |reason| SimError {
+                            pc: 0,
+                            inst: None,
+                            violation: gcn::Violation::Other(reason),
+                        },
+                    )?;
+                }
+                Ok(dwords)
+            })
+            .collect::<Result<_, SimError>>()?;
+        let (out, wave_stats) = gcn::call_device(
+            &compiled.code,
+            generation,
+            &args,
+            result_dwords,
+            memory,
+            options,
+        )?;
+        stats.waves += wave_stats.waves;
+        stats.instructions += wave_stats.instructions;
+        for dwords in out {
+            let mut at = 0;
+            let values = result_types
+                .iter()
+                .map(|&ty| {
+                    let value = value_from_dwords(ty, &dwords[at..]);
+                    at += dwords_of(ty);
+                    value
+                })
+                .collect();
+            results.push(values);
+        }
+    }
+    Ok((results, stats))
+}
+
+/// The kernarg segment for a kernel of `signature` called with `args` (laid out as
+/// `isa::gcn::abi::kernarg_layout` says; the unused bytes of narrow arguments are
+/// garbage, as the ABI allows).
+pub fn kernarg_segment(signature: &ir::Signature, args: &[DataValue]) -> Result<Vec<u8>, String> {
+    if args.len() != signature.params.len() {
+        return Err(format!(
+            "{} arguments for {} parameters",
+            args.len(),
+            signature.params.len()
+        ));
+    }
+    let (offsets, size) = kernarg_layout(signature);
+    let mut segment = vec![0u8; size as usize];
+    for (i, ((value, param), offset)) in args.iter().zip(&signature.params).zip(offsets).enumerate()
+    {
+        if value.ty() != param.value_type {
+            return Err(format!(
+                "argument {i} is {} but the parameter is {}",
+                value.ty(),
+                param.value_type
+            ));
+        }
+        let mut dwords = Vec::new();
+        push_dwords(value, junk(0, i), &mut dwords)?;
+        for (k, dword) in dwords.iter().enumerate() {
+            let at = offset as usize + 4 * k;
+            segment[at..at + 4].copy_from_slice(&dword.to_le_bytes());
+        }
+    }
+    Ok(segment)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_reader::parse_functions;
+
+    #[test]
+    fn dwords_round_trip_and_junk() {
+        let mut out = Vec::new();
+        push_dwords(&DataValue::I8(-1), 0x1234_5600, &mut out).unwrap();
+        push_dwords(&DataValue::I64(0x1_0000_0002), 0, &mut out).unwrap();
+        assert_eq!(out, [0x1234_56ff, 2, 1]);
+        assert_eq!(value_from_dwords(ir::types::I8, &out), DataValue::I8(-1));
+        assert_eq!(
+            value_from_dwords(ir::types::I64, &out[1..]),
+            DataValue::I64(0x1_0000_0002)
+        );
+        assert!(push_dwords(&DataValue::I128(0), 0, &mut out).is_err());
+    }
+
+    #[test]
+    fn nan_matches_nan_but_zeros_differ() {
+        let f = |bits| DataValue::F32(Ieee32::with_bits(bits));
+        assert!(same_value(&f(0x7fc0_0000), &f(0xffc0_0001)));
+        assert!(!same_value(&f(0x0000_0000), &f(0x8000_0000)));
+        assert!(!same_value(&f(0x7fc0_0000), &f(0x3f80_0000)));
+        assert!(!same_value(&DataValue::I32(1), &DataValue::I64(1)));
+    }
+
+    #[test]
+    fn interpreter_returns_and_traps() {
+        let func = &parse_functions(
+            "function %f(i32, i32) -> i32 {\nblock0(v0: i32, v1: i32):\n v2 = udiv v0, v1\n return v2\n}",
+        )
+        .unwrap()[0];
+        let call = |a, b| interpret(func, &[DataValue::I32(a), DataValue::I32(b)]);
+        assert_eq!(call(7, 2), Reference::Returned(vec![DataValue::I32(3)]));
+        assert!(matches!(call(7, 0), Reference::Trapped(_)));
+    }
+
+    #[test]
+    fn kernarg_layout_and_type_checks() {
+        let func = &parse_functions(
+            "function %k(i8, i64, f32) system_v {\nblock0(v0: i8, v1: i64, v2: f32):\n return\n}",
+        )
+        .unwrap()[0];
+        let args = [
+            DataValue::I8(5),
+            DataValue::I64(-2),
+            DataValue::F32(Ieee32::with_float(1.0)),
+        ];
+        let segment = kernarg_segment(&func.signature, &args).unwrap();
+        assert_eq!(segment.len(), 20);
+        assert_eq!(segment[0], 5);
+        assert_eq!(segment[8..16], (-2i64).to_le_bytes());
+        assert_eq!(segment[16..20], 1f32.to_le_bytes());
+        assert!(kernarg_segment(&func.signature, &args[..2]).is_err());
+        assert!(
+            kernarg_segment(
+                &func.signature,
+                &[args[1].clone(), args[1].clone(), args[2].clone()]
+            )
+            .is_err()
+        );
+    }
+}
