@@ -184,7 +184,15 @@ impl ClifFile {
     /// without `;;` comments (remarks, as in Cranelift) and run lines.
     pub fn expectations(&self, function: &ClifFunction) -> Vec<Comment> {
         self.comments(function.trailer.clone())
-            .filter(|c| !is_run_line(&c.text))
+            .filter(|c| !is_run_line(&c.text) && !is_launch_line(&c.text))
+            .collect()
+    }
+
+    /// The kernel-launch directives (`; buffer …`, `; launch: …`, `; expect …`) in
+    /// `function` or after it.
+    pub fn launch_lines(&self, function: &ClifFunction) -> Vec<Comment> {
+        self.comments(function.body.start..function.trailer.end)
+            .filter(|c| is_launch_line(&c.text))
             .collect()
     }
 
@@ -270,6 +278,17 @@ pub fn is_run_line(text: &str) -> bool {
             .strip_prefix(keyword)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', ' ', '\t']))
     })
+}
+
+/// Whether a comment's text is a kernel-launch directive: `buffer NAME: …`,
+/// `launch: …` or `expect NAME: …` (see `launch.rs`).
+pub fn is_launch_line(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("launch:")
+        || ["buffer ", "expect "].iter().any(|keyword| {
+            text.strip_prefix(keyword)
+                .is_some_and(|rest| rest.contains(':'))
+        })
 }
 
 /// The line without its comment: CLIF comments run from `;` to the end of the line.
@@ -457,5 +476,10 @@ block0:
         assert!(is_run_line("print: %f(1)"));
         assert!(!is_run_line("runs fine"));
         assert!(!is_run_line("v_add_f32 v0, v1, v2"));
+        assert!(is_launch_line("launch: %k(1) size=64 groups=1"));
+        assert!(is_launch_line("buffer x: f32 = zero 4"));
+        assert!(is_launch_line("expect x: f32 = [1.0]"));
+        assert!(!is_launch_line("buffer_load_dword v0, off"));
+        assert!(!is_launch_line("expected to fail"));
     }
 }

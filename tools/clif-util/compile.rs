@@ -66,7 +66,7 @@ fn compile_file(args: &Args) -> Result<(), String> {
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
     let file = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
-    let target = choose_target(args, &file, &name)?;
+    let target = choose_target(args.target.as_deref(), &file, &name)?;
 
     if file.functions.is_empty() {
         return Err(format!("{name}: no functions to compile"));
@@ -105,8 +105,9 @@ fn compile_file(args: &Args) -> Result<(), String> {
     }
 }
 
-fn choose_target(args: &Args, file: &ClifFile, name: &str) -> Result<Target, String> {
-    if let Some(spec) = &args.target {
+/// The target from `--target`, or else the file's first `target` line.
+pub fn choose_target(spec: Option<&str>, file: &ClifFile, name: &str) -> Result<Target, String> {
+    if let Some(spec) = spec {
         return Target::parse(spec).map_err(|e| format!("--target `{spec}`: {e}"));
     }
     let targets: Vec<_> = file.headers(HeaderKind::Target).collect();
@@ -129,7 +130,7 @@ fn choose_target(args: &Args, file: &ClifFile, name: &str) -> Result<Target, Str
 
 /// The listing of one compiled function: name, instructions with offsets and bytes, and a
 /// summary line.
-fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledCode) -> String {
+pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledCode) -> String {
     let lines = wavelift::disassemble(&compiled.code, target);
     let bytes_width = lines
         .iter()

@@ -4,6 +4,8 @@
 
 mod clif_file;
 mod compile;
+mod launch;
+mod run;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -21,12 +23,14 @@ struct Cli {
 enum Command {
     Test(test::Args),
     Compile(compile::Args),
+    Run(run::Args),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Test(args) => test::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Run(args) => run::run(args),
     }
 }
 

@@ -24,8 +24,8 @@
 //! - `test compile`: nothing, the function only has to compile;
 //! - `test error`: each line is `error: TEXT`, and TEXT must occur in the compile error
 //!   (the function must fail to compile);
-//! - `test run`: the `; run:` lines, executed by [`run_test`] (not implemented yet: they
-//!   are reported as skipped).
+//! - `test run`: the `; run:` lines, executed by [`run_test`] on the simulator (device
+//!   functions), and the kernel-launch directives (`; launch:` …, see `launch.rs`).
 //!
 //! `WAVELIFT_BLESS=1` (or `CRANELIFT_TEST_BLESS=1`, or `--bless`) rewrites mismatching
 //! expectations in place instead of failing. The environment variables are ignored when
@@ -33,12 +33,17 @@
 
 use crate::clif_file::{ClifFile, ClifFunction, Comment, HeaderKind};
 use crate::compile::compile_guarded;
-use cranelift_reader::RunCommand;
+use crate::launch;
+use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
+use cranelift_reader::{Comparison, Invocation, RunCommand};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use wavelift::FunctionKind;
+use wavelift::sim::gcn::{Memory, Options};
+use wavelift::sim::harness::{Reference, format_values, interpret, run_device, same_values};
 use wavelift::{Target, ir};
 
 /// Run filetests: check .clif files against the expectations written under each function.
@@ -99,9 +104,6 @@ pub fn run(args: Args) -> ExitCode {
     }
 
     print!("{}", summary.output);
-    if summary.skipped > 0 {
-        println!("note: {} run lines skipped", summary.skipped);
-    }
     println!("{} passed, {} failed", summary.passed, summary.failed);
     if summary.failed == 0 {
         ExitCode::SUCCESS
@@ -195,9 +197,6 @@ fn check_files_in_parallel(files: &[PathBuf], bless: bool, jobs: usize) -> Vec<F
 struct FileReport {
     passed: usize,
     failed: usize,
-    skipped: usize,
-    /// Why run lines were skipped (the first reason given).
-    skip_reason: Option<String>,
     /// Failure reports and notes, ready to print.
     output: String,
 }
@@ -217,7 +216,6 @@ impl FileReport {
 struct Summary {
     passed: usize,
     failed: usize,
-    skipped: usize,
     output: String,
 }
 
@@ -230,7 +228,6 @@ impl Summary {
     fn add(&mut self, report: FileReport) {
         self.passed += report.passed;
         self.failed += report.failed;
-        self.skipped += report.skipped;
         self.output += &report.output;
     }
 }
@@ -315,10 +312,6 @@ fn check_file(path: &Path, bless: bool) -> FileReport {
         }
     }
 
-    if let Some(why) = &report.skip_reason {
-        let note = format!("skip {name}: {} run lines: {why}", report.skipped);
-        report.note(note);
-    }
     if !updates.is_empty() {
         match std::fs::write(path, file.with_expectations(&updates)) {
             Ok(()) => report.note(format!(
@@ -527,39 +520,142 @@ fn expected_error(func: &ir::Function, target: &Target, expected: &[Comment]) ->
 }
 
 /// What `test run` found for one run line.
-#[allow(dead_code, reason = "`Passed` and `Failed` come with the simulator")]
 pub enum RunOutcome {
-    Passed,
+    /// The line held; the text describes the result.
+    Passed(String),
     Failed(String),
-    Skipped(String),
+    /// A `print:` line's result.
+    Printed(String),
 }
 
-/// Executes `function`'s run lines on `target`'s simulator: one outcome per command, in
-/// order. This is the hook the simulator fills; until then every command is skipped.
+/// Executes `function`'s run lines on `target`'s simulator, all in one wave (one line per
+/// lane, so that lanes which interfere show up as failures), and checks each result
+/// against the line's expectation and the expectation against `cranelift-interpreter`.
+/// Returns one outcome per command, in order.
 pub fn run_test(
-    _function: &ir::Function,
-    _target: &Target,
+    function: &ir::Function,
+    target: &Target,
     commands: &[(usize, RunCommand)],
 ) -> Vec<RunOutcome> {
+    let fail_all = |why: String| {
+        commands
+            .iter()
+            .map(|_| RunOutcome::Failed(why.clone()))
+            .collect()
+    };
+    let compiled = match compile_guarded(function, target) {
+        Ok(compiled) => compiled,
+        Err(error) => return fail_all(format!("does not compile: {error}")),
+    };
+    if compiled.kind != FunctionKind::Device {
+        return fail_all(
+            "run lines call device functions (call conv `fast` or `tail`); kernels run with \
+             `; launch:` directives"
+                .into(),
+        );
+    }
+    let lanes: Vec<Vec<DataValue>> = commands
+        .iter()
+        .map(|(_, command)| invocation(command).args.clone())
+        .collect();
+    let mut memory = Memory::new();
+    let results = match run_device(
+        &compiled,
+        &function.signature,
+        target,
+        &lanes,
+        &mut memory,
+        &Options::default(),
+    ) {
+        Ok((results, _)) => results,
+        Err(error) => return fail_all(format!("the simulation failed: {error}")),
+    };
     commands
         .iter()
-        .map(|_| RunOutcome::Skipped("`test run` is not supported yet: no simulator".into()))
+        .zip(results)
+        .map(|((_, command), actual)| check_command(function, command, &actual))
         .collect()
+}
+
+fn invocation(command: &RunCommand) -> &Invocation {
+    match command {
+        RunCommand::Print(invocation) | RunCommand::Run(invocation, _, _) => invocation,
+    }
+}
+
+/// Checks one run line's simulated result. The expectation itself must agree with
+/// `cranelift-interpreter` where the interpreter can say (where CLIF traps, the line
+/// documents the result the backend defines instead).
+fn check_command(
+    function: &ir::Function,
+    command: &RunCommand,
+    actual: &[DataValue],
+) -> RunOutcome {
+    let (invocation, comparison, expected) = match command {
+        RunCommand::Print(invocation) => {
+            return RunOutcome::Printed(format!(
+                "{}({}) == {}",
+                invocation.func,
+                DisplayDataValues(&invocation.args),
+                format_values(actual)
+            ));
+        }
+        RunCommand::Run(invocation, comparison, expected) => (invocation, comparison, expected),
+    };
+    let holds = |values: &[DataValue]| match comparison {
+        Comparison::Equals => same_values(expected, values),
+        Comparison::NotEquals => !same_values(expected, values),
+    };
+    if !holds(actual) {
+        return RunOutcome::Failed(format!("got {}", format_values(actual)));
+    }
+    match interpret(function, &invocation.args) {
+        Reference::Returned(reference) if !holds(&reference) => RunOutcome::Failed(format!(
+            "the simulator agrees with the line, but cranelift-interpreter returns {}: the \
+             expectation is wrong",
+            format_values(&reference)
+        )),
+        Reference::Returned(_) => RunOutcome::Passed(format_values(actual)),
+        Reference::Trapped(trap) => RunOutcome::Passed(format!(
+            "{} (CLIF traps here: {trap}; this is the result the backend defines)",
+            format_values(actual)
+        )),
+        Reference::Unavailable(why) => RunOutcome::Passed(format!(
+            "{} (not checked against the interpreter: {why})",
+            format_values(actual)
+        )),
+    }
+}
+
+/// The parsed run lines of a function, or the failures of the ones that do not parse.
+pub fn parse_run_lines(
+    file: &ClifFile,
+    function: &ClifFunction,
+    name: &str,
+) -> (Vec<(usize, RunCommand)>, Vec<String>) {
+    let func = &function.func;
+    let mut commands = Vec::new();
+    let mut errors = Vec::new();
+    for comment in file.run_lines(function) {
+        match cranelift_reader::parse_run_command(&comment.text, &func.signature) {
+            Ok(Some(command)) => commands.push((comment.line, command)),
+            Ok(None) => {}
+            Err(e) => errors.push(format!(
+                "{name}:{}: bad run line for function {}: {}",
+                comment.line, func.name, e.message
+            )),
+        }
+    }
+    (commands, errors)
 }
 
 fn check_run_lines(context: &FunctionContext, report: &mut FileReport) {
     let func = &context.function.func;
-    let mut commands = Vec::new();
-    for comment in context.file.run_lines(context.function) {
-        match cranelift_reader::parse_run_command(&comment.text, &func.signature) {
-            Ok(Some(command)) => commands.push((comment.line, command)),
-            Ok(None) => {}
-            Err(e) => report.fail(format!(
-                "{}:{}: bad run line for function {}: {}",
-                context.name, comment.line, func.name, e.message
-            )),
-        }
+    let (commands, errors) = parse_run_lines(context.file, context.function, context.name);
+    for error in errors {
+        report.fail(error);
     }
+    check_launches(context, report);
     if commands.is_empty() {
         return;
     }
@@ -567,15 +663,54 @@ fn check_run_lines(context: &FunctionContext, report: &mut FileReport) {
         let outcomes = run_test(func, target, &commands);
         for ((line, command), outcome) in commands.iter().zip(outcomes) {
             match outcome {
-                RunOutcome::Passed => report.passed += 1,
+                RunOutcome::Passed(_) | RunOutcome::Printed(_) => report.passed += 1,
                 RunOutcome::Failed(why) => report.fail(format!(
                     "{}:{line}: [{target}] `{command}`: {why}",
                     context.name
                 )),
-                RunOutcome::Skipped(why) => {
-                    report.skipped += 1;
-                    report.skip_reason.get_or_insert(why);
+            }
+        }
+    }
+}
+
+/// Runs the function's kernel launches (`; launch:` directives) and checks their `; expect`
+/// lines.
+fn check_launches(context: &FunctionContext, report: &mut FileReport) {
+    let func = &context.function.func;
+    let lines = context.file.launch_lines(context.function);
+    if lines.is_empty() {
+        return;
+    }
+    let specs = match launch::parse(func, &lines) {
+        Ok(specs) => specs,
+        Err((line, why)) => {
+            report.fail(format!("{}:{line}: {why}", context.name));
+            return;
+        }
+    };
+    for target in context.targets {
+        let compiled = match compile_guarded(func, target) {
+            Ok(compiled) => compiled,
+            Err(error) => {
+                report.fail(format!(
+                    "{}: [{target}] does not compile: {error}",
+                    context.name
+                ));
+                continue;
+            }
+        };
+        for spec in &specs {
+            match launch::execute(func, &compiled, target, spec) {
+                Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,
+                Ok(outcome) => {
+                    for failure in outcome.failures {
+                        report.fail(format!("{}: [{target}] {failure}", context.name));
+                    }
                 }
+                Err(why) => report.fail(format!(
+                    "{}:{}: [{target}] `{}`: {why}",
+                    context.name, spec.line, spec.text
+                )),
             }
         }
     }

@@ -1,0 +1,109 @@
+//! `clif-util run`: runs a .clif file's run lines and kernel launches on the simulator and
+//! reports each.
+
+use crate::clif_file::ClifFile;
+use crate::compile::{choose_target, compile_guarded, format_listing};
+use crate::launch;
+use crate::test::{RunOutcome, parse_run_lines, run_test};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run a .clif file's functions on the simulator: each `; run:`/`; print:` line (device
+/// functions, one lane per line) and each `; launch:` directive (kernels over a grid; the
+/// buffers are printed after the launch).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .clif file to run.
+    file: PathBuf,
+
+    /// The target: a CPU name (`gfx803`) or an architecture or triple and a CPU name.
+    /// Defaults to the file's first `target` line.
+    #[arg(long, short)]
+    target: Option<String>,
+
+    /// Also print each function's disassembly.
+    #[arg(long)]
+    disasm: bool,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match run_file(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs everything in the file; `Ok(false)` when a check failed.
+fn run_file(args: &Args) -> Result<bool, String> {
+    let name = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
+    let file = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
+    let target = choose_target(args.target.as_deref(), &file, &name)?;
+    let mut all_passed = true;
+    let mut ran = 0;
+    for function in &file.functions {
+        let func = &function.func;
+        let (commands, errors) = parse_run_lines(&file, function, &name);
+        let launch_lines = file.launch_lines(function);
+        if commands.is_empty() && launch_lines.is_empty() && errors.is_empty() {
+            continue;
+        }
+        for error in errors {
+            println!("FAIL {error}");
+            all_passed = false;
+        }
+        let compiled = compile_guarded(func, &target).map_err(|e| format!("{name}: {e}"))?;
+        if args.disasm {
+            println!("{}", format_listing(func, &target, &compiled));
+        }
+        for ((line, command), outcome) in commands.iter().zip(run_test(func, &target, &commands)) {
+            ran += 1;
+            match outcome {
+                RunOutcome::Passed(result) => println!("{name}:{line}: ok   {command}  [{result}]"),
+                RunOutcome::Printed(text) => println!("{name}:{line}: {text}"),
+                RunOutcome::Failed(why) => {
+                    all_passed = false;
+                    println!("{name}:{line}: FAIL {command}: {why}");
+                }
+            }
+        }
+        let specs = launch::parse(func, &launch_lines)
+            .map_err(|(line, why)| format!("{name}:{line}: {why}"))?;
+        for spec in &specs {
+            ran += 1;
+            let outcome = launch::execute(func, &compiled, &target, spec)
+                .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
+            println!(
+                "{name}:{}: launch {}: {} waves, {} instructions",
+                spec.line, spec.text, outcome.stats.waves, outcome.stats.instructions
+            );
+            for buffer in &outcome.buffers {
+                print!("{}", launch::format_buffer(buffer));
+            }
+            for failure in &outcome.failures {
+                all_passed = false;
+                println!("FAIL {name}: {failure}");
+            }
+            if outcome.failures.is_empty() && !spec_has_no_expectations(spec) {
+                println!(
+                    "{name}:{}: ok   the buffers hold the expected values",
+                    spec.line
+                );
+            }
+        }
+    }
+    if ran == 0 {
+        return Err(format!(
+            "{name}: no `; run:` lines or `; launch:` directives"
+        ));
+    }
+    Ok(all_passed)
+}
+
+fn spec_has_no_expectations(spec: &launch::LaunchSpec) -> bool {
+    spec.expectation_count() == 0
+}
