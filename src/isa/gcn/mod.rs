@@ -6,6 +6,7 @@ mod div_model;
 pub mod emit;
 #[cfg(test)]
 mod fdiv_model;
+pub mod hazards;
 pub mod insert_waitcnt;
 pub mod inst;
 pub mod lower;
@@ -64,6 +65,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     let insts = insert_waitcnt::run(allocated.insts, generation);
     let mc = emit::lower_to_mc(&insts, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
+    let mc = hazards::run(mc, generation);
     let code = emit::encode(&mc, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in encoding: {e}")))?;
 

@@ -1,0 +1,279 @@
+//! Hazard recognition: inserts `s_nop` where the hardware needs wait states between two
+//! instructions that it does not interlock.
+//!
+//! The rules are those of the ISA manuals' "Manually Inserted Wait States (NOPs)" tables
+//! (Southern Islands ISA 4.5, Sea Islands 4.5, GCN3 4.5, Vega 4.5) that concern
+//! instructions the backend emits. Every instruction after the writer counts as one wait
+//! state and `s_nop N` as N+1. The simulator checks the same rules independently
+//! (`sim/gcn/hazard.rs`), so a missing `s_nop` fails a test rather than a GPU.
+//!
+//! The pass runs on straight-line MC code after register allocation; with control flow it
+//! will also have to assume the worst at block entries.
+
+use super::mc::{Enc, Form, Gen, McInst, Op, Operand, SDST_OUT};
+
+/// A rule: when `reads` of the later instruction overlap `writes` of an earlier one, at
+/// least `wait_states` must separate them.
+struct Rule {
+    /// What the rule is, for reports.
+    name: &'static str,
+    applies: fn(Gen) -> bool,
+    wait_states: u32,
+    /// The scalar registers (operand numbers) the earlier instruction writes that matter.
+    writes: fn(&McInst, Gen) -> Vec<u16>,
+    /// The scalar registers the later instruction reads that matter.
+    reads: fn(&McInst, Gen) -> Vec<u16>,
+}
+
+/// The registers `o` names when it is `width` dwords wide, if it is a scalar register.
+fn scalar_regs(o: Option<Operand>, width: u8) -> impl Iterator<Item = u16> {
+    o.filter(|o| o.0 < 128)
+        .into_iter()
+        .flat_map(move |o| o.0..o.0 + width.max(1) as u16)
+}
+
+/// The scalar registers a VALU instruction writes: a lane-mask or carry result, or the
+/// SGPR result of `v_readlane_b32`/`v_readfirstlane_b32`.
+fn valu_sgpr_writes(inst: &McInst, _: Gen) -> Vec<u16> {
+    let info = inst.op.info();
+    if info.form != Form::Valu {
+        return Vec::new();
+    }
+    let mut regs: Vec<u16> = scalar_regs(inst.sdst, info.sdst).collect();
+    if info.flags & SDST_OUT != 0 {
+        regs.extend(scalar_regs(inst.dst, info.dst));
+    }
+    regs
+}
+
+fn valu_vcc_writes(inst: &McInst, generation: Gen) -> Vec<u16> {
+    let mut regs = valu_sgpr_writes(inst, generation);
+    regs.retain(|&r| r == Operand::VCC.0 || r == Operand::VCC.0 + 1);
+    regs
+}
+
+/// The lane-select SGPR of `v_readlane_b32`/`v_writelane_b32`.
+fn lane_select_reads(inst: &McInst, _: Gen) -> Vec<u16> {
+    match inst.op {
+        Op::VReadlaneB32 | Op::VWritelaneB32 => scalar_regs(inst.src[1], 1).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `v_div_fmas_f32` reads VCC implicitly.
+fn div_fmas_reads(inst: &McInst, _: Gen) -> Vec<u16> {
+    match inst.op {
+        Op::VDivFmasF32 => vec![Operand::VCC.0],
+        _ => Vec::new(),
+    }
+}
+
+/// The SGPRs a scalar or vector memory instruction reads (its address or descriptor).
+fn memory_sgpr_reads(inst: &McInst, enc: Enc) -> Vec<u16> {
+    if inst.enc != enc {
+        return Vec::new();
+    }
+    let info = inst.op.info();
+    inst.src
+        .iter()
+        .zip(info.src)
+        .flat_map(|(&o, width)| scalar_regs(o, width))
+        .collect()
+}
+
+fn always(_: Gen) -> bool {
+    true
+}
+
+const RULES: &[Rule] = &[
+    Rule {
+        name: "VALU writes an SGPR, then v_readlane/v_writelane selects the lane with it",
+        applies: always,
+        wait_states: 4,
+        writes: valu_sgpr_writes,
+        reads: lane_select_reads,
+    },
+    Rule {
+        name: "VALU writes VCC, then v_div_fmas reads it",
+        applies: always,
+        wait_states: 4,
+        writes: valu_vcc_writes,
+        reads: div_fmas_reads,
+    },
+    Rule {
+        name: "VALU writes an SGPR, then a vector memory instruction reads it",
+        applies: always,
+        wait_states: 5,
+        writes: valu_sgpr_writes,
+        reads: |inst, _| memory_sgpr_reads(inst, Enc::Flat),
+    },
+    Rule {
+        name: "VALU writes an SGPR, then SMRD reads it (gfx6)",
+        applies: |g| g == Gen::Gfx6,
+        wait_states: 4,
+        writes: valu_sgpr_writes,
+        reads: |inst, _| memory_sgpr_reads(inst, Enc::Smem),
+    },
+];
+
+/// The wait states `inst` provides to the instructions after it.
+fn wait_states_of(inst: &McInst) -> u32 {
+    match inst.op {
+        Op::SNop => inst.imm as u32 + 1,
+        _ => 1,
+    }
+}
+
+/// The longest look-back any rule needs.
+const MAX_WAIT_STATES: u32 = 5;
+
+/// How many wait states must still be inserted before `insts[at]` given the instructions
+/// before it, and the rule that needs them.
+pub fn missing_wait_states(
+    insts: &[McInst],
+    at: usize,
+    generation: Gen,
+) -> Option<(u32, &'static str)> {
+    let later = &insts[at];
+    let mut worst: Option<(u32, &'static str)> = None;
+    for rule in RULES.iter().filter(|r| (r.applies)(generation)) {
+        let reads = (rule.reads)(later, generation);
+        if reads.is_empty() {
+            continue;
+        }
+        let mut waited = 0;
+        for earlier in insts[..at].iter().rev() {
+            if waited >= rule.wait_states {
+                break;
+            }
+            if (rule.writes)(earlier, generation)
+                .iter()
+                .any(|r| reads.contains(r))
+            {
+                let missing = rule.wait_states - waited;
+                if worst.is_none_or(|(w, _)| missing > w) {
+                    worst = Some((missing, rule.name));
+                }
+                break;
+            }
+            waited += wait_states_of(earlier);
+        }
+    }
+    worst
+}
+
+/// Inserts the `s_nop`s the rules require.
+pub fn run(insts: Vec<McInst>, generation: Gen) -> Vec<McInst> {
+    let mut out: Vec<McInst> = Vec::with_capacity(insts.len());
+    for inst in insts {
+        out.push(inst);
+        let at = out.len() - 1;
+        if let Some((missing, _)) = missing_wait_states(&out, at, generation) {
+            debug_assert!(missing <= MAX_WAIT_STATES);
+            let inst = out.pop().expect("just pushed");
+            let mut nop = McInst::new(Op::SNop, Enc::Sopp);
+            nop.imm = missing as i32 - 1;
+            out.push(nop);
+            out.push(inst);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn div_scale() -> McInst {
+        let v = Operand::vgpr;
+        McInst::valu(
+            Op::VDivScaleF32,
+            Gen::Gfx8,
+            Some(v(0)),
+            Some(Operand::VCC),
+            &[v(1), v(2), v(1)],
+        )
+        .unwrap()
+    }
+
+    fn div_fmas() -> McInst {
+        let v = Operand::vgpr;
+        McInst::valu(
+            Op::VDivFmasF32,
+            Gen::Gfx8,
+            Some(v(3)),
+            None,
+            &[v(0), v(1), v(2)],
+        )
+        .unwrap()
+    }
+
+    fn filler() -> McInst {
+        let v = Operand::vgpr;
+        McInst::valu(Op::VMovB32, Gen::Gfx8, Some(v(9)), None, &[v(8)]).unwrap()
+    }
+
+    #[test]
+    fn div_fmas_after_vcc_write_gets_nops() {
+        let out = run(vec![div_scale(), div_fmas()], Gen::Gfx8);
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            (out[1].op, out[1].imm),
+            (Op::SNop, 3),
+            "4 wait states: s_nop 3"
+        );
+
+        let out = run(vec![div_scale(), filler(), filler(), div_fmas()], Gen::Gfx8);
+        assert_eq!((out[3].op, out[3].imm), (Op::SNop, 1));
+
+        let far = vec![
+            div_scale(),
+            filler(),
+            filler(),
+            filler(),
+            filler(),
+            div_fmas(),
+        ];
+        assert_eq!(
+            run(far.clone(), Gen::Gfx8),
+            far,
+            "far enough apart: nothing added"
+        );
+    }
+
+    #[test]
+    fn readlane_lane_select_after_valu_sgpr_write() {
+        let (v, s) = (Operand::vgpr, Operand::sgpr);
+        let readfirstlane =
+            McInst::valu(Op::VReadfirstlaneB32, Gen::Gfx8, Some(s(4)), None, &[v(0)]).unwrap();
+        let readlane =
+            McInst::valu(Op::VReadlaneB32, Gen::Gfx8, Some(s(5)), None, &[v(1), s(4)]).unwrap();
+        let out = run(vec![readfirstlane.clone(), readlane.clone()], Gen::Gfx8);
+        assert_eq!((out[1].op, out[1].imm), (Op::SNop, 3));
+        // A different lane-select register needs nothing.
+        let other =
+            McInst::valu(Op::VReadlaneB32, Gen::Gfx8, Some(s(5)), None, &[v(1), s(6)]).unwrap();
+        assert_eq!(
+            run(vec![readfirstlane.clone(), other.clone()], Gen::Gfx8).len(),
+            2
+        );
+        // Existing nops count: s_nop 1 gives two of the four wait states.
+        let mut nop = McInst::new(Op::SNop, Enc::Sopp);
+        nop.imm = 1;
+        let out = run(vec![readfirstlane, nop, readlane], Gen::Gfx8);
+        assert_eq!((out[2].op, out[2].imm), (Op::SNop, 1));
+    }
+
+    #[test]
+    fn smrd_after_valu_sgpr_write_only_on_gfx6() {
+        let (v, s) = (Operand::vgpr, Operand::sgpr);
+        let write = |g| McInst::valu(Op::VReadfirstlaneB32, g, Some(s(4)), None, &[v(0)]).unwrap();
+        let mut load = McInst::new(Op::SLoadDword, Enc::Smem);
+        (load.dst, load.src[0]) = (Some(s(8)), Some(s(4)));
+        assert_eq!(
+            run(vec![write(Gen::Gfx6), load.clone()], Gen::Gfx6).len(),
+            3
+        );
+        assert_eq!(run(vec![write(Gen::Gfx8), load], Gen::Gfx8).len(), 2);
+    }
+}
