@@ -43,23 +43,25 @@ pub fn run(args: Args) -> ExitCode {
 /// Compiles `func`, turning a panic in the compiler into an error so that one broken
 /// function cannot take the tool down with it. (The panic hook still prints the panic.)
 pub fn compile_guarded(func: &ir::Function, target: &Target) -> Result<CompiledCode, String> {
-    match panic::catch_unwind(AssertUnwindSafe(|| {
-        wavelift::compile_function(func, target)
-    })) {
-        Ok(Ok(compiled)) => Ok(compiled),
-        Ok(Err(error)) => Err(error.to_string().trim_end().to_string()),
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic payload".to_string());
-            Err(format!(
-                "internal compiler error: the compiler panicked on function {}: {what}",
-                func.name
-            ))
-        }
-    }
+    guarded(
+        &format!("the compiler panicked on function {}", func.name),
+        || {
+            wavelift::compile_function(func, target)
+                .map_err(|e| e.to_string().trim_end().to_string())
+        },
+    )
+}
+
+/// Runs `f`, turning a panic into an "internal error: {what}" message.
+pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic payload".to_string());
+        Err(format!("internal error: {what}: {message}"))
+    })
 }
 
 fn compile_file(args: &Args) -> Result<(), String> {

@@ -2,7 +2,7 @@
 //! reports each.
 
 use crate::clif_file::ClifFile;
-use crate::compile::{choose_target, compile_guarded, format_listing};
+use crate::compile::{choose_target, compile_guarded, format_listing, guarded};
 use crate::launch;
 use crate::test::{RunOutcome, parse_run_lines, run_test};
 use std::path::PathBuf;
@@ -75,8 +75,10 @@ fn run_file(args: &Args) -> Result<bool, String> {
             .map_err(|(line, why)| format!("{name}:{line}: {why}"))?;
         for spec in &specs {
             ran += 1;
-            let outcome = launch::execute(func, &compiled, &target, spec)
-                .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
+            let outcome = guarded("the simulator panicked", || {
+                launch::execute(func, &compiled, &target, spec)
+            })
+            .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
             println!(
                 "{name}:{}: launch {}: {} waves, {} instructions",
                 spec.line, spec.text, outcome.stats.waves, outcome.stats.instructions

@@ -32,7 +32,7 @@
 //! `CI` is set, so that CI can never bless by accident.
 
 use crate::clif_file::{ClifFile, ClifFunction, Comment, HeaderKind};
-use crate::compile::compile_guarded;
+use crate::compile::{compile_guarded, guarded};
 use crate::launch;
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
 use cranelift_reader::{Comparison, Invocation, RunCommand};
@@ -558,17 +558,20 @@ pub fn run_test(
         .iter()
         .map(|(_, command)| invocation(command).args.clone())
         .collect();
-    let mut memory = Memory::new();
-    let results = match run_device(
-        &compiled,
-        &function.signature,
-        target,
-        &lanes,
-        &mut memory,
-        &Options::default(),
-    ) {
+    let simulated = guarded("the simulator panicked", || {
+        run_device(
+            &compiled,
+            &function.signature,
+            target,
+            &lanes,
+            &mut Memory::new(),
+            &Options::default(),
+        )
+        .map_err(|error| format!("the simulation failed: {error}"))
+    });
+    let results = match simulated {
         Ok((results, _)) => results,
-        Err(error) => return fail_all(format!("the simulation failed: {error}")),
+        Err(error) => return fail_all(error),
     };
     commands
         .iter()
@@ -700,7 +703,9 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
             }
         };
         for spec in &specs {
-            match launch::execute(func, &compiled, target, spec) {
+            match guarded("the simulator panicked", || {
+                launch::execute(func, &compiled, target, spec)
+            }) {
                 Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,
                 Ok(outcome) => {
                     for failure in outcome.failures {
