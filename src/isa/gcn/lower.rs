@@ -265,7 +265,14 @@ impl IsleContext<'_, '_> {
     /// opcode), at most one constant-bus read (SGPRs, literals), and no literal in the
     /// long (VOP3) encoding, which gfx6–gfx9 lack. (`v_cndmask_b32`, whose mask is a bus
     /// read of its own, is legalised by `cndmask`.)
-    fn legalize_valu(&mut self, mut op: Op, srcs: &mut SmallVec<[Src; 3]>) -> Op {
+    fn legalize_valu(&mut self, op: Op, srcs: &mut SmallVec<[Src; 3]>) -> Op {
+        self.legalize_valu_in(op, srcs, false)
+    }
+
+    /// [`Self::legalize_valu`] for an instruction that may need the VOP3 encoding whatever
+    /// its sources (`vop3`): a compare whose lane mask the allocator may put in an SGPR
+    /// pair other than VCC. VOP3 takes no literal, so literals go to VGPRs first.
+    fn legalize_valu_in(&mut self, mut op: Op, srcs: &mut SmallVec<[Src; 3]>, vop3: bool) -> Op {
         if srcs.len() == 2
             && !srcs[1].is_vgpr()
             && srcs[0].is_vgpr()
@@ -275,7 +282,7 @@ impl IsleContext<'_, '_> {
             op = swapped;
         }
         let long_form =
-            !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
+            vop3 || !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
         let mut bus = 0;
         let mut seen_sgprs: SmallVec<[Reg; 3]> = SmallVec::new();
         for i in 0..srcs.len() {
@@ -736,7 +743,7 @@ impl generated::Context for IsleContext<'_, '_> {
     fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
         // 64-bit compares get register pairs (never constants) from the rules.
         let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
-        let op = self.legalize_valu(*op, &mut srcs);
+        let op = self.legalize_valu_in(*op, &mut srcs, true);
         let mask = self.vreg(SGPR, RegClass::Float);
         self.emit(Inst::Valu {
             op,
