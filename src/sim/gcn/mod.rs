@@ -20,6 +20,7 @@
 
 pub use memory::Memory;
 
+pub(crate) mod float;
 mod memory;
 mod valu;
 
