@@ -558,7 +558,7 @@ fn commuted(op: Op) -> Option<Op> {
     use Op::*;
     Some(match op {
         VAddU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32 | VMinI32
-        | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 | VBcntU32B32 => op,
+        | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
         VSubU32 => VSubrevU32,
         VSubrevU32 => VSubU32,
         VSubF32 => VSubrevF32,
