@@ -267,3 +267,37 @@ fn waves_of_a_group_meet_at_barriers() {
         assert_ne!(run_exchange(g, false), [101, 102, 103, 100], "{g:?}");
     }
 }
+
+#[test]
+fn compiled_kernel_without_its_waitcnt_fails() {
+    let mut code = saxpy();
+    let target = Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap();
+    // saxpy is straight-line code: cutting an instruction out moves no branch target.
+    let line = wavelift::disassemble(&code.code, &target)
+        .into_iter()
+        .find(|l| l.text.starts_with("s_waitcnt vmcnt(0)"))
+        .unwrap();
+    code.code.drain(line.offset..line.offset + line.bytes.len());
+    let mut memory = Memory::new();
+    let x = memory.alloc(&to_bytes(&[1.0; 64]));
+    let y = memory.alloc(&to_bytes(&[2.0; 64]));
+    let mut kernarg = x.to_le_bytes().to_vec();
+    kernarg.extend(y.to_le_bytes());
+    kernarg.extend(3.0f32.to_le_bytes());
+    let grid = Launch {
+        workgroup_size: [64, 1, 1],
+        groups: [1, 1, 1],
+        kernarg,
+    };
+    let err = launch(&code, Gen::Gfx8, &grid, &mut memory, &Options::default()).unwrap_err();
+    let Violation::Waitcnt { issued, .. } = &err.violation else {
+        panic!("{err}");
+    };
+    assert!(issued.starts_with("flat_load_dword"), "{err}");
+    assert!(
+        err.inst
+            .as_deref()
+            .is_some_and(|t| t.starts_with("v_fma_f32")),
+        "{err}"
+    );
+}
