@@ -248,6 +248,7 @@ fn vmcnt_retires_in_issue_order() {
             second.clone(),
             waitcnt(g, Some(1), Some(0)),
             readfirstlane(4, 2),
+            waitcnt(g, Some(0), Some(0)),
         ];
         run(g, &seq, &address_arg(buf), 1, &mut memory).unwrap();
         let seq = [
@@ -290,9 +291,14 @@ fn pending_result_at_return_fails() {
         ];
         let r = run(g, &seq, &address_arg(buf), 2, &mut memory).unwrap();
         assert_eq!(r, vec![vec![5, 6]]);
-        // A load into a register that is not a result may be outstanding at the return.
+        // No memory operation may be outstanding at the return (docs/ir.md), even one
+        // whose register is not a result, or a store.
         let seq = [flat_load(Op::FlatLoadDword, 5, 0)];
-        run(g, &seq, &address_arg(buf), 2, &mut memory).unwrap();
+        let err = run(g, &seq, &address_arg(buf), 2, &mut memory).unwrap_err();
+        assert!(
+            matches!(&err.violation, Violation::Waitcnt { register, .. } if register.contains("return")),
+            "{err}"
+        );
     }
 }
 
@@ -310,7 +316,7 @@ fn flat_loads_extend_and_stores_are_exec_masked() {
             flat_load(Op::FlatLoadSshort, 5, 0),
             // Misaligned dword: allowed, as for global memory on the hardware.
             flat_load(Op::FlatLoadDword, 6, 0),
-            w,
+            w.clone(),
         ];
         // Lane 0 reads at src, lane 1 at src + 1.
         let args: Vec<Vec<u32>> = (0..2u64)
@@ -333,7 +339,7 @@ fn flat_loads_extend_and_stores_are_exec_masked() {
                 vec![a as u32, (a >> 32) as u32, 0x100 + i as u32]
             })
             .collect();
-        let seq = [flat_store(Op::FlatStoreDword, 0, 2)];
+        let seq = [flat_store(Op::FlatStoreDword, 0, 2), w.clone()];
         run(g, &seq, &args, 0, &mut memory).unwrap();
         let bytes = memory.read(dst, 16).unwrap();
         let words: Vec<u32> = bytes
@@ -483,7 +489,8 @@ fn wide_store_then_data_overwrite_needs_a_wait_state() {
         )
         .unwrap_err();
         assert!(matches!(&err.violation, Violation::Hazard { .. }), "{err}");
-        run(g, &[store, nop(0), overwrite], &args, 0, &mut memory).unwrap();
+        let done = waitcnt(g, Some(0), Some(0));
+        run(g, &[store, nop(0), overwrite, done], &args, 0, &mut memory).unwrap();
         assert_eq!(
             memory.read(dst, 16).unwrap()[..],
             [1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]

@@ -70,30 +70,42 @@ pub(crate) fn call_device(
         }
     }
     if wave.state == State::Returned {
-        // The caller reads the results right after the return.
+        // The caller reads the results right after the return, and the calling convention
+        // (docs/ir.md) leaves no memory operation outstanding across it.
         let results = RegSet::range(256, result_dwords as u16);
-        if let Some((p, regs)) = wave.outstanding.conflict(results) {
-            let names: Vec<String> = regs
-                .ranges()
-                .into_iter()
-                .map(|(f, c)| reg_name(f, c))
-                .collect();
+        let violation = match wave.outstanding.conflict(results) {
+            Some((p, regs)) => {
+                let names: Vec<String> = regs
+                    .ranges()
+                    .into_iter()
+                    .map(|(f, c)| reg_name(f, c))
+                    .collect();
+                Some((p.pc, names.join(", ")))
+            }
+            None => wave.outstanding.oldest().map(|p| {
+                (
+                    p.pc,
+                    "the return (a device function returns with no memory operation \
+                     outstanding)"
+                        .to_string(),
+                )
+            }),
+        };
+        if let Some((issued_at, register)) = violation {
             let return_pc = wave.last_pc;
-            let ret = program
-                .fetch(return_pc)
-                .ok()
-                .map(|i| program.get(i).text(generation));
-            let issued = program
-                .fetch(p.pc)
-                .map(|i| program.get(i).text(generation))
-                .unwrap_or_default();
+            let mut text = |pc| {
+                program
+                    .fetch(pc)
+                    .ok()
+                    .map(|i| program.get(i).text(generation))
+            };
             return Err(SimError {
                 pc: return_pc,
-                inst: ret,
+                inst: text(return_pc),
                 violation: Violation::Waitcnt {
-                    register: names.join(", "),
-                    issued_at: p.pc,
-                    issued,
+                    register,
+                    issued_at,
+                    issued: text(issued_at).unwrap_or_default(),
                 },
             });
         }

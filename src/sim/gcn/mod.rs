@@ -26,8 +26,8 @@
 
 pub use memory::Memory;
 
-pub(crate) mod float;
 mod dispatch;
+pub(crate) mod float;
 mod hazard;
 mod memory;
 mod program;

@@ -73,6 +73,11 @@ impl Outstanding {
         self.ops.push(op);
     }
 
+    /// The oldest outstanding operation, if any.
+    pub fn oldest(&self) -> Option<&Pending> {
+        self.ops.first()
+    }
+
     /// The oldest outstanding operation writing a register of `regs`.
     pub fn conflict(&self, regs: RegSet) -> Option<(&Pending, RegSet)> {
         if !self.dst.overlaps(regs) {
