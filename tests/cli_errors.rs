@@ -227,3 +227,36 @@ fn blessing_writes_error_expectations() {
         "{stdout}"
     );
 }
+
+#[test]
+fn run_prints_results_and_fails_on_a_wrong_expectation() {
+    let output = clif_util(&["run", "--target", "gfx803", "filetests/gcn/saxpy.clif"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("buffer y: f32 x 256"), "{stdout}");
+    assert!(stdout.contains("[   0] 1.0 3.0 5.0 7.0"), "{stdout}");
+
+    let wrong = scratch_file(
+        "wrong_run_line.clif",
+        "test run\ntarget amdgcn gfx803\nfunction %f(i32) -> i32 {\nblock0(v0: i32):\n  \
+         v1 = iconst.i32 1\n  v2 = iadd v0, v1\n  return v2\n}\n; run: %f(1) == 2\n\
+         ; run: %f(1) == 3\n",
+    );
+    let output = clif_util(&["run", wrong.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("ok   run: %f(1) == 2"), "{stdout}");
+    assert!(stdout.contains("FAIL run: %f(1) == 3: got 2"), "{stdout}");
+
+    // `clif-util test` fails on the same line.
+    let output = clif_util(&["test", wrong.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+
+    let bad = scratch_file(
+        "bad_launch.clif",
+        "test run\ntarget amdgcn gfx803\nfunction %k(i64) system_v {\n  ; launch: %k(nobuffer) \
+         size=64\nblock0(v0: i64):\n  return\n}\n",
+    );
+    let stderr = expect_error(&["run", bad.to_str().unwrap()]);
+    assert!(stderr.contains("not a i64 literal"), "{stderr}");
+}

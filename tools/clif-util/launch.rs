@@ -25,7 +25,7 @@ use cranelift_codegen::isa::CallConv;
 use std::fmt::Write as _;
 use wavelift::ir::{self, AbiParam, Signature, types};
 use wavelift::sim::gcn::{self, Launch, Memory, Options, Stats};
-use wavelift::sim::harness::{format_values, kernarg_segment, push_dwords, same_value};
+use wavelift::sim::harness::{kernarg_segment, push_dwords, same_value};
 use wavelift::{Arch, CompiledCode, Target};
 
 /// A buffer declaration.
@@ -449,7 +449,8 @@ pub fn execute(
     })
 }
 
-/// A buffer's contents, eight values to a line.
+/// A buffer's contents, eight values to a line (floats in decimal, as Rust prints them:
+/// the shortest text that reads back to the same value).
 pub fn format_buffer(buffer: &Buffer) -> String {
     let mut out = format!(
         "buffer {}: {} x {}\n",
@@ -458,9 +459,31 @@ pub fn format_buffer(buffer: &Buffer) -> String {
         buffer.values.len()
     );
     for (row, chunk) in buffer.values.chunks(8).enumerate() {
-        let _ = writeln!(out, "  [{:4}] {}", row * 8, format_values(chunk));
+        let values: Vec<String> = chunk
+            .iter()
+            .map(|v| match v {
+                DataValue::F32(x) => format!("{:?}", x.as_f32()),
+                DataValue::F64(x) => format!("{:?}", x.as_f64()),
+                other => other.to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "  [{:4}] {}", row * 8, values.join(" "));
     }
     out
+}
+
+/// Whether a launch changed `buffer` (its final contents differ from its declaration).
+pub fn written(spec: &LaunchSpec, buffer: &Buffer) -> bool {
+    spec.buffers
+        .iter()
+        .find(|b| b.name == buffer.name)
+        .is_none_or(|initial| {
+            initial
+                .values
+                .iter()
+                .zip(&buffer.values)
+                .any(|(a, b)| !a.bitwise_eq(b))
+        })
 }
 
 #[cfg(test)]

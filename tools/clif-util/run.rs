@@ -83,8 +83,16 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 "{name}:{}: launch {}: {} waves, {} instructions",
                 spec.line, spec.text, outcome.stats.waves, outcome.stats.instructions
             );
-            for buffer in &outcome.buffers {
+            let (outputs, inputs): (Vec<_>, Vec<_>) = outcome
+                .buffers
+                .iter()
+                .partition(|buffer| launch::written(spec, buffer));
+            for buffer in outputs {
                 print!("{}", launch::format_buffer(buffer));
+            }
+            if !inputs.is_empty() {
+                let names: Vec<&str> = inputs.iter().map(|b| b.name.as_str()).collect();
+                println!("unchanged: {}", names.join(", "));
             }
             for failure in &outcome.failures {
                 all_passed = false;
