@@ -776,6 +776,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn run_lines_are_checked_against_the_interpreter() {
+        let func = cranelift_reader::parse_functions(
+            "function %f(i32) -> i32 {\nblock0(v0: i32):\n v1 = iconst.i32 1\n \
+             v2 = iadd v0, v1\n return v2\n}",
+        )
+        .unwrap()
+        .remove(0);
+        let command = |text: &str| {
+            cranelift_reader::parse_run_command(text, &func.signature)
+                .unwrap()
+                .unwrap()
+        };
+        // A simulated result that agrees with a wrong expectation: the interpreter catches it.
+        let wrong = command("run: %f(1) == 3");
+        let outcome = check_command(&func, &wrong, &[DataValue::I32(3)]);
+        assert!(
+            matches!(&outcome, RunOutcome::Failed(why) if why.contains("cranelift-interpreter returns 2")),
+        );
+        let right = command("run: %f(1) == 2");
+        assert!(matches!(
+            check_command(&func, &right, &[DataValue::I32(2)]),
+            RunOutcome::Passed(_)
+        ));
+        assert!(matches!(
+            check_command(&func, &right, &[DataValue::I32(5)]),
+            RunOutcome::Failed(_)
+        ));
+        let differs = command("run: %f(1) != 3");
+        assert!(matches!(
+            check_command(&func, &differs, &[DataValue::I32(2)]),
+            RunOutcome::Passed(_)
+        ));
+    }
+
+    #[test]
     fn test_lines_parse() {
         assert_eq!(TestKind::parse("compile"), Ok(TestKind::Compile));
         assert_eq!(
