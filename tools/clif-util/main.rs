@@ -4,6 +4,7 @@
 
 mod clif_file;
 mod compile;
+mod difftest;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -21,12 +22,14 @@ struct Cli {
 enum Command {
     Test(test::Args),
     Compile(compile::Args),
+    Difftest(difftest::Args),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Test(args) => test::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Difftest(args) => difftest::run(args),
     }
 }
 
