@@ -4,15 +4,10 @@
 //! bit for bit with Rust's `/` and `f32::sqrt` (which are correctly rounded and keep
 //! denormals) over edge values and millions of random inputs.
 //!
-//! The models of the special instructions follow the GCN3 ISA manual's pseudo-code
-//! (section 12.7, VOP3 opcodes), with three corrections where that pseudo-code cannot be
-//! what the hardware does (each would make LLVM's own sequence fail):
-//! - V_DIV_FMAS_F32 scales by 2^64 when the quotient it produces is large
-//!   (exponent > 127) and by 2^-64 otherwise, undoing whichever scaling v_div_scale_f32
-//!   chose; the manual's constant 2^32 undoes neither. The scaled fma is rounded once.
-//! - V_DIV_SCALE_F32, when both the reciprocal and the quotient would be denormal, scales
-//!   a (huge) denominator by 2^-64, not 2^64, which would overflow it.
-//! - V_DIV_FIXUP_F32 turns a NaN quotient of finite operands into an infinity.
+//! The semantics of each opcode are the simulator's (`sim::gcn::float`), whose models of
+//! the division helpers correct the GCN3 manual's pseudo-code in three places (each would
+//! make LLVM's own sequence fail; see there): V_DIV_FMAS_F32's scale, V_DIV_SCALE_F32 with
+//! both the reciprocal and the quotient denormal, V_DIV_FIXUP_F32 of a NaN quotient.
 //!
 //! V_RCP_F32 and V_SQRT_F32 are modelled as the correctly rounded result, or one ulp
 //! below or above it (the manual promises 1 ulp), with denormal inputs and outputs
@@ -28,6 +23,7 @@ use super::emit::lower_to_mc;
 use super::inst::Inst;
 use super::mc::{Gen, McInst, Op, Operand};
 use super::regs::vgpr;
+use crate::sim::gcn::float::{self, class, div_fixup, div_fmas, div_scale, fma_scaled, rcp, sqrt};
 
 /// How far the transcendental unit's results are from the correctly rounded ones, in ulps.
 #[derive(Copy, Clone, Debug)]
@@ -41,162 +37,6 @@ struct Lane {
     v: [u32; 16],
     vcc: bool,
     approx: Approx,
-}
-
-fn exponent(x: f32) -> i32 {
-    ((x.to_bits() >> 23) & 0xff) as i32
-}
-
-fn is_denormal(x: f32) -> bool {
-    x != 0.0 && x.is_subnormal()
-}
-
-fn ftz(x: f32) -> f32 {
-    if is_denormal(x) {
-        f32::copysign(0.0, x)
-    } else {
-        x
-    }
-}
-
-/// `x` moved by `ulps` in magnitude, when finite, non-zero and staying so.
-fn perturb(x: f32, ulps: i32) -> f32 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
-    }
-    let bits = (x.to_bits() as i64 + ulps as i64) as u32;
-    let moved = f32::from_bits(bits);
-    if moved.is_finite() && moved != 0.0 && moved.is_sign_negative() == x.is_sign_negative() {
-        moved
-    } else {
-        x
-    }
-}
-
-fn ldexp(x: f32, e: i32) -> f32 {
-    (x as f64 * 2f64.powi(e)) as f32
-}
-
-fn quiet(x: f32) -> f32 {
-    f32::from_bits(x.to_bits() | 0x0040_0000)
-}
-
-fn rcp(x: f32, ulps: i32) -> f32 {
-    let x = ftz(x);
-    // The reciprocal of a power of two is exact (assumed of the hardware too).
-    let ulps = if x.to_bits() & 0x007f_ffff == 0 {
-        0
-    } else {
-        ulps
-    };
-    ftz(perturb((1.0 / x as f64) as f32, ulps))
-}
-
-fn sqrt(x: f32, ulps: i32) -> f32 {
-    let x = ftz(x);
-    // The f64 root rounded to f32 is the correctly rounded f32 root.
-    ftz(perturb((x as f64).sqrt() as f32, ulps))
-}
-
-/// `(a·b + c)·2^scale` rounded once to f32: the f64 sum is rounded to odd, which makes the
-/// second rounding (to 24 bits) exact.
-fn fma_scaled(a: f32, b: f32, c: f32, scale: i32) -> f32 {
-    let p = a as f64 * b as f64; // exact: 48 bits
-    let c = c as f64;
-    let s = p + c;
-    if !s.is_finite() {
-        return ldexp(s as f32, scale);
-    }
-    let bb = s - p;
-    let err = (p - (s - bb)) + (c - bb);
-    let mut t = s;
-    if err != 0.0 {
-        let mut bits = s.to_bits();
-        if (err < 0.0) != (s < 0.0) {
-            bits -= 1; // the exact sum is nearer zero: truncate toward it
-        }
-        t = f64::from_bits(bits | 1);
-    }
-    (t * 2f64.powi(scale)) as f32
-}
-
-fn div_scale(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
-    let (e1, e2) = (exponent(s1), exponent(s2));
-    let recip_denormal = (s1 as f64).abs() > 2f64.powi(126);
-    let quot = s2 as f64 / s1 as f64;
-    let quot_denormal = quot != 0.0 && quot.abs() < f32::MIN_POSITIVE as f64;
-    if s1 == 0.0 || s2 == 0.0 {
-        (f32::NAN, false)
-    } else if e2 - e1 >= 96 {
-        // The quotient is near overflow: only the denominator is scaled up.
-        (if s0 == s1 { ldexp(s0, 64) } else { s0 }, true)
-    } else if is_denormal(s1) {
-        (ldexp(s0, 64), false)
-    } else if recip_denormal && quot_denormal {
-        (if s0 == s1 { ldexp(s0, -64) } else { s0 }, true)
-    } else if recip_denormal {
-        (ldexp(s0, -64), false)
-    } else if quot_denormal {
-        // Only the numerator is scaled up.
-        (if s0 == s2 { ldexp(s0, 64) } else { s0 }, true)
-    } else if e2 <= 23 {
-        // The numerator is tiny: both are scaled up.
-        (ldexp(s0, 64), false)
-    } else {
-        (s0, false)
-    }
-}
-
-fn div_fmas(s0: f32, s1: f32, s2: f32, vcc: bool) -> f32 {
-    if !vcc {
-        return s0.mul_add(s1, s2);
-    }
-    fma_scaled(s0, s1, s2, if exponent(s2) > 127 { 64 } else { -64 })
-}
-
-fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
-    let sign = |x: f32| {
-        if s1.is_sign_negative() != s2.is_sign_negative() {
-            -x
-        } else {
-            x
-        }
-    };
-    if s2.is_nan() {
-        quiet(s2)
-    } else if s1.is_nan() {
-        quiet(s1)
-    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
-        f32::from_bits(0xffc0_0000)
-    } else if s1 == 0.0 || s2.is_infinite() {
-        sign(f32::INFINITY)
-    } else if s1.is_infinite() || s2 == 0.0 || exponent(s2) - exponent(s1) < -150 {
-        sign(0.0)
-    } else if s0.is_nan() {
-        sign(f32::INFINITY)
-    } else {
-        sign(s0.abs())
-    }
-}
-
-/// V_CMP_CLASS_F32 (GCN3 ISA 12.7): mask bits 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
-/// 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
-fn class(x: f32, mask: u32) -> bool {
-    let neg = x.is_sign_negative();
-    let bit = if x.is_nan() {
-        if x.to_bits() & 0x0040_0000 != 0 { 1 } else { 0 }
-    } else if x.is_infinite() {
-        if neg { 2 } else { 9 }
-    } else if x == 0.0 {
-        if neg { 5 } else { 6 }
-    } else if x.is_subnormal() {
-        if neg { 4 } else { 7 }
-    } else if neg {
-        3
-    } else {
-        8
-    };
-    mask >> bit & 1 != 0
 }
 
 impl Lane {
@@ -245,8 +85,12 @@ impl Lane {
                     self.set_mask(inst, carry);
                     Some(f32::from_bits(sum))
                 }
-                Op::VMulF32 => Some(self.f(inst, 0) * self.f(inst, 1)),
-                Op::VFmaF32 => Some(self.f(inst, 0).mul_add(self.f(inst, 1), self.f(inst, 2))),
+                Op::VMulF32 => Some(float::mul(self.f(inst, 0), self.f(inst, 1))),
+                Op::VFmaF32 => Some(float::fma(
+                    self.f(inst, 0),
+                    self.f(inst, 1),
+                    self.f(inst, 2),
+                )),
                 Op::VRcpF32 => Some(rcp(self.f(inst, 0), self.approx.rcp)),
                 Op::VSqrtF32 => Some(sqrt(self.f(inst, 0), self.approx.sqrt)),
                 Op::VCndmaskB32 => {

@@ -12,16 +12,28 @@
 //! Module layout:
 //! - `memory.rs`: [`Memory`], the global address space (allocated regions only);
 //! - `valu.rs`: per-lane semantics of every VALU operation;
-//! - `wave.rs`: the wave state, fetch/decode/dispatch, SALU, SMEM, FLAT, branches;
-//! - `hazard.rs`: wait-count and hazard checking.
+//! - `program.rs`: the decode cache (each program counter decoded once) and each
+//!   instruction's kind and register footprint;
+//! - `wave.rs`: the wave state, dispatch, SALU, SMEM, FLAT, branches, the VALU lane loop;
+//! - `waitcnt.rs`: outstanding memory operations and `s_waitcnt`;
+//! - `hazard.rs`: the table of hazard rules (manually inserted wait states);
+//! - `dispatch.rs`: device-function calls and kernel launches over a grid.
+//!
+//! `docs/simulator.md` describes what is modelled and what is checked.
 
-// API skeleton: the types below are the contract between the simulator's parts and its
-// users (clif-util `run`, `test run`, the differential tester).
+// The types below are the contract between the simulator's parts and its users (clif-util
+// `run`, `test run`, the differential tester).
 
 pub use memory::Memory;
 
+pub(crate) mod float;
+mod dispatch;
+mod hazard;
 mod memory;
+mod program;
 mod valu;
+mod waitcnt;
+mod wave;
 
 use crate::CompiledCode;
 use crate::isa::gcn::mc::Gen;
@@ -151,8 +163,7 @@ pub fn call_device(
     memory: &mut Memory,
     options: &Options,
 ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-    let _ = (code, generation, args, result_dwords, memory, options);
-    todo!("simulator core")
+    dispatch::call_device(code, generation, args, result_dwords, memory, options)
 }
 
 /// A kernel launch: the grid and the kernel arguments.
@@ -178,6 +189,5 @@ pub fn launch(
     memory: &mut Memory,
     options: &Options,
 ) -> Result<Stats, SimError> {
-    let _ = (code, generation, launch, memory, options);
-    todo!("simulator core")
+    dispatch::launch(code, generation, launch, memory, options)
 }

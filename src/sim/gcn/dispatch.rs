@@ -1,0 +1,297 @@
+//! Starting waves: a device-function call in one wave, and a kernel launch over a grid with
+//! the initial state the AMDHSA ABI defines (AMDGPU LLVM docs, "Initial Kernel Execution
+//! State"; the HSA `hsa_kernel_dispatch_packet_t`).
+
+use super::program::{Program, RegSet};
+use super::wave::{Env, State, Wave, reg_name};
+use super::{Launch, Memory, Options, SimError, Stats, Violation};
+use crate::isa::gcn::mc::Gen;
+use crate::{CompiledCode, FunctionKind};
+
+/// Bytes of LDS each work-group gets (the gfx7–gfx9 maximum; gfx6 has 32 KiB but the
+/// simulator gives every generation the same).
+pub(crate) const LDS_BYTES: usize = 64 * 1024;
+
+fn error(violation: Violation) -> SimError {
+    SimError {
+        pc: 0,
+        inst: None,
+        violation,
+    }
+}
+
+pub(crate) fn call_device(
+    code: &[u8],
+    generation: Gen,
+    args: &[Vec<u32>],
+    result_dwords: usize,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
+    if args.len() > 64 {
+        return Err(error(Violation::Other(format!(
+            "{} argument lists for a 64-lane wave",
+            args.len()
+        ))));
+    }
+    if result_dwords > 256 || args.iter().any(|a| a.len() > 256) {
+        return Err(error(Violation::Other(
+            "more than 256 dwords of arguments or results".into(),
+        )));
+    }
+    let mut program = Program::new(code, generation);
+    let mut wave = Wave::new();
+    let exec = if args.len() == 64 {
+        !0
+    } else {
+        (1u64 << args.len()) - 1
+    };
+    wave.set_exec(exec);
+    for (lane, list) in args.iter().enumerate() {
+        for (k, &value) in list.iter().enumerate() {
+            wave.vgpr[k][lane] = value;
+        }
+    }
+    // The return address in s[0:1]: just past the code.
+    let return_address = code.len().next_multiple_of(4) as u32;
+    wave.sgpr[0] = return_address;
+    wave.sgpr[1] = 0;
+    let mut env = Env {
+        memory,
+        options,
+        return_address: Some(return_address),
+    };
+    loop {
+        wave.run(&mut program, &mut env)?;
+        match wave.state {
+            // The only wave of its group passes every barrier.
+            State::Barrier => wave.state = State::Running,
+            _ => break,
+        }
+    }
+    if wave.state == State::Returned {
+        // The caller reads the results right after the return.
+        let results = RegSet::range(256, result_dwords as u16);
+        if let Some((p, regs)) = wave.outstanding.conflict(results) {
+            let names: Vec<String> = regs
+                .ranges()
+                .into_iter()
+                .map(|(f, c)| reg_name(f, c))
+                .collect();
+            let return_pc = wave.last_pc;
+            let ret = program
+                .fetch(return_pc)
+                .ok()
+                .map(|i| program.get(i).text(generation));
+            let issued = program
+                .fetch(p.pc)
+                .map(|i| program.get(i).text(generation))
+                .unwrap_or_default();
+            return Err(SimError {
+                pc: return_pc,
+                inst: ret,
+                violation: Violation::Waitcnt {
+                    register: names.join(", "),
+                    issued_at: p.pc,
+                    issued,
+                },
+            });
+        }
+    }
+    let results = (0..args.len())
+        .map(|lane| (0..result_dwords).map(|k| wave.vgpr[k][lane]).collect())
+        .collect();
+    Ok((
+        results,
+        Stats {
+            waves: 1,
+            instructions: wave.steps,
+        },
+    ))
+}
+
+/// Offsets in `hsa_kernel_dispatch_packet_t` (HSA Platform System Architecture
+/// Specification 2.9.6; `hsa.h`).
+mod packet {
+    pub const HEADER: usize = 0;
+    pub const SETUP: usize = 2;
+    pub const WORKGROUP_SIZE: usize = 4; // x, y, z: u16
+    pub const GRID_SIZE: usize = 12; // x, y, z: u32, in work-items
+    pub const KERNARG_ADDRESS: usize = 40; // u64
+    pub const SIZE: usize = 64;
+    /// HSA_PACKET_TYPE_KERNEL_DISPATCH in the header's type field.
+    pub const KERNEL_DISPATCH: u16 = 2;
+}
+
+pub(crate) fn launch(
+    code: &CompiledCode,
+    generation: Gen,
+    launch: &Launch,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<Stats, SimError> {
+    if code.kind != FunctionKind::Kernel {
+        return Err(error(Violation::Other(
+            "only kernels can be launched; call device functions with `call_device`".into(),
+        )));
+    }
+    let size = launch.workgroup_size;
+    let items_per_group: u64 = size.iter().map(|&s| s as u64).product();
+    if items_per_group == 0 || items_per_group > 1024 || size.iter().any(|&s| s > 0xffff) {
+        return Err(error(Violation::Other(format!(
+            "work-group size {size:?}: each at most 65535, 1 to 1024 work-items in all"
+        ))));
+    }
+    let grid: Vec<u64> = (0..3)
+        .map(|d| size[d] as u64 * launch.groups[d] as u64)
+        .collect();
+    if grid.iter().any(|&g| g > u32::MAX as u64) {
+        return Err(error(Violation::Other(
+            "grid larger than 2^32 work-items".into(),
+        )));
+    }
+    if (launch.kernarg.len() as u32) < code.kernarg_size {
+        return Err(error(Violation::Other(format!(
+            "the kernel reads {} bytes of arguments, the launch gives {}",
+            code.kernarg_size,
+            launch.kernarg.len()
+        ))));
+    }
+
+    let kernarg_address = memory.alloc(&launch.kernarg);
+    let mut p = [0u8; packet::SIZE];
+    p[packet::HEADER..][..2].copy_from_slice(&packet::KERNEL_DISPATCH.to_le_bytes());
+    let dims: u16 = if grid[2] > 1 {
+        3
+    } else if grid[1] > 1 {
+        2
+    } else {
+        1
+    };
+    p[packet::SETUP..][..2].copy_from_slice(&dims.to_le_bytes());
+    for d in 0..3 {
+        p[packet::WORKGROUP_SIZE + 2 * d..][..2].copy_from_slice(&(size[d] as u16).to_le_bytes());
+        p[packet::GRID_SIZE + 4 * d..][..4].copy_from_slice(&(grid[d] as u32).to_le_bytes());
+    }
+    p[packet::KERNARG_ADDRESS..][..8].copy_from_slice(&kernarg_address.to_le_bytes());
+    let packet_address = memory.alloc(&p);
+
+    let mut program = Program::new(&code.code, generation);
+    let mut stats = Stats::default();
+    let [gx, gy, gz] = launch.groups;
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                let group = GroupStart {
+                    id: [x, y, z],
+                    size,
+                    packet_address,
+                    kernarg_address,
+                };
+                run_group(code, &group, &mut program, memory, options, &mut stats)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+struct GroupStart {
+    id: [u32; 3],
+    size: [u32; 3],
+    packet_address: u64,
+    kernarg_address: u64,
+}
+
+/// The initial state of wave `w` of a work-group: user SGPRs (dispatch pointer, kernarg
+/// pointer), then the system SGPRs for the work-group ids, in the ABI's order and only
+/// those enabled; v0/v1/v2 the work-item ids x/y/z (x fastest); EXEC the lanes that have a
+/// work-item.
+fn start_wave(code: &CompiledCode, group: &GroupStart, w: u32) -> Wave {
+    let mut wave = Wave::new();
+    let inputs = &code.inputs;
+    let mut next = 0usize;
+    let mut pair = |wave: &mut Wave, value: u64| {
+        wave.sgpr[next] = value as u32;
+        wave.sgpr[next + 1] = (value >> 32) as u32;
+        next += 2;
+    };
+    if inputs.dispatch_ptr {
+        pair(&mut wave, group.packet_address);
+    }
+    if inputs.kernarg_segment_ptr {
+        pair(&mut wave, group.kernarg_address);
+    }
+    for d in 0..3 {
+        if inputs.workgroup_id[d] {
+            wave.sgpr[next] = group.id[d];
+            next += 1;
+        }
+    }
+    let [sx, sy, _] = group.size;
+    let items = group.size.iter().product::<u32>();
+    let mut exec = 0u64;
+    for lane in 0..64u32 {
+        let i = w * 64 + lane;
+        if i >= items {
+            break;
+        }
+        exec |= 1 << lane;
+        let ids = [i % sx, i / sx % sy, i / (sx * sy)];
+        for (d, &id) in ids
+            .iter()
+            .enumerate()
+            .take(inputs.workitem_id_vgprs.clamp(1, 3) as usize)
+        {
+            wave.vgpr[d][lane as usize] = id;
+        }
+    }
+    wave.set_exec(exec);
+    wave
+}
+
+/// Runs the waves of one work-group to their ends, each until it ends or reaches a
+/// barrier, and releases a barrier when every wave that has not ended is waiting at it.
+fn run_group(
+    code: &CompiledCode,
+    group: &GroupStart,
+    program: &mut Program,
+    memory: &mut Memory,
+    options: &Options,
+    stats: &mut Stats,
+) -> Result<(), SimError> {
+    let items = group.size.iter().product::<u32>();
+    let mut waves: Vec<Wave> = (0..items.div_ceil(64))
+        .map(|w| start_wave(code, group, w))
+        .collect();
+    // The group's LDS; no DS instruction is decoded yet.
+    let lds = vec![0u8; LDS_BYTES];
+    debug_assert_eq!(lds.len(), LDS_BYTES);
+    let mut env = Env {
+        memory,
+        options,
+        return_address: None,
+    };
+    loop {
+        for wave in waves.iter_mut() {
+            wave.run(program, &mut env)?;
+            if wave.state == State::Returned {
+                return Err(SimError {
+                    pc: wave.pc,
+                    inst: None,
+                    violation: Violation::BadPc("a kernel returned instead of ending".into()),
+                });
+            }
+        }
+        if waves.iter().all(|w| w.state == State::Ended) {
+            break;
+        }
+        for wave in waves.iter_mut() {
+            if wave.state == State::Barrier {
+                wave.state = State::Running;
+            }
+        }
+    }
+    stats.waves += waves.len() as u64;
+    stats.instructions += waves.iter().map(|w| w.steps).sum::<u64>();
+    Ok(())
+}

@@ -1,0 +1,497 @@
+//! Floating-point semantics of the VALU operations, one lane at a time, in the mode wavelift
+//! kernels run in (docs/ir.md): round to nearest even, f32 and f64 denormals kept, IEEE mode
+//! on, DX10 clamp on. The exceptions the hardware makes whatever the mode are modelled here
+//! too. `fdiv_model` (the backend's proof of its division sequence) uses the same functions.
+//!
+//! NaNs (IEEE mode; AMDGPUUsage, "IEEE mode": signalling NaN inputs are quieted and
+//! propagated):
+//! - an operation with a NaN operand returns the first NaN operand in source order, quieted
+//!   (bit 22 set, payload and sign kept); LLVM's AMDGPU backend documents the hardware
+//!   quieting by setting bit 22 only;
+//! - an invalid operation on non-NaN operands (∞ − ∞, 0 · ∞, √−1) returns [`DEFAULT_NAN`],
+//!   0x7fc00000. No manual states this pattern; v_div_fixup_f32 is the exception, whose
+//!   pseudo-code in the manuals returns 0xffc00000 for 0/0 and ∞/∞.
+//!
+//! Denormals: kept everywhere except where the manuals or LLVM say the unit cannot handle
+//! them: v_mad_f32/v_mac_f32 flush inputs, the rounded product and the result on every
+//! generation (LLVM selects them for `llvm.amdgcn.fmad.ftz` even with f32 denormals
+//! enabled), and the transcendental unit (v_rcp, v_rsq, v_sqrt, v_rcp_iflag, v_rcp_f64)
+//! flushes denormal inputs and outputs.
+//!
+//! The transcendental unit is modelled as correctly rounded: the manuals promise 1 ulp, and
+//! `rcp`/`sqrt` take a perturbation in ulps so that `fdiv_model` can prove the backend's
+//! sequences for every result the hardware may give. v_rcp_f64 is an approximation too in
+//! hardware; it is modelled as correctly rounded.
+
+/// The quiet NaN produced by an invalid operation on non-NaN operands.
+pub(crate) const DEFAULT_NAN: u32 = 0x7fc0_0000;
+/// The f64 counterpart of [`DEFAULT_NAN`].
+pub(crate) const DEFAULT_NAN_F64: u64 = 0x7ff8_0000_0000_0000;
+/// The NaN v_div_fixup_f32 returns for 0/0 and ∞/∞ (its pseudo-code in the manuals).
+const DIV_FIXUP_NAN: u32 = 0xffc0_0000;
+
+pub(crate) fn default_nan() -> f32 {
+    f32::from_bits(DEFAULT_NAN)
+}
+
+fn default_nan64() -> f64 {
+    f64::from_bits(DEFAULT_NAN_F64)
+}
+
+/// `x` with the quiet bit set (a no-op on quiet NaNs).
+pub(crate) fn quiet(x: f32) -> f32 {
+    f32::from_bits(x.to_bits() | 0x0040_0000)
+}
+
+fn quiet64(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() | 0x0008_0000_0000_0000)
+}
+
+/// The first NaN among `xs`, quieted: the result of an operation with these operands when
+/// any is NaN.
+pub(crate) fn nan_operand(xs: &[f32]) -> Option<f32> {
+    xs.iter().find(|x| x.is_nan()).map(|&x| quiet(x))
+}
+
+fn nan_operand64(xs: &[f64]) -> Option<f64> {
+    xs.iter().find(|x| x.is_nan()).map(|&x| quiet64(x))
+}
+
+/// `op(xs)` with the NaN rules above: a NaN operand propagates, a NaN result of non-NaN
+/// operands is the default NaN.
+fn arith(xs: &[f32], op: impl FnOnce() -> f32) -> f32 {
+    if let Some(nan) = nan_operand(xs) {
+        return nan;
+    }
+    let r = op();
+    if r.is_nan() { default_nan() } else { r }
+}
+
+fn arith64(xs: &[f64], op: impl FnOnce() -> f64) -> f64 {
+    if let Some(nan) = nan_operand64(xs) {
+        return nan;
+    }
+    let r = op();
+    if r.is_nan() { default_nan64() } else { r }
+}
+
+/// The biased exponent field.
+pub(crate) fn exponent(x: f32) -> i32 {
+    ((x.to_bits() >> 23) & 0xff) as i32
+}
+
+pub(crate) fn is_denormal(x: f32) -> bool {
+    x.is_subnormal()
+}
+
+/// Denormals flushed to zero of the same sign.
+pub(crate) fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() {
+        f32::copysign(0.0, x)
+    } else {
+        x
+    }
+}
+
+fn ftz64(x: f64) -> f64 {
+    if x.is_subnormal() {
+        f64::copysign(0.0, x)
+    } else {
+        x
+    }
+}
+
+/// `x` moved by `ulps` in magnitude, when finite, non-zero and staying so.
+pub(crate) fn perturb(x: f32, ulps: i32) -> f32 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let bits = (x.to_bits() as i64 + ulps as i64) as u32;
+    let moved = f32::from_bits(bits);
+    if moved.is_finite() && moved != 0.0 && moved.is_sign_negative() == x.is_sign_negative() {
+        moved
+    } else {
+        x
+    }
+}
+
+/// 2^e as an f64, for -1022 <= e <= 1023.
+fn pow2(e: i32) -> f64 {
+    debug_assert!((-1022..=1023).contains(&e));
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// `x · 2^e` rounded once (V_LDEXP_F32; also the scaling inside the division helpers).
+pub(crate) fn ldexp(x: f32, e: i32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    // Past ±400 every finite non-zero f32 overflows or underflows anyway; within it the
+    // f64 product is exact, so the conversion is the only rounding.
+    (x as f64 * pow2(e.clamp(-400, 400))) as f32
+}
+
+pub(crate) fn add(a: f32, b: f32) -> f32 {
+    arith(&[a, b], || a + b)
+}
+
+pub(crate) fn mul(a: f32, b: f32) -> f32 {
+    arith(&[a, b], || a * b)
+}
+
+/// V_FMA_F32: one rounding.
+pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
+    arith(&[a, b, c], || a.mul_add(b, c))
+}
+
+/// V_MAD_F32 / V_MAC_F32: the product and the sum rounded separately, denormal inputs, the
+/// denormal product and a denormal result flushed.
+pub(crate) fn mad_ftz(a: f32, b: f32, c: f32) -> f32 {
+    arith(&[a, b, c], || ftz(ftz(ftz(a) * ftz(b)) + ftz(c)))
+}
+
+pub(crate) fn add64(a: f64, b: f64) -> f64 {
+    arith64(&[a, b], || a + b)
+}
+
+pub(crate) fn mul64(a: f64, b: f64) -> f64 {
+    arith64(&[a, b], || a * b)
+}
+
+pub(crate) fn fma64(a: f64, b: f64, c: f64) -> f64 {
+    arith64(&[a, b, c], || a.mul_add(b, c))
+}
+
+/// V_MIN_F32 in IEEE mode: a signalling NaN operand gives it quieted; otherwise a quiet NaN
+/// operand gives the other operand; -0 is less than +0 (LLVM's FMINNUM_IEEE, which the
+/// AMDGPU backend selects to v_min_f32, is the IEEE 754-2019 minimumNumber with that
+/// ordering: llvm-project PR #85195, "The AMDGPU and PPC instructions respect the signed
+/// zero behavior").
+pub(crate) fn min(a: f32, b: f32) -> f32 {
+    min_max(a, b, true)
+}
+
+/// V_MAX_F32 in IEEE mode; see [`min`].
+pub(crate) fn max(a: f32, b: f32) -> f32 {
+    min_max(a, b, false)
+}
+
+fn is_signalling(x: f32) -> bool {
+    x.is_nan() && x.to_bits() & 0x0040_0000 == 0
+}
+
+fn min_max(a: f32, b: f32, is_min: bool) -> f32 {
+    if is_signalling(a) {
+        quiet(a)
+    } else if is_signalling(b) {
+        quiet(b)
+    } else if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        // Equal, or zeros of either sign: the negative one is the smaller.
+        if a.is_sign_negative() == is_min { a } else { b }
+    } else if (a < b) == is_min {
+        a
+    } else {
+        b
+    }
+}
+
+/// V_MED3_F32 (GCN3 ISA 12.7): with a NaN operand, min(min(s0, s1), s2); otherwise the
+/// maximum of the two operands other than the first one equal to the maximum of all three.
+pub(crate) fn med3(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return min(min(a, b), c);
+    }
+    let max3 = max(max(a, b), c);
+    if max3 == a {
+        max(b, c)
+    } else if max3 == b {
+        max(a, c)
+    } else {
+        max(a, b)
+    }
+}
+
+/// V_FRACT_F32: x − floor(x), at most the largest f32 below 1 (what LLVM's constant folding
+/// of `llvm.amdgcn.fract` computes; the OpenCL definition the instruction follows). ±∞ gives
+/// NaN (∞ − ∞).
+pub(crate) fn fract(x: f32) -> f32 {
+    const BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
+    if x.is_infinite() {
+        return default_nan();
+    }
+    arith(&[x], || (x - x.floor()).min(BELOW_ONE))
+}
+
+/// A rounding to integral value: NaN quieted, zeros and infinities unchanged.
+pub(crate) fn round(x: f32, op: fn(f32) -> f32) -> f32 {
+    arith(&[x], || op(x))
+}
+
+/// V_FREXP_MANT_F32: the significand in [0.5, 1) with the sign of `x`; ±0 and ±∞ unchanged
+/// (denormals are normalised: the mode keeps them).
+pub(crate) fn frexp_mant(x: f32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    if x == 0.0 || x.is_infinite() {
+        return x;
+    }
+    // Exact in f64, where every f32 (denormals too) is normal.
+    let bits = (x as f64).to_bits();
+    f64::from_bits(bits & !(0x7ff << 52) | 1022 << 52) as f32
+}
+
+/// V_FREXP_EXP_I32_F32: the exponent e with x = frexp_mant(x) · 2^e; 0 for ±0, ±∞ and NaN.
+pub(crate) fn frexp_exp(x: f32) -> i32 {
+    if x == 0.0 || !x.is_finite() {
+        return 0;
+    }
+    (((x as f64).to_bits() >> 52) & 0x7ff) as i32 - 1022
+}
+
+/// V_RCP_F32 (and V_RCP_IFLAG_F32): the correctly rounded reciprocal moved by `ulps`, with
+/// denormal inputs and outputs flushed.
+pub(crate) fn rcp(x: f32, ulps: i32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    let x = ftz(x);
+    // The reciprocal of a power of two is exact (assumed of the hardware too).
+    let ulps = if x.to_bits() & 0x007f_ffff == 0 {
+        0
+    } else {
+        ulps
+    };
+    // An f64 quotient rounded to f32 is the correctly rounded f32 quotient (53 >= 2·24 + 2).
+    ftz(perturb((1.0 / x as f64) as f32, ulps))
+}
+
+/// V_SQRT_F32: the correctly rounded root moved by `ulps`, denormals flushed; √−0 = −0.
+pub(crate) fn sqrt(x: f32, ulps: i32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    let x = ftz(x);
+    if x < 0.0 {
+        return default_nan();
+    }
+    // The f64 root rounded to f32 is the correctly rounded f32 root (53 >= 2·24 + 2).
+    ftz(perturb((x as f64).sqrt() as f32, ulps))
+}
+
+/// V_RSQ_F32: the correctly rounded 1/√x, denormal inputs flushed; 1/√±0 = ±∞.
+pub(crate) fn rsq(x: f32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    let x = ftz(x);
+    if x == 0.0 {
+        return f32::copysign(f32::INFINITY, x);
+    }
+    if x < 0.0 {
+        return default_nan();
+    }
+    if x.is_infinite() {
+        return 0.0;
+    }
+    // Two f64 roundings can land on the wrong side of an f32 midpoint, so the estimate is
+    // corrected with exact midpoint tests. The result is normal for every normal x.
+    let xd = x as f64;
+    let mut y = (1.0 / xd.sqrt()) as f32;
+    loop {
+        let up = f32::from_bits(y.to_bits() + 1);
+        let down = f32::from_bits(y.to_bits() - 1);
+        if below_rsq(midpoint(y, up), xd) {
+            y = up;
+        } else if !below_rsq(midpoint(down, y), xd) {
+            y = down;
+        } else {
+            return y;
+        }
+    }
+}
+
+/// The exact midpoint of two adjacent positive f32 values (25 bits: exact in f64).
+fn midpoint(a: f32, b: f32) -> f64 {
+    (a as f64 + b as f64) / 2.0
+}
+
+/// Whether m < 1/√x, i.e. m²·x < 1, decided exactly: m² (50 bits) is exact in f64, and the
+/// fused m²·x − 1 has the sign of the exact value.
+fn below_rsq(m: f64, x: f64) -> bool {
+    (m * m).mul_add(x, -1.0) < 0.0
+}
+
+/// V_RCP_F64, modelled as the correctly rounded reciprocal with denormals flushed like the
+/// f32 transcendentals (the hardware result is an approximation).
+pub(crate) fn rcp64(x: f64) -> f64 {
+    if x.is_nan() {
+        return quiet64(x);
+    }
+    ftz64(1.0 / ftz64(x))
+}
+
+/// V_CVT_F64_F32: exact; a NaN keeps its sign and payload (shifted into the wider field).
+pub(crate) fn f32_to_f64(x: f32) -> f64 {
+    if x.is_nan() {
+        let bits = x.to_bits() as u64;
+        let sign = bits >> 31 << 63;
+        return quiet64(f64::from_bits(
+            sign | 0x7ff << 52 | (bits & 0x007f_ffff) << 29,
+        ));
+    }
+    x as f64
+}
+
+/// V_CVT_F32_F64: rounded to nearest even (denormals kept); a NaN keeps its sign and the
+/// top of its payload.
+pub(crate) fn f64_to_f32(x: f64) -> f32 {
+    if x.is_nan() {
+        let bits = x.to_bits();
+        let sign = (bits >> 63) as u32;
+        let payload = ((bits >> 29) & 0x007f_ffff) as u32;
+        return quiet(f32::from_bits(sign << 31 | 0xff << 23 | payload));
+    }
+    x as f32
+}
+
+/// The float clamp: the result limited to [0, 1], NaN to +0 (DX10 clamp mode). −0 gives +0:
+/// LLVM folds max(x, +0.0) followed by min(…, 1.0) into the clamp bit but not
+/// max(x, −0.0) (test/CodeGen/AMDGPU/clamp.ll, `v_clamp_negzero_f32`).
+pub(crate) fn clamp(x: f32) -> f32 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x.min(1.0)
+    }
+}
+
+pub(crate) fn clamp64(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x.min(1.0)
+    }
+}
+
+/// `(a·b + c)·2^scale` rounded once to f32: the f64 sum is rounded to odd, which makes the
+/// second rounding (to 24 bits, or fewer for a denormal result) exact.
+pub(crate) fn fma_scaled(a: f32, b: f32, c: f32, scale: i32) -> f32 {
+    let p = a as f64 * b as f64; // exact: 48 bits
+    let c = c as f64;
+    let s = p + c;
+    if !s.is_finite() {
+        return ldexp(s as f32, scale);
+    }
+    let bb = s - p;
+    let err = (p - (s - bb)) + (c - bb);
+    let mut t = s;
+    if err != 0.0 {
+        let mut bits = s.to_bits();
+        if (err < 0.0) != (s < 0.0) {
+            bits -= 1; // the exact sum is nearer zero: truncate toward it
+        }
+        t = f64::from_bits(bits | 1);
+    }
+    (t * pow2(scale)) as f32
+}
+
+/// V_DIV_SCALE_F32 (GCN3 ISA 12.7): `s0` scaled by 2^±64 where the division `s2 / s1` would
+/// otherwise meet denormals, and whether v_div_fmas_f32 must undo a scaling (VCC).
+///
+/// One correction to the manual's pseudo-code: when both the reciprocal and the quotient
+/// would be denormal, a (huge) denominator is scaled by 2^−64, not 2^64, which would
+/// overflow it (LLVM's division sequence fails otherwise).
+pub(crate) fn div_scale(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
+    let (e1, e2) = (exponent(s1), exponent(s2));
+    let recip_denormal = (s1 as f64).abs() > 2f64.powi(126);
+    let quot = s2 as f64 / s1 as f64;
+    let quot_denormal = quot != 0.0 && quot.abs() < f32::MIN_POSITIVE as f64;
+    if s1 == 0.0 || s2 == 0.0 {
+        (default_nan(), false)
+    } else if e2 - e1 >= 96 {
+        // The quotient is near overflow: only the denominator is scaled up.
+        (if s0 == s1 { ldexp(s0, 64) } else { s0 }, true)
+    } else if is_denormal(s1) {
+        (ldexp(s0, 64), false)
+    } else if recip_denormal && quot_denormal {
+        (if s0 == s1 { ldexp(s0, -64) } else { s0 }, true)
+    } else if recip_denormal {
+        (ldexp(s0, -64), false)
+    } else if quot_denormal {
+        // Only the numerator is scaled up.
+        (if s0 == s2 { ldexp(s0, 64) } else { s0 }, true)
+    } else if e2 <= 23 {
+        // The numerator is tiny: both are scaled up.
+        (ldexp(s0, 64), false)
+    } else {
+        (s0, false)
+    }
+}
+
+/// V_DIV_FMAS_F32: `s0·s1 + s2`, and when `vcc` is set, scaled by 2^64 if the quotient it
+/// produces is large (exponent of `s2` above 127) and by 2^−64 otherwise, rounded once.
+///
+/// The manuals' pseudo-code scales by 2^32, which undoes neither scaling of
+/// v_div_scale_f32; this is what makes LLVM's (and wavelift's) division sequence exact.
+pub(crate) fn div_fmas(s0: f32, s1: f32, s2: f32, vcc: bool) -> f32 {
+    if !vcc {
+        return fma(s0, s1, s2);
+    }
+    arith(&[s0, s1, s2], || {
+        fma_scaled(s0, s1, s2, if exponent(s2) > 127 { 64 } else { -64 })
+    })
+}
+
+/// V_DIV_FIXUP_F32 (GCN3 ISA 12.7): the special cases of `s2 / s1` given the quotient `s0`.
+///
+/// One correction to the manual's pseudo-code: a NaN quotient of finite operands (which
+/// the scaled sequence can produce) becomes an infinity.
+pub(crate) fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
+    let sign = |x: f32| {
+        if s1.is_sign_negative() != s2.is_sign_negative() {
+            -x
+        } else {
+            x
+        }
+    };
+    if s2.is_nan() {
+        quiet(s2)
+    } else if s1.is_nan() {
+        quiet(s1)
+    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
+        f32::from_bits(DIV_FIXUP_NAN)
+    } else if s1 == 0.0 || s2.is_infinite() {
+        sign(f32::INFINITY)
+    } else if s1.is_infinite() || s2 == 0.0 || exponent(s2) - exponent(s1) < -150 {
+        sign(0.0)
+    } else if s0.is_nan() {
+        sign(f32::INFINITY)
+    } else {
+        sign(s0.abs())
+    }
+}
+
+/// V_CMP_CLASS_F32 (GCN3 ISA 12.8): mask bits 0 sNaN, 1 qNaN, 2 −∞, 3 −normal,
+/// 4 −denormal, 5 −0, 6 +0, 7 +denormal, 8 +normal, 9 +∞.
+pub(crate) fn class(x: f32, mask: u32) -> bool {
+    let neg = x.is_sign_negative();
+    let bit = if x.is_nan() {
+        if is_signalling(x) { 0 } else { 1 }
+    } else if x.is_infinite() {
+        if neg { 2 } else { 9 }
+    } else if x == 0.0 {
+        if neg { 5 } else { 6 }
+    } else if x.is_subnormal() {
+        if neg { 4 } else { 7 }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    mask >> bit & 1 != 0
+}

@@ -1,0 +1,181 @@
+//! Outstanding memory operations and `s_waitcnt` (GCN3 ISA manual 4.4 "Data Dependency
+//! Resolution" and the SOPP table entry for S_WAITCNT; the same rules in the SI, CI and
+//! Vega manuals).
+//!
+//! A load reads memory when it issues, but its value reaches the destination registers only
+//! when an `s_waitcnt` retires it; until then any read or overwrite of those registers is a
+//! violation. The counters:
+//! - VM_CNT counts vector-memory operations, which return in issue order: `vmcnt(n)`
+//!   retires all but the newest `n`.
+//! - LGKM_CNT counts scalar-memory (and LDS, GDS, message) operations, which may return
+//!   out of order: only `lgkmcnt(0)` guarantees that a particular one has returned.
+//! - FLAT operations count in both and are complete only when both say so.
+//! - EXP_CNT (exports, GDS data) has no operation yet.
+
+use super::program::RegSet;
+use crate::isa::gcn::mc::Gen;
+
+/// The value a load delivers when it retires.
+#[derive(Clone, Debug)]
+pub(crate) enum Payload {
+    /// Consecutive SGPRs from `first`.
+    Scalar { first: u16, values: Vec<u32> },
+    /// Consecutive VGPRs from `first`, for the lanes in `lanes`: `values[reg][lane]`.
+    Vector {
+        first: u16,
+        lanes: u64,
+        values: Vec<[u32; 64]>,
+    },
+    /// A store or cache operation: nothing to deliver.
+    None,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Pending {
+    /// Decode index and address of the issuing instruction.
+    pub index: u32,
+    pub pc: u32,
+    /// Still counted in VM_CNT / LGKM_CNT.
+    pub vm: bool,
+    pub lgkm: bool,
+    pub dst: RegSet,
+    pub payload: Payload,
+}
+
+/// The outstanding memory operations of a wave, oldest first.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outstanding {
+    ops: Vec<Pending>,
+    /// Union of the destinations of `ops`.
+    dst: RegSet,
+}
+
+/// The counter values of an `s_waitcnt` immediate: vmcnt [3:0] (gfx9: also [15:14] as bits
+/// 5:4), expcnt [6:4], lgkmcnt [11:8] (LLVM AMDGPUBaseInfo `decodeWaitcnt`; the same as
+/// `isa::gcn::emit::waitcnt_imm`).
+pub(crate) fn decode_waitcnt(imm: u16, generation: Gen) -> (u32, u32, u32) {
+    let imm = imm as u32;
+    let mut vm = imm & 0xf;
+    if generation >= Gen::Gfx9 {
+        vm |= (imm >> 14 & 3) << 4;
+    }
+    (vm, imm >> 4 & 7, imm >> 8 & 0xf)
+}
+
+impl Outstanding {
+    #[cfg(test)]
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    pub fn issue(&mut self, op: Pending) {
+        self.dst = self.dst.union(op.dst);
+        self.ops.push(op);
+    }
+
+    /// The oldest outstanding operation writing a register of `regs`.
+    pub fn conflict(&self, regs: RegSet) -> Option<(&Pending, RegSet)> {
+        if !self.dst.overlaps(regs) {
+            return None;
+        }
+        self.ops.iter().find_map(|p| {
+            let common = p.dst.intersect(regs);
+            (!common.is_empty()).then_some((p, common))
+        })
+    }
+
+    /// Applies `s_waitcnt vmcnt(vm) lgkmcnt(lgkm)`; returns the operations that completed,
+    /// oldest first, for their payloads to be written.
+    pub fn wait(&mut self, vm: u32, lgkm: u32) -> Vec<Pending> {
+        let vm_outstanding = self.ops.iter().filter(|p| p.vm).count() as u32;
+        let mut retire_vm = vm_outstanding.saturating_sub(vm);
+        for p in &mut self.ops {
+            if retire_vm == 0 {
+                break;
+            }
+            if p.vm {
+                p.vm = false;
+                retire_vm -= 1;
+            }
+        }
+        if lgkm == 0 {
+            for p in &mut self.ops {
+                p.lgkm = false;
+            }
+        }
+        self.take_completed()
+    }
+
+    /// Everything returns (`s_endpgm`: stores are done, load results are dropped).
+    pub fn drain(&mut self) -> Vec<Pending> {
+        self.wait(0, 0)
+    }
+
+    fn take_completed(&mut self) -> Vec<Pending> {
+        let (done, rest): (Vec<Pending>, Vec<Pending>) =
+            self.ops.drain(..).partition(|p| !p.vm && !p.lgkm);
+        self.ops = rest;
+        self.dst = self
+            .ops
+            .iter()
+            .fold(RegSet::EMPTY, |acc, p| acc.union(p.dst));
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(pc: u32, vm: bool, lgkm: bool, reg: u16) -> Pending {
+        Pending {
+            index: 0,
+            pc,
+            vm,
+            lgkm,
+            dst: RegSet::range(reg, 1),
+            payload: Payload::None,
+        }
+    }
+
+    #[test]
+    fn waitcnt_fields() {
+        assert_eq!(decode_waitcnt(0xf70, Gen::Gfx8), (0, 7, 15));
+        assert_eq!(decode_waitcnt(0x7f, Gen::Gfx8), (15, 7, 0));
+        assert_eq!(decode_waitcnt(0xc07f, Gen::Gfx9), (63, 7, 0));
+        for g in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
+            for (vm, lgkm) in [(0, 0), (3, 15), (15, 2)] {
+                let imm = crate::isa::gcn::emit::waitcnt_imm(g, Some(vm), None, Some(lgkm));
+                assert_eq!(decode_waitcnt(imm, g), (vm as u32, 7, lgkm as u32));
+            }
+        }
+        let imm = crate::isa::gcn::emit::waitcnt_imm(Gen::Gfx9, Some(40), None, None);
+        assert_eq!(decode_waitcnt(imm, Gen::Gfx9).0, 40);
+    }
+
+    #[test]
+    fn vm_in_order_lgkm_only_at_zero() {
+        let mut o = Outstanding::default();
+        o.issue(op(0, true, false, 256));
+        o.issue(op(8, true, false, 257));
+        o.issue(op(16, false, true, 4));
+        let done = o.wait(1, 15);
+        assert_eq!(done.iter().map(|p| p.pc).collect::<Vec<_>>(), vec![0]);
+        assert!(o.conflict(RegSet::range(256, 1)).is_none());
+        assert_eq!(o.conflict(RegSet::range(257, 1)).unwrap().0.pc, 8);
+        // lgkmcnt(0) with one SMEM outstanding: lgkmcnt(n > 0) guarantees nothing.
+        assert!(o.wait(15, 1).is_empty());
+        assert_eq!(o.wait(15, 0).len(), 1);
+        assert!(o.conflict(RegSet::range(4, 1)).is_none());
+    }
+
+    #[test]
+    fn flat_needs_both_counters() {
+        let mut o = Outstanding::default();
+        o.issue(op(0, true, true, 256));
+        assert!(o.wait(0, 15).is_empty());
+        assert!(o.conflict(RegSet::range(256, 1)).is_some());
+        assert_eq!(o.wait(15, 0).len(), 1);
+        assert!(o.is_empty());
+    }
+}

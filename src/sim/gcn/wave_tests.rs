@@ -1,0 +1,493 @@
+//! Scalar ALU, program control and operand semantics, with values from the opcode tables
+//! of the ISA manuals (GCN3 ISA ch. 12 "SOP2/SOPK/SOP1/SOPC/SOPP Instructions").
+
+use super::*;
+use crate::isa::gcn::mc::{Enc, McInst, encode};
+
+const ALL: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
+
+fn s(n: u8) -> Operand {
+    Operand::sgpr(n)
+}
+
+fn int(v: i64) -> Operand {
+    Operand::inline_int(v).unwrap()
+}
+
+/// A scalar instruction `op dst, srcs…` (a literal source takes `literal`).
+fn sop(op: Op, dst: Option<Operand>, srcs: &[Operand], literal: Option<u32>) -> McInst {
+    let mut m = McInst::new(op, op.info().enc);
+    m.dst = dst;
+    for (slot, &o) in m.src.iter_mut().zip(srcs) {
+        *slot = Some(o);
+    }
+    m.literal = literal;
+    m
+}
+
+fn mov(dst: u8, value: u32) -> McInst {
+    match Operand::inline_int(value as i32 as i64) {
+        Some(c) => sop(Op::SMovB32, Some(s(dst)), &[c], None),
+        None => sop(Op::SMovB32, Some(s(dst)), &[Operand::LITERAL], Some(value)),
+    }
+}
+
+fn sopk(op: Op, reg: u8, imm: i32) -> McInst {
+    let mut m = McInst::new(op, Enc::Sopk);
+    if op.info().form == Form::SopkSrc {
+        m.src[0] = Some(s(reg));
+    } else {
+        m.dst = Some(s(reg));
+    }
+    m.imm = imm;
+    m
+}
+
+fn sopp(op: Op, imm: i32) -> McInst {
+    let mut m = McInst::new(op, Enc::Sopp);
+    m.imm = imm;
+    m
+}
+
+/// Runs `insts` then `s_endpgm` in one wave with all lanes active.
+fn run(generation: Gen, insts: &[McInst]) -> Result<Wave, SimError> {
+    let mut code = Vec::new();
+    for i in insts.iter().chain([&McInst::new(Op::SEndpgm, Enc::Sopp)]) {
+        encode(i, generation, &mut code).unwrap();
+    }
+    let mut program = Program::new(&code, generation);
+    let mut wave = Wave::new();
+    wave.set_exec(!0);
+    let mut memory = Memory::new();
+    let options = Options::default();
+    let mut env = Env {
+        memory: &mut memory,
+        options: &options,
+        return_address: None,
+    };
+    wave.run(&mut program, &mut env)?;
+    Ok(wave)
+}
+
+/// `op s2, a, b` after `s_mov`s of a and b (and SCC set to `scc_in` by a compare);
+/// returns (s2, scc).
+fn sop2(generation: Gen, op: Op, a: u32, b: u32, scc_in: bool) -> (u32, bool) {
+    let seq = [
+        mov(0, a),
+        mov(1, b),
+        sop(
+            Op::SCmpEqU32,
+            None,
+            &[int(0), int(if scc_in { 0 } else { 1 })],
+            None,
+        ),
+        sop(op, Some(s(2)), &[s(0), s(1)], None),
+    ];
+    let w = run(generation, &seq).unwrap();
+    (w.sgpr[2], w.scc)
+}
+
+#[test]
+fn add_sub_carry_and_overflow() {
+    use Op::*;
+    for g in ALL {
+        assert_eq!(sop2(g, SAddU32, 0xffff_ffff, 1, false), (0, true), "carry");
+        assert_eq!(sop2(g, SAddU32, 1, 2, true), (3, false));
+        assert_eq!(sop2(g, SSubU32, 1, 2, false), (0xffff_ffff, true), "borrow");
+        assert_eq!(sop2(g, SSubU32, 2, 2, true), (0, false));
+        assert_eq!(
+            sop2(g, SAddI32, 0x7fff_ffff, 1, false),
+            (0x8000_0000, true),
+            "overflow"
+        );
+        assert_eq!(
+            sop2(g, SAddI32, 0xffff_ffff, 1, true),
+            (0, false),
+            "-1 + 1: no overflow"
+        );
+        assert_eq!(sop2(g, SSubI32, 0x8000_0000, 1, false), (0x7fff_ffff, true));
+        assert_eq!(sop2(g, SSubI32, 0, 1, true), (0xffff_ffff, false));
+        assert_eq!(
+            sop2(g, SAddcU32, 0xffff_ffff, 0, true),
+            (0, true),
+            "carry in and out"
+        );
+        assert_eq!(sop2(g, SAddcU32, 5, 6, true), (12, false));
+        assert_eq!(
+            sop2(g, SSubbU32, 0, 0, true),
+            (0xffff_ffff, true),
+            "borrow in and out"
+        );
+        assert_eq!(sop2(g, SSubbU32, 7, 3, true), (3, false));
+        assert_eq!(sop2(g, SSubbU32, 3, 3, false), (0, false));
+        assert_eq!(
+            sop2(g, SMulI32, 0xffff_ffff, 7, true),
+            (0xffff_fff9, true),
+            "SCC kept"
+        );
+    }
+}
+
+#[test]
+fn min_max_scc_is_the_comparison() {
+    use Op::*;
+    let g = Gen::Gfx8;
+    assert_eq!(sop2(g, SMinI32, 0xffff_ffff, 1, false), (0xffff_ffff, true));
+    assert_eq!(sop2(g, SMinU32, 0xffff_ffff, 1, true), (1, false));
+    assert_eq!(sop2(g, SMaxI32, 0xffff_ffff, 1, true), (1, false));
+    assert_eq!(sop2(g, SMaxU32, 0xffff_ffff, 1, false), (0xffff_ffff, true));
+    assert_eq!(sop2(g, SMaxI32, 4, 4, true), (4, false), "equal: S1, SCC 0");
+}
+
+#[test]
+fn logic_and_shifts_set_scc_to_result_nonzero() {
+    use Op::*;
+    for g in ALL {
+        assert_eq!(sop2(g, SAndB32, 0xf0, 0x0f, true), (0, false));
+        assert_eq!(sop2(g, SOrB32, 0xf0, 0x0f, false), (0xff, true));
+        assert_eq!(sop2(g, SXorB32, 5, 5, true), (0, false));
+        assert_eq!(sop2(g, SAndn2B32, 0xff, 0x0f, false), (0xf0, true));
+        assert_eq!(sop2(g, SOrn2B32, 0, 0xffff_fffe, false), (1, true));
+        assert_eq!(
+            sop2(g, SNandB32, 0xffff_ffff, 0xffff_ffff, true),
+            (0, false)
+        );
+        assert_eq!(sop2(g, SNorB32, 0, 0, false), (0xffff_ffff, true));
+        assert_eq!(sop2(g, SXnorB32, 1, 0, false), (0xffff_fffe, true));
+        assert_eq!(
+            sop2(g, SLshlB32, 1, 33, false),
+            (2, true),
+            "shift amount masked to 5 bits"
+        );
+        assert_eq!(sop2(g, SLshlB32, 0x8000_0000, 1, true), (0, false));
+        assert_eq!(sop2(g, SLshrB32, 0x8000_0000, 63, false), (1, true));
+        assert_eq!(
+            sop2(g, SAshrI32, 0x8000_0000, 31, false),
+            (0xffff_ffff, true)
+        );
+        assert_eq!(
+            sop2(g, SBfeU32, 0x1234_5678, 8 | 8 << 16, false),
+            (0x56, true)
+        );
+        assert_eq!(
+            sop2(g, SBfeU32, 0x1234_5678, 8, true),
+            (0, false),
+            "width 0"
+        );
+        assert_eq!(
+            sop2(g, SBfeI32, 0x8000, 12 | 4 << 16, false),
+            (0xffff_fff8, true)
+        );
+        assert_eq!(sop2(g, SCselectB32, 1, 2, true), (1, true));
+        assert_eq!(sop2(g, SCselectB32, 1, 2, false), (2, false));
+    }
+}
+
+#[test]
+fn sop1_results() {
+    use Op::*;
+    let one = |g: Gen, op: Op, a: u32| {
+        let seq = [
+            mov(0, a),
+            sop(Op::SCmpEqU32, None, &[int(0), int(1)], None),
+            sop(op, Some(s(2)), &[s(0)], None),
+        ];
+        let w = run(g, &seq).unwrap();
+        (w.sgpr[2], w.scc)
+    };
+    for g in ALL {
+        assert_eq!(one(g, SNotB32, 0xffff_ffff), (0, false));
+        assert_eq!(one(g, SNotB32, 0), (0xffff_ffff, true));
+        assert_eq!(one(g, SBrevB32, 1), (0x8000_0000, false), "no SCC");
+        assert_eq!(one(g, SBcnt1I32B32, 0xf0f0), (8, true));
+        assert_eq!(one(g, SBcnt1I32B32, 0), (0, false));
+        assert_eq!(one(g, SFf1I32B32, 0x100), (8, false));
+        assert_eq!(one(g, SFf1I32B32, 0), (0xffff_ffff, false));
+        assert_eq!(one(g, SFlbitI32B32, 1), (31, false));
+        assert_eq!(one(g, SFlbitI32B32, 0), (0xffff_ffff, false));
+        assert_eq!(one(g, SFlbitI32, 0x4000_0000), (1, false));
+        assert_eq!(one(g, SFlbitI32, 0xc000_0000), (2, false));
+        assert_eq!(one(g, SFlbitI32, 0xffff_ffff), (0xffff_ffff, false));
+        assert_eq!(one(g, SSextI32I8, 0x180), (0xffff_ff80, false));
+        assert_eq!(one(g, SSextI32I16, 0x7fff), (0x7fff, false));
+        assert_eq!(one(g, SAbsI32, 0xffff_fffb), (5, true));
+        assert_eq!(one(g, SAbsI32, 0x8000_0000), (0x8000_0000, true));
+        assert_eq!(one(g, SAbsI32, 0), (0, false));
+    }
+}
+
+#[test]
+fn sixty_four_bit_operations() {
+    use Op::*;
+    for g in ALL {
+        let seq = [
+            mov(0, 1),
+            mov(1, 0),
+            mov(20, 66),
+            sop(SLshlB64, Some(s(2)), &[s(0), s(20)], None),
+            sop(SLshlB64, Some(s(4)), &[s(0), int(63)], None),
+            sop(SAshrI64, Some(s(6)), &[s(4), int(62)], None),
+            sop(SLshrB64, Some(s(8)), &[s(4), int(63)], None),
+            sop(SNotB64, Some(s(10)), &[s(0)], None),
+            sop(SBcnt1I32B64, Some(s(12)), &[s(10)], None),
+            sop(SFf1I32B64, Some(s(13)), &[s(4)], None),
+            sop(SFlbitI32B64, Some(s(14)), &[s(0)], None),
+            sop(
+                SBfeI64,
+                Some(s(16)),
+                &[s(4), Operand::LITERAL],
+                Some(60 | 4 << 16),
+            ),
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!((w.sgpr[2], w.sgpr[3]), (4, 0), "shift masked to 6 bits");
+        assert_eq!((w.sgpr[4], w.sgpr[5]), (0, 0x8000_0000));
+        assert_eq!((w.sgpr[6], w.sgpr[7]), (0xffff_fffe, 0xffff_ffff));
+        assert_eq!((w.sgpr[8], w.sgpr[9]), (1, 0));
+        assert_eq!((w.sgpr[10], w.sgpr[11]), (0xffff_fffe, 0xffff_ffff));
+        assert_eq!(w.sgpr[12], 63);
+        assert_eq!(w.sgpr[13], 63);
+        assert_eq!(w.sgpr[14], 63);
+        assert_eq!((w.sgpr[16], w.sgpr[17]), (0xffff_fff8, 0xffff_ffff));
+    }
+}
+
+#[test]
+fn constants_for_64_bit_operands() {
+    use Op::*;
+    for g in ALL {
+        let seq = [
+            sop(SMovB64, Some(s(0)), &[int(-2)], None),
+            sop(SMovB64, Some(s(2)), &[Operand(242)], None),
+            sop(SMovB32, Some(s(4)), &[Operand(242)], None),
+            sop(SMovB64, Some(s(6)), &[Operand::LITERAL], Some(0xffff_fff0)),
+            sop(
+                SAshrI64,
+                Some(s(8)),
+                &[Operand::LITERAL, int(4)],
+                Some(0x8000_0000),
+            ),
+            sop(
+                SAndB64,
+                Some(s(10)),
+                &[int(-1), Operand::LITERAL],
+                Some(0x8000_0001),
+            ),
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!(
+            (w.sgpr[0], w.sgpr[1]),
+            (0xffff_fffe, 0xffff_ffff),
+            "inline ints sign-extend"
+        );
+        assert_eq!((w.sgpr[2], w.sgpr[3]), (0, 0x3ff0_0000), "1.0 as f64");
+        assert_eq!(w.sgpr[4], 0x3f80_0000, "1.0 as f32");
+        assert_eq!(
+            (w.sgpr[6], w.sgpr[7]),
+            (0xffff_fff0, 0),
+            "b64 literal zero-extends"
+        );
+        assert_eq!(
+            (w.sgpr[8], w.sgpr[9]),
+            (0xf800_0000, 0xffff_ffff),
+            "i64 literal sign-extends"
+        );
+        assert_eq!((w.sgpr[10], w.sgpr[11]), (0x8000_0001, 0));
+    }
+    // 1/(2*pi) exists from gfx8 on.
+    let seq = [sop(SMovB32, Some(s(0)), &[Operand(248)], None)];
+    assert_eq!(run(Gen::Gfx8, &seq).unwrap().sgpr[0], 0x3e22_f983);
+    assert!(run(Gen::Gfx7, &seq).is_err());
+}
+
+#[test]
+fn compares() {
+    use Op::*;
+    let cmp = |g: Gen, op: Op, a: u32, b: u32| {
+        let seq = [mov(0, a), mov(1, b), sop(op, None, &[s(0), s(1)], None)];
+        run(g, &seq).unwrap().scc
+    };
+    for g in ALL {
+        assert!(cmp(g, SCmpLtI32, 0xffff_ffff, 0));
+        assert!(!cmp(g, SCmpLtU32, 0xffff_ffff, 0));
+        assert!(cmp(g, SCmpGeU32, 3, 3));
+        assert!(!cmp(g, SCmpGtI32, 3, 3));
+        assert!(cmp(g, SCmpLeI32, 0x8000_0000, 0x7fff_ffff));
+        assert!(cmp(g, SCmpLgU32, 1, 2));
+        assert!(cmp(g, SBitcmp1B32, 0x10, 36), "bit index masked");
+        assert!(cmp(g, SBitcmp0B32, 0x10, 3));
+    }
+    for g in [Gen::Gfx8, Gen::Gfx9] {
+        let seq = [
+            sop(SMovB64, Some(s(0)), &[int(-1)], None),
+            mov(2, 0xffff_ffff),
+            mov(3, 0xffff_ffff),
+            sop(SCmpEqU64, None, &[s(0), s(2)], None),
+        ];
+        assert!(run(g, &seq).unwrap().scc);
+    }
+}
+
+#[test]
+fn sopk_immediates() {
+    use Op::*;
+    for g in ALL {
+        let seq = [
+            sopk(SMovkI32, 0, -0x8000),
+            mov(1, 0x7fff_ffff),
+            sopk(SAddkI32, 1, 1),
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!(w.sgpr[0], 0xffff_8000, "sign-extended");
+        assert_eq!((w.sgpr[1], w.scc), (0x8000_0000, true), "signed overflow");
+        let seq = [
+            mov(1, 3),
+            sopk(SMulkI32, 1, -2),
+            mov(2, 0xffff),
+            sopk(SCmpkEqU32, 2, -1),
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!(w.sgpr[1], 0xffff_fffa);
+        assert!(w.scc, "s_cmpk_eq_u32 zero-extends simm16");
+    }
+}
+
+#[test]
+fn hardware_registers() {
+    use Op::*;
+    let hwreg = |id: i32, offset: i32, size: i32| id | offset << 6 | (size - 1) << 11;
+    for g in ALL {
+        let mut set = sop(SSetregImm32B32, None, &[Operand::LITERAL], Some(0x3));
+        set.imm = hwreg(1, 0, 4);
+        let mut get = McInst::new(SGetregB32, Enc::Sopk);
+        get.dst = Some(s(0));
+        get.imm = hwreg(1, 0, 32);
+        let mut get_denorm = get.clone();
+        (get_denorm.dst, get_denorm.imm) = (Some(s(1)), hwreg(1, 4, 4));
+        let seq = [set, sopp(SNop, 1), get, get_denorm];
+        let w = run(g, &seq).unwrap();
+        assert_eq!(w.sgpr[0], MODE_DEFAULT & !0xf | 3);
+        assert_eq!(w.sgpr[1], 0xf);
+        assert_eq!(w.mode & 0xf, 3);
+    }
+}
+
+#[test]
+fn exec_and_pc() {
+    use Op::*;
+    for g in ALL {
+        let seq = [
+            mov(4, 0x0f),
+            mov(5, 0),
+            sop(SAndSaveexecB64, Some(s(6)), &[s(4)], None),
+            sop(SGetpcB64, Some(s(8)), &[], None),
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!(w.exec(), 0x0f);
+        assert_eq!((w.sgpr[6], w.sgpr[7]), (!0, !0), "the old EXEC");
+        assert!(w.scc);
+        assert_eq!(
+            (w.sgpr[8], w.sgpr[9]),
+            (16, 0),
+            "the address after s_getpc_b64"
+        );
+        let seq = [
+            mov(4, 0),
+            mov(5, 0),
+            sop(SOrSaveexecB64, Some(s(6)), &[s(4)], None),
+        ];
+        assert!(run(g, &seq).unwrap().scc);
+        let seq = [
+            mov(4, 0),
+            mov(5, 0),
+            sop(SAndSaveexecB64, Some(s(6)), &[s(4)], None),
+        ];
+        assert!(!run(g, &seq).unwrap().scc);
+    }
+}
+
+#[test]
+fn branches() {
+    use Op::*;
+    for g in ALL {
+        // s0 = 0; s1 = 5; do { s0 += 3; s1 -= 1 } while s1 != 0
+        let seq = [
+            mov(0, 0),
+            mov(1, 5),
+            sop(SAddU32, Some(s(0)), &[s(0), int(3)], None),
+            sop(SSubU32, Some(s(1)), &[s(1), int(1)], None),
+            sop(SCmpLgU32, None, &[s(1), int(0)], None),
+            sopp(SCbranchScc1, -4),
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!((w.sgpr[0], w.sgpr[1]), (15, 0));
+        assert_eq!(w.steps, 2 + 5 * 4 + 1);
+        // Each conditional branch over an `s_mov_b32 s2, 1`.
+        for (op, setup, taken) in [
+            (
+                SCbranchScc0,
+                sop(SCmpEqU32, None, &[int(0), int(1)], None),
+                true,
+            ),
+            (
+                SCbranchScc1,
+                sop(SCmpEqU32, None, &[int(0), int(1)], None),
+                false,
+            ),
+            (
+                SCbranchVccz,
+                sop(SMovB64, Some(Operand::VCC), &[int(0)], None),
+                true,
+            ),
+            (
+                SCbranchVccnz,
+                sop(SMovB64, Some(Operand::VCC), &[int(0)], None),
+                false,
+            ),
+            (
+                SCbranchExecz,
+                sop(SMovB64, Some(Operand::EXEC), &[int(0)], None),
+                true,
+            ),
+            (
+                SCbranchExecnz,
+                sop(SMovB64, Some(Operand::EXEC), &[int(0)], None),
+                false,
+            ),
+            (SBranch, sopp(SNop, 0), true),
+        ] {
+            let seq = [mov(2, 0), setup, sopp(op, 1), mov(2, 1)];
+            let w = run(g, &seq).unwrap();
+            assert_eq!(w.sgpr[2] == 0, taken, "{op:?}");
+        }
+        // s_swappc_b64 to an address computed from s_getpc_b64, then s_setpc_b64 back.
+        let seq = [
+            sop(SGetpcB64, Some(s(0)), &[], None), // 0: s[0:1] = 4
+            sop(SAddU32, Some(s(0)), &[s(0), int(16)], None), // 4: s0 = 20
+            sop(SSwappcB64, Some(s(2)), &[s(0)], None), // 8: s[2:3] = 12, jump 20
+            mov(4, 7),                             // 12 (after the return)
+            sopp(SBranch, 1),                      // 16: over the callee
+            sop(SSetpcB64, None, &[s(2)], None),   // 20: return
+        ];
+        let w = run(g, &seq).unwrap();
+        assert_eq!((w.sgpr[2], w.sgpr[4]), (12, 7));
+    }
+}
+
+#[test]
+fn bad_programs_fail() {
+    use Op::*;
+    let g = Gen::Gfx8;
+    let err = run(g, &[sopp(SBranch, -1)]).err().unwrap();
+    assert_eq!(err.violation, Violation::StepLimit);
+    let err = run(g, &[sopp(SBranch, 100)]).err().unwrap();
+    assert!(matches!(err.violation, Violation::BadPc(_)), "{err}");
+    let err = run(g, &[mov(0, 3), sop(SSetpcB64, None, &[s(0)], None)])
+        .err()
+        .unwrap();
+    assert!(matches!(err.violation, Violation::BadPc(_)), "{err}");
+    let err = run(g, &[sop(SMovB32, Some(Operand(125)), &[int(0)], None)])
+        .err()
+        .unwrap();
+    assert!(matches!(err.violation, Violation::Other(_)), "{err}");
+}
