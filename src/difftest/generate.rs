@@ -41,6 +41,9 @@ pub struct GenConfig {
     pub max_insts: usize,
     /// At most this many results.
     pub max_results: usize,
+    /// Opcodes not to generate (to go on testing the rest while a known bug in one is
+    /// being fixed).
+    pub exclude: Vec<Opcode>,
 }
 
 impl Default for GenConfig {
@@ -50,6 +53,7 @@ impl Default for GenConfig {
             max_params: 4,
             max_insts: 16,
             max_results: 3,
+            exclude: Vec::new(),
         }
     }
 }
@@ -355,6 +359,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         // input, which skips the lane: keep them rarer than their `_sat` forms.
         if matches!(spec.opcode, Opcode::FcvtToSint | Opcode::FcvtToUint) && self.u.ratio(2, 3)? {
             spec = self.u.choose(OPS)?;
+        }
+        if self.config.exclude.contains(&spec.opcode) {
+            return Ok(());
         }
         let types: Vec<Type> =
             if self.config.wide && (spec.types.is_empty() || self.u.ratio(1, 4)?) {

@@ -44,6 +44,9 @@ pub struct CampaignOptions {
     pub start: u64,
     /// Bytes of generator input per function.
     pub bytes_per_function: usize,
+    /// Go on after a mismatch, collecting up to this many in [`Summary::mismatches`]
+    /// (0: stop at the first, returning it as the error).
+    pub keep_going: usize,
 }
 
 impl Default for CampaignOptions {
@@ -55,6 +58,7 @@ impl Default for CampaignOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             start: 0,
             bytes_per_function: 1024,
+            keep_going: 0,
         }
     }
 }
@@ -78,6 +82,9 @@ pub struct Summary {
     /// `clif-util difftest --seed S --start I --count 1 --print`).
     pub first_case_of_error: BTreeMap<String, u64>,
     pub elapsed: Duration,
+    /// Mismatches found when the campaign goes on after them
+    /// ([`CampaignOptions::keep_going`]).
+    pub mismatches: Vec<Box<Mismatch>>,
 }
 
 impl Summary {
@@ -132,6 +139,9 @@ impl fmt::Display for Summary {
             self.kernel_runs_trapped
         )?;
         writeln!(f, "  simulated: {} instructions", self.sim_instructions)?;
+        if !self.mismatches.is_empty() {
+            writeln!(f, "  MISMATCHES: {}", self.mismatches.len())?;
+        }
         if self.compile_errors.is_empty() {
             writeln!(f, "  compile errors: none")?;
         } else {
@@ -222,9 +232,16 @@ pub fn campaign(
                 Ok(outcome) => summary.add(index, &outcome),
                 Err(mut mismatch) => {
                     mismatch.case = Some((seed, index));
-                    return Err(mismatch);
+                    if options.keep_going == 0 {
+                        return Err(mismatch);
+                    }
+                    summary.functions += 1;
+                    summary.mismatches.push(mismatch);
                 }
             }
+        }
+        if options.keep_going > 0 && summary.mismatches.len() >= options.keep_going {
+            break;
         }
         summary.elapsed = started.elapsed();
         progress(&summary);

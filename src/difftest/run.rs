@@ -85,6 +85,9 @@ pub enum MismatchKind {
     SimError,
     /// The compiler panicked (it must return `Ok` or a `CompileError`).
     CompilerPanic,
+    /// The compiler returned an internal error: a `CompileError` that is a bug (an
+    /// illegal instruction reached emission or encoding), not an unsupported feature.
+    CompilerInternalError,
     /// The simulator panicked.
     SimulatorPanic,
     /// The generated function failed the verifier, or the interpreter could not run it: a
@@ -187,6 +190,7 @@ impl fmt::Display for Mismatch {
             MismatchKind::Result => "wrong result",
             MismatchKind::SimError => "simulator error",
             MismatchKind::CompilerPanic => "compiler panic",
+            MismatchKind::CompilerInternalError => "internal compiler error",
             MismatchKind::SimulatorPanic => "simulator panic",
             MismatchKind::Generator => "generator or interpreter failure",
         };
@@ -256,19 +260,35 @@ fn generation(target: &Target) -> Gen {
     }
 }
 
-/// Compiles, turning a panic into a mismatch.
+/// Compiles, turning a panic or an internal error into a mismatch.
 fn compile(
     func: &Function,
     target: &Target,
     variant: Variant,
     report: &Function,
 ) -> Result<Result<CompiledCode, CompileError>, Box<Mismatch>> {
-    panic::catch_unwind(AssertUnwindSafe(|| crate::compile_function(func, target))).map_err(
-        |payload| {
-            Mismatch::new(MismatchKind::CompilerPanic, variant, report, target)
-                .message(panic_message(&*payload))
-        },
-    )
+    let mismatch = |kind, message: String| {
+        let mut m = Mismatch::new(kind, variant, report, target);
+        if variant == Variant::Kernel {
+            m.kernel = Some(func.display().to_string());
+        }
+        m.message(message)
+    };
+    match panic::catch_unwind(AssertUnwindSafe(|| crate::compile_function(func, target))) {
+        Ok(Err(e)) if is_internal(&e) => {
+            Err(mismatch(MismatchKind::CompilerInternalError, e.to_string()))
+        }
+        Ok(result) => Ok(result),
+        Err(payload) => Err(mismatch(
+            MismatchKind::CompilerPanic,
+            panic_message(&*payload),
+        )),
+    }
+}
+
+/// Whether a compile error is a bug rather than an unsupported feature.
+pub fn is_internal(error: &CompileError) -> bool {
+    error.reason.starts_with("internal error")
 }
 
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
