@@ -42,6 +42,9 @@ pub struct RunOptions {
     /// Run on the simulator. Without it a case only compiles and interprets (for working
     /// on the generator).
     pub simulate: bool,
+    /// Count internal compile errors with the others instead of failing on them (to go
+    /// on testing while a known one is being fixed).
+    pub tolerate_internal_errors: bool,
     pub sim: sim::Options,
 }
 
@@ -51,6 +54,7 @@ impl Default for RunOptions {
             kernel_runs: 2,
             kernel_workitems: 4,
             simulate: true,
+            tolerate_internal_errors: false,
             sim: sim::Options::default(),
         }
     }
@@ -266,6 +270,7 @@ fn compile(
     target: &Target,
     variant: Variant,
     report: &Function,
+    options: &RunOptions,
 ) -> Result<Result<CompiledCode, CompileError>, Box<Mismatch>> {
     let mismatch = |kind, message: String| {
         let mut m = Mismatch::new(kind, variant, report, target);
@@ -275,7 +280,7 @@ fn compile(
         m.message(message)
     };
     match panic::catch_unwind(AssertUnwindSafe(|| crate::compile_function(func, target))) {
-        Ok(Err(e)) if is_internal(&e) => {
+        Ok(Err(e)) if is_internal(&e) && !options.tolerate_internal_errors => {
             Err(mismatch(MismatchKind::CompilerInternalError, e.to_string()))
         }
         Ok(result) => Ok(result),
@@ -358,7 +363,7 @@ fn run_device(
     options: &RunOptions,
     outcome: &mut Outcome,
 ) -> Result<(), Box<Mismatch>> {
-    let code = match compile(func, target, Variant::Device, func)? {
+    let code = match compile(func, target, Variant::Device, func, options)? {
         Ok(code) => code,
         Err(e) => {
             outcome.compile_errors.push((Variant::Device, e));
@@ -441,7 +446,7 @@ fn run_kernel(
         return Ok(());
     }
     let kernel = kernel_of(func);
-    let code = match compile(&kernel, target, Variant::Kernel, func)? {
+    let code = match compile(&kernel, target, Variant::Kernel, func, options)? {
         Ok(code) => code,
         Err(e) => {
             outcome.compile_errors.push((Variant::Kernel, e));

@@ -70,6 +70,10 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     exclude: Vec<String>,
 
+    /// Count internal compile errors with the compile errors instead of failing on them.
+    #[arg(long)]
+    tolerate_internal_errors: bool,
+
     /// Instead of random functions, run the functions of this .clif file with the
     /// arguments of their `; run:` lines (one lane each, random bits above narrow
     /// arguments), comparing with the interpreter (the results written in the run lines
@@ -103,6 +107,7 @@ pub fn run(args: Args) -> ExitCode {
         options.threads = jobs.max(1);
     }
     options.keep_going = args.keep_going;
+    options.run.tolerate_internal_errors = args.tolerate_internal_errors;
     for name in &args.exclude {
         match Opcode::from_str(name) {
             Ok(opcode) => options.generator.exclude.push(opcode),
