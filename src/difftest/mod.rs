@@ -6,10 +6,12 @@
 //! - `values.rs`: edge values, random inputs, the dword encoding of arguments;
 //! - `specified.rs`: which result bits CLIF specifies (NaN payloads are not);
 //! - `reference.rs`: the interpreter as the reference;
+//! - `fuzz.rs`: the no-panic check of the fuzz target and its stable smoke test;
 //! - `run.rs`: one case on the simulator, as a device function and as a kernel
 //!   ([`run_case`], [`Mismatch`]);
 //! - this file: campaigns of many cases from one seed ([`campaign`], [`Summary`]).
 
+pub mod fuzz;
 mod generate;
 mod reference;
 mod run;

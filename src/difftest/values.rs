@@ -169,6 +169,24 @@ pub fn bits_of(value: &DataValue) -> u64 {
 /// A random input of type `ty`: an edge value with probability 1/2, else random bits
 /// (integers) or a random bit pattern or small float (f32).
 pub fn random_value(rng: &mut SplitMix64, ty: Type) -> DataValue {
+    // Types the backend does not support (wide-mode functions are only compiled, but a
+    // caller may still ask for inputs): random bits.
+    match ty {
+        types::I128 => {
+            return DataValue::I128(
+                ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) as i128,
+            );
+        }
+        types::F64 => {
+            return DataValue::F64(crate::ir::immediates::Ieee64::with_bits(rng.next_u64()));
+        }
+        ty if ty.is_vector() && ty.bytes() == 16 => {
+            let mut bytes = [0; 16];
+            rng.fill(&mut bytes);
+            return DataValue::V128(bytes);
+        }
+        _ => {}
+    }
     let bits = if ty == types::F32 {
         if rng.chance(1, 2) {
             F32_EDGES[rng.below(F32_EDGES.len() as u64) as usize] as u64
