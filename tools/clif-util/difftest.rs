@@ -211,12 +211,33 @@ fn run_file(path: &PathBuf, target: &Target, seed: u64, options: &CampaignOption
         let mut lanes = Vec::new();
         for comment in file.run_lines(function) {
             match cranelift_reader::parse_run_command(&comment.text, &func.signature) {
-                Ok(Some(RunCommand::Run(invocation, _, _) | RunCommand::Print(invocation))) => {
+                Ok(Some(RunCommand::Run(invocation, _, expected))) => {
+                    // The run line's own expectation should be what the interpreter says.
+                    if let Ok(difftest::Reference::Returned(results)) =
+                        difftest::interpret(func, &invocation.args)
+                        && (results.len() != expected.len()
+                            || results.iter().zip(&expected).any(|(r, e)| !r.bitwise_eq(e)))
+                    {
+                        failed = true;
+                        println!(
+                            "{name}:{}: the interpreter disagrees with the run line: {}",
+                            comment.line,
+                            difftest::run_line(
+                                &func.name.to_string()[1..],
+                                &invocation.args,
+                                &results
+                            )
+                        );
+                    }
                     lanes.push(LaneInputs {
                         args: invocation.args,
                         noise: rng.next_u32(),
                     })
                 }
+                Ok(Some(RunCommand::Print(invocation))) => lanes.push(LaneInputs {
+                    args: invocation.args,
+                    noise: rng.next_u32(),
+                }),
                 Ok(None) => {}
                 Err(e) => {
                     eprintln!("error: {name}:{}: {}", comment.line, e.message);
