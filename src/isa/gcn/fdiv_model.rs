@@ -23,7 +23,7 @@ use super::emit::lower_to_mc;
 use super::inst::Inst;
 use super::mc::{Gen, McInst, Op, Operand};
 use super::regs::vgpr;
-use crate::sim::gcn::float::{self, class, div_fixup, div_fmas, div_scale, fma_scaled, rcp, sqrt};
+use crate::sim::gcn::float::{self, class, div_fixup, div_fmas, div_scale, rcp, sqrt};
 
 /// How far the transcendental unit's results are from the correctly rounded ones, in ulps.
 #[derive(Copy, Clone, Debug)]
@@ -373,22 +373,6 @@ fn sqrt_edge_and_random_values() {
         }
     }
     assert_no_failures(&failures);
-}
-
-/// The model itself: the rounding helper against a direct computation.
-#[test]
-fn fma_scaled_rounds_once() {
-    let mut rng = Rng(42);
-    for _ in 0..100_000 {
-        let [a, b, c] = [0; 3].map(|_| f32::from_bits(rng.u32() & 0x3fff_ffff));
-        if !(a.is_finite() && b.is_finite() && c.is_finite()) {
-            continue;
-        }
-        assert!(
-            same(fma_scaled(a, b, c, 0), a.mul_add(b, c)),
-            "{a:e} {b:e} {c:e}"
-        );
-    }
 }
 
 /// GCN3 ISA 4.5: a VALU write of VCC needs 4 wait states before v_div_fmas_f32 reads it.

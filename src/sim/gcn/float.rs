@@ -135,6 +135,15 @@ pub(crate) fn add(a: f32, b: f32) -> f32 {
     arith(&[a, b], || a + b)
 }
 
+pub(crate) fn sub(a: f32, b: f32) -> f32 {
+    arith(&[a, b], || a - b)
+}
+
+/// V_SUBREV_F32: `b - a`, NaN operands still taken in source order.
+pub(crate) fn subrev(a: f32, b: f32) -> f32 {
+    arith(&[a, b], || b - a)
+}
+
 pub(crate) fn mul(a: f32, b: f32) -> f32 {
     arith(&[a, b], || a * b)
 }
@@ -494,4 +503,31 @@ pub(crate) fn class(x: f32, mask: u32) -> bool {
         8
     };
     mask >> bit & 1 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rounding helper of v_div_fmas_f32 against the correctly rounded fma.
+    #[test]
+    fn fma_scaled_rounds_once() {
+        let mut state = 42u64;
+        let mut next = || {
+            // xorshift64*
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as u32
+        };
+        for _ in 0..100_000 {
+            let [a, b, c] = [0; 3].map(|_| f32::from_bits(next() & 0x3fff_ffff));
+            let want = a.mul_add(b, c);
+            assert_eq!(
+                fma_scaled(a, b, c, 0).to_bits(),
+                want.to_bits(),
+                "{a:e} {b:e} {c:e}"
+            );
+        }
+    }
 }

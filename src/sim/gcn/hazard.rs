@@ -278,7 +278,7 @@ pub(crate) static RULES: &[Rule] = &[
     },
     Rule {
         name: "a vector-memory store of more than 64 bits needs 1 wait state before a VALU overwrites its data VGPRs",
-        source: "CI/GCN3/Vega ISA 4.5 (FLAT_STORE_X3/X4, BUFFER_STORE_DWORDX3/X4 … -> write VGPRs holding writedata); LLVM checkVALUHazards (has12DWordStoreHazard: not gfx6)",
+        source: "GCN3/Vega ISA 4.5 (FLAT_STORE_X3/X4, BUFFER_STORE_DWORDX3/X4 … -> write VGPRs holding writedata); LLVM checkVALUHazards (has12DWordStoreHazard: not gfx6)",
         gens: (Gfx7, Gfx9),
         wait_states: 1,
         earlier: wide_store_data,

@@ -32,12 +32,16 @@ impl Memory {
         self.alloc(&vec![0; len])
     }
 
+    /// The region holding `address..address + len` and the offset in it. Regions are
+    /// allocated at increasing addresses, so a binary search finds the candidate.
     fn region(&self, address: u64, len: usize) -> Option<(usize, usize)> {
-        self.regions.iter().enumerate().find_map(|(i, (base, data))| {
-            let offset = address.checked_sub(*base)?;
-            (offset.checked_add(len as u64)? <= data.len() as u64)
-                .then_some((i, offset as usize))
-        })
+        let i = self
+            .regions
+            .partition_point(|(base, _)| *base <= address)
+            .checked_sub(1)?;
+        let (base, data) = &self.regions[i];
+        let offset = address - base;
+        (offset.checked_add(len as u64)? <= data.len() as u64).then_some((i, offset as usize))
     }
 
     /// The `len` bytes at `address`, if they all lie in one region.

@@ -240,7 +240,7 @@ impl<'c> Program<'c> {
 
     /// The index of the instruction at `pc`, decoding it on first use.
     pub fn fetch(&mut self, pc: u32) -> Result<u32, Violation> {
-        if pc % 4 != 0 || pc as usize >= self.code.len() {
+        if !pc.is_multiple_of(4) || pc as usize >= self.code.len() {
             return Err(Violation::BadPc(format!(
                 "{pc:#x} is outside the code (0..{:#x}) or not dword-aligned",
                 self.code.len()

@@ -247,8 +247,8 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
 
         // f32 arithmetic.
         VAddF32 => Out::f32(float::add(f(0), f(1))),
-        VSubF32 => Out::f32(float::add(f(0), -f(1))),
-        VSubrevF32 => Out::f32(float::add(f(1), -f(0))),
+        VSubF32 => Out::f32(float::sub(f(0), f(1))),
+        VSubrevF32 => Out::f32(float::subrev(f(0), f(1))),
         VMulF32 => Out::f32(float::mul(f(0), f(1))),
         VFmaF32 => Out::f32(float::fma(f(0), f(1), f(2))),
         VMadF32 => Out::f32(float::mad_ftz(f(0), f(1), f(2))),
@@ -372,27 +372,897 @@ fn compare(op: Op, ord: std::cmp::Ordering) -> bool {
     }
 }
 
-/// An f32 compare (GCN3 ISA 12.8, VOPC): the `n…` predicates are the negations of the
-/// ordered ones, so they hold for unordered operands; −0 equals +0.
+/// An f32 compare (GCN3 ISA 12.8, VOPC): the ordered predicates are false for unordered
+/// operands, the `n…` ones are their negations; −0 equals +0.
 fn compare_f32(op: Op, a: f32, b: f32) -> bool {
     use Op::*;
+    use std::cmp::Ordering::*;
+    let order = a.partial_cmp(&b);
     match op {
         VCmpFF32 => false,
-        VCmpLtF32 => a < b,
-        VCmpEqF32 => a == b,
-        VCmpLeF32 => a <= b,
-        VCmpGtF32 => a > b,
-        VCmpLgF32 => a < b || a > b,
-        VCmpGeF32 => a >= b,
-        VCmpOF32 => !a.is_nan() && !b.is_nan(),
-        VCmpUF32 => a.is_nan() || b.is_nan(),
-        VCmpNgeF32 => !(a >= b),
-        VCmpNlgF32 => !(a < b || a > b),
-        VCmpNgtF32 => !(a > b),
-        VCmpNleF32 => !(a <= b),
-        VCmpNeqF32 => a != b,
-        VCmpNltF32 => !(a < b),
+        VCmpLtF32 => order == Some(Less),
+        VCmpEqF32 => order == Some(Equal),
+        VCmpLeF32 => matches!(order, Some(Less | Equal)),
+        VCmpGtF32 => order == Some(Greater),
+        VCmpLgF32 => matches!(order, Some(Less | Greater)),
+        VCmpGeF32 => matches!(order, Some(Greater | Equal)),
+        VCmpOF32 => order.is_some(),
+        VCmpUF32 => order.is_none(),
+        VCmpNgeF32 => !compare_f32(VCmpGeF32, a, b),
+        VCmpNlgF32 => !compare_f32(VCmpLgF32, a, b),
+        VCmpNgtF32 => !compare_f32(VCmpGtF32, a, b),
+        VCmpNleF32 => !compare_f32(VCmpLeF32, a, b),
+        VCmpNeqF32 => !compare_f32(VCmpEqF32, a, b),
+        VCmpNltF32 => !compare_f32(VCmpLtF32, a, b),
         VCmpTruF32 => true,
         _ => unreachable!("{op:?} is not an f32 compare"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::mc::SDST_OUT;
+
+    const GENS: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
+
+    /// `op` on gfx8 with raw sources, no modifiers.
+    fn run(op: Op, src: [u64; 3]) -> LaneOutputs {
+        run_in(op, Gen::Gfx8, src, |_, _| {}).unwrap()
+    }
+
+    /// `op` in VOP3 encoding on `generation`, with `setup` changing the instruction (modifiers)
+    /// and the lane inputs.
+    fn run_in(
+        op: Op,
+        generation: Gen,
+        src: [u64; 3],
+        setup: impl FnOnce(&mut McInst, &mut LaneInputs),
+    ) -> Result<LaneOutputs, String> {
+        let mut inst = McInst::new(op, Enc::Vop3);
+        let mut input = LaneInputs {
+            src,
+            ..LaneInputs::default()
+        };
+        setup(&mut inst, &mut input);
+        exec(&inst, generation, &input)
+    }
+
+    fn bits(x: f32) -> u64 {
+        x.to_bits() as u64
+    }
+
+    /// An f32 operation on f32 operands.
+    fn f(op: Op, xs: &[f32]) -> f32 {
+        let mut src = [0; 3];
+        for (s, &x) in src.iter_mut().zip(xs) {
+            *s = bits(x);
+        }
+        f32::from_bits(run(op, src).dst as u32)
+    }
+
+    fn d(op: Op, xs: &[f64]) -> f64 {
+        let mut src = [0; 3];
+        for (s, &x) in src.iter_mut().zip(xs) {
+            *s = x.to_bits();
+        }
+        f64::from_bits(run(op, src).dst)
+    }
+
+    fn u(op: Op, xs: &[u32]) -> u32 {
+        let mut src = [0; 3];
+        for (s, &x) in src.iter_mut().zip(xs) {
+            *s = x as u64;
+        }
+        run(op, src).dst as u32
+    }
+
+    fn assert_same(got: f32, want: f32) {
+        assert_eq!(got.to_bits(), want.to_bits(), "got {got:e}, want {want:e}");
+    }
+
+    const SNAN: f32 = f32::from_bits(0x7fa0_0001);
+    const QNAN: f32 = f32::from_bits(0xffc0_0123);
+    const DENORM: f32 = f32::from_bits(0x0000_0003);
+    const MAX_DENORM: f32 = f32::from_bits(0x007f_ffff);
+    const INF: f32 = f32::INFINITY;
+
+    #[test]
+    fn every_valu_op_is_implemented() {
+        let lane_crossing = [Op::VReadlaneB32, Op::VReadfirstlaneB32, Op::VWritelaneB32];
+        let mut count = 0;
+        for op in Op::all().filter(|op| op.info().form == Form::Valu) {
+            for generation in GENS {
+                let result = run_in(
+                    op,
+                    generation,
+                    [0x3f80_0000, 0x4000_0000, 0x4040_0000],
+                    |_, _| {},
+                );
+                if !op.info().available(generation) || lane_crossing.contains(&op) {
+                    assert!(result.is_err(), "{op:?} on {generation:?}");
+                } else {
+                    assert!(result.is_ok(), "{op:?} on {generation:?}: {result:?}");
+                    count += 1;
+                }
+            }
+        }
+        assert!(count > 400, "{count}");
+        // Only the lane-crossing operations write SGPRs.
+        for op in lane_crossing {
+            assert!(op == Op::VWritelaneB32 || op.info().flags & SDST_OUT != 0);
+        }
+    }
+
+    #[test]
+    fn moves_and_bit_operations() {
+        assert_eq!(u(Op::VMovB32, &[0x1234_5678]), 0x1234_5678);
+        assert_eq!(u(Op::VNotB32, &[0x0f0f_0000]), 0xf0f0_ffff);
+        assert_eq!(u(Op::VBfrevB32, &[0x0000_0001]), 0x8000_0000);
+        assert_eq!(u(Op::VBfrevB32, &[0x1234_5678]), 0x1e6a_2c48);
+        assert_eq!(u(Op::VAndB32, &[0xff00, 0x0ff0]), 0x0f00);
+        assert_eq!(u(Op::VOrB32, &[0xff00, 0x0ff0]), 0xfff0);
+        assert_eq!(u(Op::VXorB32, &[0xff00, 0x0ff0]), 0xf0f0);
+        // v_bfi_b32: bits of src1 where src0 is set, of src2 elsewhere.
+        assert_eq!(
+            u(Op::VBfiB32, &[0x7fff_ffff, 0x3f80_0000, 0x8000_0000]),
+            0xbf80_0000
+        );
+        assert_eq!(u(Op::VBcntU32B32, &[0xf0f0_0001, 10]), 19);
+        // {src0, src1} >> src2[4:0].
+        assert_eq!(
+            u(Op::VAlignbitB32, &[0x1111_2222, 0x3333_4444, 16]),
+            0x2222_3333
+        );
+        assert_eq!(
+            u(Op::VAlignbitB32, &[0x1111_2222, 0x3333_4444, 32 + 8]),
+            0x2233_3344
+        );
+        assert_eq!(
+            u(Op::VAlignbitB32, &[0x1111_2222, 0x3333_4444, 0]),
+            0x3333_4444
+        );
+    }
+
+    #[test]
+    fn find_first_bit() {
+        assert_eq!(u(Op::VFfbhU32, &[0]), u32::MAX);
+        assert_eq!(u(Op::VFfbhU32, &[1]), 31);
+        assert_eq!(u(Op::VFfbhU32, &[0x8000_0000]), 0);
+        assert_eq!(u(Op::VFfblB32, &[0]), u32::MAX);
+        assert_eq!(u(Op::VFfblB32, &[0x8000_0000]), 31);
+        assert_eq!(u(Op::VFfblB32, &[0x0000_0006]), 1);
+        assert_eq!(u(Op::VFfbhI32, &[0]), u32::MAX);
+        assert_eq!(u(Op::VFfbhI32, &[u32::MAX]), u32::MAX);
+        assert_eq!(u(Op::VFfbhI32, &[1]), 31);
+        assert_eq!(u(Op::VFfbhI32, &[0x4000_0000]), 1);
+        assert_eq!(u(Op::VFfbhI32, &[0xbfff_ffff]), 1);
+        assert_eq!(u(Op::VFfbhI32, &[0xffff_fffe]), 31);
+    }
+
+    #[test]
+    fn bitfield_extract() {
+        assert_eq!(u(Op::VBfeU32, &[0xabcd_1234, 8, 8]), 0x12);
+        assert_eq!(u(Op::VBfeU32, &[0xabcd_1234, 8, 0]), 0);
+        // Offset and width use bits 4:0 only.
+        assert_eq!(u(Op::VBfeU32, &[0xabcd_1234, 32 + 8, 32 + 8]), 0x12);
+        assert_eq!(u(Op::VBfeU32, &[0xabcd_1234, 28, 8]), 0xa);
+        assert_eq!(u(Op::VBfeI32, &[0x0000_00f0, 4, 4]), u32::MAX);
+        assert_eq!(u(Op::VBfeI32, &[0x0000_0070, 4, 4]), 7);
+        assert_eq!(u(Op::VBfeI32, &[0x0000_00ff, 0, 8]), u32::MAX);
+        assert_eq!(u(Op::VBfeI32, &[0x0000_8000, 0, 16]), 0xffff_8000);
+        assert_eq!(u(Op::VBfeI32, &[0xffff_ffff, 4, 0]), 0);
+        // A field past bit 31 is sign-extended from bit 31.
+        assert_eq!(u(Op::VBfeI32, &[0x8000_0000, 28, 8]), 0xffff_fff8);
+        assert_eq!(u(Op::VBfeI32, &[0x4000_0000, 28, 8]), 4);
+    }
+
+    #[test]
+    fn shifts_mask_their_amount() {
+        assert_eq!(u(Op::VLshlrevB32, &[33, 1]), 2);
+        assert_eq!(u(Op::VLshrrevB32, &[31 + 32, 0x8000_0000]), 1);
+        assert_eq!(u(Op::VAshrrevI32, &[4 + 64, 0x8000_0000]), 0xf800_0000);
+        assert_eq!(u(Op::VAshrrevI32, &[4, 0x7000_0000]), 0x0700_0000);
+        let sh64 = |op, amount: u32, x: u64| run(op, [amount as u64, x, 0]).dst;
+        assert_eq!(sh64(Op::VLshlrevB64, 65, 1), 2);
+        assert_eq!(sh64(Op::VLshlrevB64, 36, 1), 1 << 36);
+        assert_eq!(sh64(Op::VLshrrevB64, 63 + 64, 1 << 63), 1);
+        assert_eq!(sh64(Op::VAshrrevI64, 60, 1 << 63), 0xffff_ffff_ffff_fff8);
+        assert_eq!(sh64(Op::VAshrrevI64, 60, 1 << 62), 4);
+        // 32-bit sources ignore bits above 31.
+        assert_eq!(run(Op::VLshlrevB32, [1, 0xffff_ffff_0000_0001, 0]).dst, 2);
+    }
+
+    #[test]
+    fn integer_arithmetic() {
+        assert_eq!(u(Op::VMinI32, &[u32::MAX, 1]), u32::MAX);
+        assert_eq!(u(Op::VMaxI32, &[u32::MAX, 1]), 1);
+        assert_eq!(u(Op::VMinU32, &[u32::MAX, 1]), 1);
+        assert_eq!(u(Op::VMaxU32, &[u32::MAX, 1]), u32::MAX);
+        // v_mul_u32_u24 ignores bits 31:24 of both operands.
+        assert_eq!(u(Op::VMulU32U24, &[0xff00_0003, 0x0100_0005]), 15);
+        assert_eq!(u(Op::VMulU32U24, &[0x00ff_ffff, 0x00ff_ffff]), 0xfe00_0001);
+        assert_eq!(u(Op::VMulLoU32, &[0x1_0001, 0x1_0001]), 0x0002_0001);
+        assert_eq!(u(Op::VMulHiU32, &[u32::MAX, u32::MAX]), 0xffff_fffe);
+        assert_eq!(u(Op::VMulHiI32, &[u32::MAX, u32::MAX]), 0);
+        assert_eq!(u(Op::VMulHiI32, &[(-2i32) as u32, 0x4000_0000]), u32::MAX);
+        assert_eq!(u(Op::VMulHiI32, &[0x8000_0000, 0x8000_0000]), 0x4000_0000);
+    }
+
+    #[test]
+    fn carries_and_borrows() {
+        let carry = |op, a: u32, b: u32, cin: bool| {
+            let out = run_in(op, Gen::Gfx8, [a as u64, b as u64, 0], |_, i| {
+                i.mask_in = cin
+            })
+            .unwrap();
+            (out.dst as u32, out.sdst)
+        };
+        assert_eq!(carry(Op::VAddU32, u32::MAX, 1, false), (0, true));
+        assert_eq!(carry(Op::VAddU32, 5, 6, true), (11, false), "no carry-in");
+        assert_eq!(carry(Op::VAddcU32, u32::MAX, 0, true), (0, true));
+        assert_eq!(
+            carry(Op::VAddcU32, u32::MAX, u32::MAX, true),
+            (u32::MAX, true)
+        );
+        assert_eq!(carry(Op::VAddcU32, 1, 2, true), (4, false));
+        assert_eq!(carry(Op::VSubU32, 1, 2, false), (u32::MAX, true));
+        assert_eq!(carry(Op::VSubU32, 2, 2, false), (0, false));
+        assert_eq!(carry(Op::VSubrevU32, 1, 2, false), (1, false));
+        assert_eq!(carry(Op::VSubrevU32, 2, 1, false), (u32::MAX, true));
+        assert_eq!(carry(Op::VSubbU32, 2, 2, true), (u32::MAX, true));
+        assert_eq!(carry(Op::VSubbU32, 3, 2, true), (0, false));
+        assert_eq!(carry(Op::VSubbU32, 0, u32::MAX, true), (0, true));
+        assert_eq!(carry(Op::VSubbrevU32, 2, 3, true), (0, false));
+        assert_eq!(carry(Op::VSubbrevU32, 3, 3, true), (u32::MAX, true));
+    }
+
+    #[test]
+    fn mad_64_32() {
+        let mad = |op, a: u32, b: u32, c: u64| {
+            let out = run(op, [a as u64, b as u64, c]);
+            (out.dst, out.sdst)
+        };
+        assert_eq!(mad(Op::VMadU64U32, 3, 5, 7), (22, false));
+        assert_eq!(
+            mad(Op::VMadU64U32, u32::MAX, u32::MAX, u64::MAX),
+            (0xffff_fffe_0000_0000, true)
+        );
+        assert_eq!(mad(Op::VMadU64U32, 0, 0, u64::MAX), (u64::MAX, false));
+        assert_eq!(mad(Op::VMadU64U32, 1, 1, u64::MAX), (0, true));
+        // Signed: the carry is bit 64 of the exact (65-bit) result, i.e. its sign.
+        assert_eq!(
+            mad(Op::VMadI64I32, (-3i32) as u32, 5, 7),
+            ((-8i64) as u64, true)
+        );
+        assert_eq!(
+            mad(Op::VMadI64I32, (-3i32) as u32, (-5i32) as u32, 7),
+            (22, false)
+        );
+        assert_eq!(
+            mad(Op::VMadI64I32, 1, 1, i64::MAX as u64),
+            (1 << 63, false),
+            "+2^63 does not fit i64, but is a positive 65-bit result"
+        );
+        assert_eq!(
+            mad(Op::VMadI64I32, (-1i32) as u32, 1, 1 << 63),
+            (i64::MAX as u64, true)
+        );
+    }
+
+    #[test]
+    fn lane_inputs() {
+        let at_lane = |op, lane, src0: u32, src1: u32| {
+            run_in(op, Gen::Gfx8, [src0 as u64, src1 as u64, 0], |_, i| {
+                i.lane = lane
+            })
+            .unwrap()
+            .dst
+        };
+        for (lane, lo, hi) in [
+            (0, 0, 0),
+            (1, 1, 0),
+            (31, 31, 0),
+            (32, 32, 0),
+            (33, 32, 1),
+            (63, 32, 31),
+        ] {
+            let lo_count = at_lane(Op::VMbcntLoU32B32, lane, u32::MAX, 100);
+            let hi_count = at_lane(Op::VMbcntHiU32B32, lane, u32::MAX, lo_count as u32);
+            assert_eq!(
+                (lo_count, hi_count),
+                (100 + lo, 100 + lo + hi),
+                "lane {lane}"
+            );
+        }
+        let select = |mask| {
+            run_in(Op::VCndmaskB32, Gen::Gfx8, [1, 2, 0], |_, i| {
+                i.mask_in = mask
+            })
+            .unwrap()
+            .dst
+        };
+        assert_eq!((select(false), select(true)), (1, 2));
+        let mac = run_in(Op::VMacF32, Gen::Gfx8, [bits(3.0), bits(5.0), 0], |_, i| {
+            i.dst_old = bits(0.5)
+        });
+        assert_eq!(mac.unwrap().dst, bits(15.5));
+    }
+
+    #[test]
+    fn integer_compares() {
+        let cmp = |op, a: u64, b: u64| run(op, [a, b, 0]).sdst;
+        let minus_one = u32::MAX as u64;
+        assert!(cmp(Op::VCmpLtI32, minus_one, 0));
+        assert!(!cmp(Op::VCmpLtU32, minus_one, 0));
+        assert!(cmp(Op::VCmpGtU32, minus_one, 0));
+        assert!(cmp(Op::VCmpLeI32, 5, 5) && cmp(Op::VCmpGeU32, 5, 5) && cmp(Op::VCmpEqI32, 5, 5));
+        assert!(!cmp(Op::VCmpNeU32, 5, 5) && cmp(Op::VCmpNeI32, 5, 6));
+        assert!(!cmp(Op::VCmpFI32, 1, 1) && cmp(Op::VCmpTU32, 1, 2));
+        // 32-bit compares ignore bits above 31.
+        assert!(cmp(Op::VCmpEqU32, 0x1_0000_0005, 5));
+        assert!(cmp(Op::VCmpLtI64, u64::MAX, 0));
+        assert!(!cmp(Op::VCmpLtU64, u64::MAX, 0));
+        assert!(cmp(Op::VCmpGtU64, 1 << 32, u32::MAX as u64));
+        assert!(cmp(Op::VCmpGeI64, 7, 7) && !cmp(Op::VCmpNeU64, 7, 7) && cmp(Op::VCmpTI64, 0, 1));
+        assert!(!cmp(Op::VCmpFU64, 0, 0) && cmp(Op::VCmpLeU64, 0, 0) && cmp(Op::VCmpEqI64, 3, 3));
+        assert_eq!(run(Op::VCmpEqU32, [1, 1, 0]).dst, 0);
+    }
+
+    /// Every f32 predicate against its definition in terms of the four IEEE relations
+    /// (less, equal, greater, unordered): true for the listed ones.
+    #[test]
+    fn float_compares() {
+        const LT: u8 = 1;
+        const EQ: u8 = 2;
+        const GT: u8 = 4;
+        const UN: u8 = 8;
+        let table = [
+            (Op::VCmpFF32, 0),
+            (Op::VCmpLtF32, LT),
+            (Op::VCmpEqF32, EQ),
+            (Op::VCmpLeF32, LT | EQ),
+            (Op::VCmpGtF32, GT),
+            (Op::VCmpLgF32, LT | GT),
+            (Op::VCmpGeF32, GT | EQ),
+            (Op::VCmpOF32, LT | EQ | GT),
+            (Op::VCmpUF32, UN),
+            (Op::VCmpNgeF32, LT | UN),
+            (Op::VCmpNlgF32, EQ | UN),
+            (Op::VCmpNgtF32, LT | EQ | UN),
+            (Op::VCmpNleF32, GT | UN),
+            (Op::VCmpNeqF32, LT | GT | UN),
+            (Op::VCmpNltF32, EQ | GT | UN),
+            (Op::VCmpTruF32, LT | EQ | GT | UN),
+        ];
+        let pairs = [
+            (1.0, 2.0, LT),
+            (2.0, 1.0, GT),
+            (1.0, 1.0, EQ),
+            (-0.0, 0.0, EQ),
+            (DENORM, 0.0, GT),
+            (-INF, -f32::MAX, LT),
+            (QNAN, 1.0, UN),
+            (1.0, SNAN, UN),
+            (QNAN, QNAN, UN),
+        ];
+        for (op, holds_for) in table {
+            for (a, b, relation) in pairs {
+                let want = holds_for & relation != 0;
+                assert_eq!(run(op, [bits(a), bits(b), 0]).sdst, want, "{op:?} {a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn class_mask_bits() {
+        let cases = [
+            (SNAN, 0),
+            (QNAN, 1),
+            (-INF, 2),
+            (-1.5, 3),
+            (-DENORM, 4),
+            (-0.0, 5),
+            (0.0, 6),
+            (MAX_DENORM, 7),
+            (f32::MIN_POSITIVE, 8),
+            (INF, 9),
+        ];
+        for (x, bit) in cases {
+            for mask_bit in 0..10 {
+                let out = run(Op::VCmpClassF32, [bits(x), 1 << mask_bit, 0]);
+                assert_eq!(out.sdst, mask_bit == bit, "{x:e} against bit {mask_bit}");
+            }
+        }
+        // The source modifiers apply to the value (src0), not the mask.
+        let neg = run_in(
+            Op::VCmpClassF32,
+            Gen::Gfx8,
+            [bits(1.0), 1 << 3, 0],
+            |m, _| m.neg = 1,
+        );
+        assert!(neg.unwrap().sdst);
+    }
+
+    #[test]
+    fn f32_arithmetic_is_correctly_rounded() {
+        let values = [
+            1.0f32, 0.1, -3.7, 1e30, -1e-30, 3.0e38, MAX_DENORM, DENORM, -0.0, 0.0,
+        ];
+        for a in values {
+            for b in values {
+                assert_same(f(Op::VAddF32, &[a, b]), a + b);
+                assert_same(f(Op::VSubF32, &[a, b]), a - b);
+                assert_same(f(Op::VSubrevF32, &[a, b]), b - a);
+                assert_same(f(Op::VMulF32, &[a, b]), a * b);
+                assert_same(f(Op::VFmaF32, &[a, b, 0.3]), a.mul_add(b, 0.3));
+                assert_same(f(Op::VFmaF32, &[a, b, -a * b]), a.mul_add(b, -a * b));
+            }
+        }
+        // Denormal results are kept.
+        assert_same(
+            f(Op::VAddF32, &[MAX_DENORM, DENORM]),
+            f32::from_bits(0x0080_0002),
+        );
+        assert_same(
+            f(Op::VMulF32, &[f32::MIN_POSITIVE, 0.5]),
+            f32::from_bits(0x0040_0000),
+        );
+        assert_same(
+            f(Op::VSubF32, &[f32::MIN_POSITIVE, DENORM]),
+            f32::from_bits(0x007f_fffd),
+        );
+    }
+
+    #[test]
+    fn mad_flushes_denormals() {
+        assert_same(f(Op::VMadF32, &[2.0, 3.0, 0.5]), 6.5);
+        // Unfused: the product is rounded first.
+        let (a, b) = (1.0 + f32::EPSILON, 1.0 - f32::EPSILON);
+        assert_same(f(Op::VMadF32, &[a, b, -1.0]), (a * b) - 1.0);
+        assert_ne!(f(Op::VMadF32, &[a, b, -1.0]), a.mul_add(b, -1.0));
+        // Denormal inputs, product and result flush to zero (keeping the sign).
+        assert_same(f(Op::VMadF32, &[MAX_DENORM, 1.0, 0.0]), 0.0);
+        assert_same(f(Op::VMadF32, &[1.0, 1.0, -DENORM]), 1.0);
+        assert_same(f(Op::VMadF32, &[f32::MIN_POSITIVE, -0.5, 0.0]), 0.0);
+        assert_same(f(Op::VMadF32, &[f32::MIN_POSITIVE, -0.5, -0.0]), -0.0);
+        assert_same(
+            f(Op::VMadF32, &[f32::MIN_POSITIVE, 1.5, -f32::MIN_POSITIVE]),
+            0.0,
+        );
+        // v_fma_f32 keeps them.
+        assert_same(f(Op::VFmaF32, &[MAX_DENORM, 1.0, 0.0]), MAX_DENORM);
+        for generation in GENS {
+            let mac = run_in(
+                Op::VMacF32,
+                generation,
+                [bits(MAX_DENORM), bits(1.0), 0],
+                |_, _| {},
+            );
+            assert_eq!(mac.unwrap().dst, 0, "{generation:?}");
+        }
+    }
+
+    #[test]
+    fn nans_propagate_quieted() {
+        let quiet = |x: f32| f32::from_bits(x.to_bits() | 0x0040_0000);
+        let ops = [
+            Op::VAddF32,
+            Op::VSubF32,
+            Op::VSubrevF32,
+            Op::VMulF32,
+            Op::VMadF32,
+        ];
+        for op in ops {
+            assert_same(f(op, &[SNAN, 1.0, 1.0]), quiet(SNAN));
+            assert_same(f(op, &[2.0, QNAN, 1.0]), QNAN);
+            assert_same(f(op, &[QNAN, SNAN, 1.0]), QNAN);
+        }
+        assert_same(f(Op::VFmaF32, &[1.0, 2.0, SNAN]), quiet(SNAN));
+        assert_same(f(Op::VFmaF32, &[INF, 0.0, QNAN]), QNAN);
+        // Invalid operations give the default NaN.
+        let default = f32::from_bits(0x7fc0_0000);
+        assert_same(f(Op::VAddF32, &[INF, -INF]), default);
+        assert_same(f(Op::VMulF32, &[INF, 0.0]), default);
+        assert_same(f(Op::VFmaF32, &[INF, 0.0, 1.0]), default);
+        assert_same(f(Op::VSqrtF32, &[-1.0]), default);
+        assert_same(f(Op::VRsqF32, &[-1.0]), default);
+        // Unary operations quiet their NaN.
+        for op in [
+            Op::VFloorF32,
+            Op::VRcpF32,
+            Op::VSqrtF32,
+            Op::VFrexpMantF32,
+            Op::VFractF32,
+        ] {
+            assert_same(f(op, &[SNAN]), quiet(SNAN));
+        }
+        assert_same(f(Op::VLdexpF32, &[SNAN, 0.0]), quiet(SNAN));
+    }
+
+    /// IEEE-mode min/max (minimumNumber/maximumNumber with sNaN quieting; -0 < +0).
+    #[test]
+    fn min_max() {
+        assert_same(f(Op::VMinF32, &[1.0, 2.0]), 1.0);
+        assert_same(f(Op::VMaxF32, &[1.0, 2.0]), 2.0);
+        assert_same(f(Op::VMinF32, &[-INF, DENORM]), -INF);
+        assert_same(f(Op::VMaxF32, &[-DENORM, -0.0]), -0.0);
+        for (a, b) in [(0.0, -0.0), (-0.0, 0.0)] {
+            assert_same(f(Op::VMinF32, &[a, b]), -0.0);
+            assert_same(f(Op::VMaxF32, &[a, b]), 0.0);
+        }
+        for op in [Op::VMinF32, Op::VMaxF32] {
+            assert_same(f(op, &[QNAN, 3.0]), 3.0);
+            assert_same(f(op, &[3.0, QNAN]), 3.0);
+            assert_same(f(op, &[SNAN, 3.0]), f32::from_bits(0x7fe0_0001));
+            assert_same(f(op, &[3.0, SNAN]), f32::from_bits(0x7fe0_0001));
+            assert!(f(op, &[QNAN, QNAN]).is_nan());
+        }
+    }
+
+    #[test]
+    fn med3() {
+        let med = |a, b, c| f(Op::VMed3F32, &[a, b, c]);
+        for (a, b, c) in [
+            (1.0, 2.0, 3.0),
+            (3.0, 1.0, 2.0),
+            (2.0, 3.0, 1.0),
+            (-1.0, -1.0, 5.0),
+        ] {
+            let mut sorted = [a, b, c];
+            sorted.sort_by(f32::total_cmp);
+            assert_same(med(a, b, c), sorted[1]);
+        }
+        // With a NaN operand: min3, so a quiet NaN is ignored.
+        assert_same(med(QNAN, 2.0, 1.0), 1.0);
+        assert_same(med(5.0, 2.0, QNAN), 2.0);
+    }
+
+    #[test]
+    fn rounding_to_integers() {
+        let cases: [(f32, [f32; 4]); 9] = [
+            // x, [trunc, ceil, floor, rndne]
+            (2.5, [2.0, 3.0, 2.0, 2.0]),
+            (3.5, [3.0, 4.0, 3.0, 4.0]),
+            (-2.5, [-2.0, -2.0, -3.0, -2.0]),
+            (-0.5, [-0.0, -0.0, -1.0, -0.0]),
+            (0.7, [0.0, 1.0, 0.0, 1.0]),
+            (-0.0, [-0.0, -0.0, -0.0, -0.0]),
+            (DENORM, [0.0, 1.0, 0.0, 0.0]),
+            (8388609.0, [8388609.0; 4]),
+            (-INF, [-INF; 4]),
+        ];
+        for (x, want) in cases {
+            let ops = [Op::VTruncF32, Op::VCeilF32, Op::VFloorF32, Op::VRndneF32];
+            for (op, w) in ops.into_iter().zip(want) {
+                assert_same(f(op, &[x]), w);
+            }
+        }
+    }
+
+    #[test]
+    fn fract() {
+        assert_same(f(Op::VFractF32, &[2.75]), 0.75);
+        assert_same(f(Op::VFractF32, &[-2.75]), 0.25);
+        assert_same(f(Op::VFractF32, &[-0.0]), 0.0);
+        assert_same(f(Op::VFractF32, &[DENORM]), DENORM);
+        // x - floor(x) rounds to 1.0 for tiny negatives: the result stays below 1.
+        let below_one = f32::from_bits(0x3f7f_ffff);
+        assert_same(f(Op::VFractF32, &[-1e-10]), below_one);
+        assert_same(f(Op::VFractF32, &[-DENORM]), below_one);
+        assert!(f(Op::VFractF32, &[INF]).is_nan());
+        assert!(f(Op::VFractF32, &[-INF]).is_nan());
+    }
+
+    #[test]
+    fn frexp_and_ldexp() {
+        let exp = |x: f32| run(Op::VFrexpExpI32F32, [bits(x), 0, 0]).dst as u32 as i32;
+        for (x, mant, e) in [
+            (8.0f32, 0.5f32, 4),
+            (-3.0, -0.75, 2),
+            (0.75, 0.75, 0),
+            (f32::MAX, 1.0 - f32::EPSILON / 2.0, 128),
+            (f32::MIN_POSITIVE, 0.5, -125),
+            (DENORM, 0.75, -147),
+            (-MAX_DENORM, -(1.0 - f32::EPSILON), -126),
+            (0.0, 0.0, 0),
+            (-0.0, -0.0, 0),
+            (INF, INF, 0),
+            (-INF, -INF, 0),
+        ] {
+            assert_same(f(Op::VFrexpMantF32, &[x]), mant);
+            assert_eq!(exp(x), e, "{x:e}");
+        }
+        assert_eq!(exp(QNAN), 0);
+        let ldexp = |x: f32, e: i32| {
+            f32::from_bits(run(Op::VLdexpF32, [bits(x), e as u32 as u64, 0]).dst as u32)
+        };
+        assert_same(ldexp(1.5, 4), 24.0);
+        assert_same(ldexp(1.5, -150), DENORM.min(f32::from_bits(1)) * 1.0);
+        assert_same(ldexp(1.0, -149), f32::from_bits(1));
+        // Rounded once: 3·2^-150 = 1.5 ulp of the smallest denormal, a tie to even (2).
+        assert_same(ldexp(3.0, -150), f32::from_bits(2));
+        assert_same(ldexp(1.0, 128), INF);
+        assert_same(ldexp(-1.0, i32::MAX), -INF);
+        assert_same(ldexp(f32::MAX, i32::MIN), 0.0);
+        assert_same(ldexp(DENORM, 149), 3.0);
+        assert_same(ldexp(-0.0, 5), -0.0);
+    }
+
+    #[test]
+    fn transcendentals_flush_denormals() {
+        assert_same(f(Op::VRcpF32, &[4.0]), 0.25);
+        assert_same(f(Op::VRcpF32, &[3.0]), 1.0 / 3.0);
+        assert_same(f(Op::VRcpIflagF32, &[3.0]), 1.0 / 3.0);
+        assert_same(f(Op::VRcpF32, &[-0.0]), -INF);
+        assert_same(f(Op::VRcpF32, &[-DENORM]), -INF);
+        assert_same(f(Op::VRcpF32, &[-INF]), -0.0);
+        // 1/2^127 is denormal: flushed.
+        assert_same(f(Op::VRcpF32, &[f32::from_bits(0x7f00_0000)]), 0.0);
+        assert_same(f(Op::VSqrtF32, &[2.0]), 2f32.sqrt());
+        assert_same(f(Op::VSqrtF32, &[-0.0]), -0.0);
+        assert_same(f(Op::VSqrtF32, &[-DENORM]), -0.0);
+        assert_same(f(Op::VSqrtF32, &[MAX_DENORM]), 0.0);
+        assert_same(f(Op::VSqrtF32, &[INF]), INF);
+        assert_same(f(Op::VRsqF32, &[4.0]), 0.5);
+        assert_same(f(Op::VRsqF32, &[2.0]), std::f32::consts::FRAC_1_SQRT_2);
+        assert_same(f(Op::VRsqF32, &[0.0]), INF);
+        assert_same(f(Op::VRsqF32, &[-0.0]), -INF);
+        assert_same(f(Op::VRsqF32, &[DENORM]), INF);
+        assert_same(f(Op::VRsqF32, &[INF]), 0.0);
+    }
+
+    /// v_rsq_f32 against an exact integer test of the rounding: the result r must lie
+    /// within half an ulp of 1/√x, i.e. the midpoints m⁻ < 1/√x < m⁺ around r, i.e.
+    /// (m⁺)²·x > 1 > (m⁻)²·x, compared in integers.
+    #[test]
+    fn rsq_is_correctly_rounded() {
+        // x = mx·2^ex, m = (2·mr ± 1)·2^(er − 1) with 24-bit integers mx, mr.
+        fn parts(x: f32) -> (u128, i32) {
+            let b = x.to_bits();
+            (
+                (b & 0x7f_ffff | 0x80_0000) as u128,
+                ((b >> 23) & 0xff) as i32 - 150,
+            )
+        }
+        // sign((2·mr + k)²·mx·2^(2·er − 2 + ex) − 1) for k = ±1.
+        fn above_one(x: f32, r: f32, k: i128) -> bool {
+            let ((mx, ex), (mr, er)) = (parts(x), parts(r));
+            let m = (2 * mr as i128 + k) as u128;
+            let (product, shift) = (m * m * mx, 2 * er - 2 + ex);
+            if shift >= 0 {
+                true
+            } else {
+                product > 1u128 << -shift
+            }
+        }
+        let mut x = 0x0080_0000u32;
+        while x < 0x7f80_0000 {
+            let xf = f32::from_bits(x);
+            let r = f(Op::VRsqF32, &[xf]);
+            assert!(
+                above_one(xf, r, 1) && !above_one(xf, r, -1),
+                "rsq {xf:e} = {r:e}"
+            );
+            x += 0x1357;
+        }
+    }
+
+    #[test]
+    fn conversions() {
+        let cvt = |op, x: f32| run(op, [bits(x), 0, 0]).dst as u32;
+        let cases: [(f32, i32, u32); 12] = [
+            (2.9, 2, 2),
+            (-2.9, -2, 0),
+            (-0.9, 0, 0),
+            (1e10, i32::MAX, u32::MAX),
+            (-1e10, i32::MIN, 0),
+            (4294967040.0, i32::MAX, 4294967040),
+            (2147483520.0, 2147483520, 2147483520),
+            (-2147483648.0, i32::MIN, 0),
+            (INF, i32::MAX, u32::MAX),
+            (-INF, i32::MIN, 0),
+            (QNAN, 0, 0),
+            (SNAN, 0, 0),
+        ];
+        for (x, i, u) in cases {
+            assert_eq!(cvt(Op::VCvtI32F32, x) as i32, i, "{x:e}");
+            assert_eq!(cvt(Op::VCvtU32F32, x), u, "{x:e}");
+        }
+        let to_f = |op, x: u32| f32::from_bits(run(op, [x as u64, 0, 0]).dst as u32);
+        assert_same(to_f(Op::VCvtF32I32, u32::MAX), -1.0);
+        assert_same(to_f(Op::VCvtF32U32, u32::MAX), 4294967296.0);
+        // 2^24 + 1 and + 3 are ties: to even.
+        assert_same(to_f(Op::VCvtF32I32, 16777217), 16777216.0);
+        assert_same(to_f(Op::VCvtF32U32, 16777219), 16777220.0);
+        assert_same(to_f(Op::VCvtF32Ubyte0, 0x1234_56ff), 255.0);
+        // f32 <-> f64: exact widening, rounded narrowing, NaN payload kept.
+        let widen = |x: f32| f64::from_bits(run(Op::VCvtF64F32, [bits(x), 0, 0]).dst);
+        assert_eq!(widen(0.1), 0.1f32 as f64);
+        assert_eq!(widen(DENORM), 3.0 * 2f64.powi(-149));
+        assert_eq!(widen(SNAN).to_bits(), 0x7ffc_0000_2000_0000);
+        let narrow = |x: f64| f32::from_bits(run(Op::VCvtF32F64, [x.to_bits(), 0, 0]).dst as u32);
+        assert_same(narrow(0.1), 0.1f32);
+        assert_same(narrow(1.0 + 2f64.powi(-24)), 1.0);
+        assert_same(narrow(1.0 + 3.0 * 2f64.powi(-24)), 1.0 + 2.0 * f32::EPSILON);
+        assert_same(narrow(2f64.powi(-149)), f32::from_bits(1));
+        assert_same(narrow(2f64.powi(-151)), 0.0);
+        assert_same(narrow(1e300), INF);
+        assert_eq!(
+            narrow(f64::from_bits(0xfff0_0000_2000_0000)).to_bits(),
+            0xffc0_0001
+        );
+    }
+
+    #[test]
+    fn f64_arithmetic() {
+        let values = [1.0f64, 0.1, -3.7e-300, 1e300, f64::from_bits(1), -0.0];
+        for a in values {
+            for b in values {
+                assert_eq!(d(Op::VAddF64, &[a, b]).to_bits(), (a + b).to_bits());
+                assert_eq!(d(Op::VMulF64, &[a, b]).to_bits(), (a * b).to_bits());
+                assert_eq!(
+                    d(Op::VFmaF64, &[a, b, 0.7]).to_bits(),
+                    a.mul_add(b, 0.7).to_bits()
+                );
+            }
+        }
+        assert_eq!(d(Op::VRcpF64, &[3.0]), 1.0 / 3.0);
+        assert_eq!(d(Op::VRcpF64, &[-0.0]), f64::NEG_INFINITY);
+        assert_eq!(d(Op::VRcpF64, &[f64::from_bits(1)]), f64::INFINITY);
+        assert_eq!(
+            d(Op::VRcpF64, &[2f64.powi(1023)]).to_bits(),
+            0,
+            "denormal result flushed"
+        );
+        assert_eq!(
+            d(Op::VAddF64, &[f64::INFINITY, f64::NEG_INFINITY]).to_bits(),
+            0x7ff8 << 48
+        );
+        let snan = f64::from_bits(0x7ff0_0000_0000_0001);
+        assert_eq!(
+            d(Op::VMulF64, &[2.0, snan]).to_bits(),
+            0x7ff8_0000_0000_0001
+        );
+    }
+
+    #[test]
+    fn input_modifiers() {
+        let with = |op, src: [f32; 2], abs: u8, neg: u8| {
+            let out = run_in(op, Gen::Gfx8, [bits(src[0]), bits(src[1]), 0], |m, _| {
+                (m.abs, m.neg) = (abs, neg)
+            });
+            f32::from_bits(out.unwrap().dst as u32)
+        };
+        assert_same(with(Op::VAddF32, [-1.0, 4.0], 1, 0), 5.0);
+        assert_same(with(Op::VAddF32, [1.0, 4.0], 0, 2), -3.0);
+        // abs, then neg: -|x|.
+        assert_same(with(Op::VAddF32, [1.0, 4.0], 2, 2), -3.0);
+        assert_same(with(Op::VAddF32, [1.0, -4.0], 2, 2), -3.0);
+        assert_same(with(Op::VMulF32, [-0.0, 1.0], 1, 1), -0.0);
+        // Modifiers act on NaNs as bit operations.
+        assert_same(with(Op::VMaxF32, [QNAN, 1.0], 1, 0), 1.0);
+        assert_eq!(
+            with(Op::VTruncF32, [QNAN, 0.0], 1, 0).to_bits(),
+            0x7fc0_0123
+        );
+        // On f64 sources the sign is bit 63.
+        let out = run_in(
+            Op::VAddF64,
+            Gen::Gfx8,
+            [1f64.to_bits(), 2f64.to_bits(), 0],
+            |m, _| m.neg = 1,
+        );
+        assert_eq!(f64::from_bits(out.unwrap().dst), 1.0);
+        let out = run_in(
+            Op::VCvtF32F64,
+            Gen::Gfx8,
+            [(-2f64).to_bits(), 0, 0],
+            |m, _| m.abs = 1,
+        );
+        assert_eq!(out.unwrap().dst, bits(2.0));
+        // Only float sources take them; only VOP3 encodes them.
+        assert!(run_in(Op::VAddU32, Gen::Gfx8, [1, 2, 0], |m, _| m.neg = 1).is_err());
+        assert!(run_in(Op::VLdexpF32, Gen::Gfx8, [1, 2, 0], |m, _| m.neg = 2).is_err());
+        assert!(
+            run_in(Op::VAddF32, Gen::Gfx8, [1, 2, 0], |m, _| {
+                (m.enc, m.neg) = (Enc::Vop2, 1)
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn output_modifiers() {
+        let clamped = |op, generation, src: [u64; 3]| {
+            run_in(op, generation, src, |m, _| m.clamp = true).map(|out| out.dst)
+        };
+        for (x, want) in [
+            (1.5f32, 1.0f32),
+            (0.25, 0.25),
+            (-0.5, 0.0),
+            (-0.0, 0.0),
+            (INF, 1.0),
+        ] {
+            let got = clamped(Op::VAddF32, Gen::Gfx8, [bits(x), 0, 0]).unwrap();
+            assert_eq!(got, bits(want), "clamp {x}");
+        }
+        assert_eq!(
+            clamped(Op::VAddF32, Gen::Gfx6, [bits(QNAN), 0, 0]),
+            Ok(0),
+            "DX10 clamp"
+        );
+        let clamped64 = clamped(Op::VMulF64, Gen::Gfx9, [3f64.to_bits(), 1f64.to_bits(), 0]);
+        assert_eq!(clamped64, Ok(1f64.to_bits()));
+        // Integer clamp: unsigned saturation of the carry-writing adds and subtracts.
+        assert_eq!(
+            clamped(Op::VAddU32, Gen::Gfx8, [u32::MAX as u64, 2, 0]),
+            Ok(u32::MAX as u64)
+        );
+        assert_eq!(clamped(Op::VAddU32, Gen::Gfx9, [5, 2, 0]), Ok(7));
+        assert_eq!(clamped(Op::VSubU32, Gen::Gfx9, [1, 2, 0]), Ok(0));
+        assert_eq!(clamped(Op::VSubrevU32, Gen::Gfx8, [1, 2, 0]), Ok(1));
+        assert!(clamped(Op::VAddU32, Gen::Gfx7, [1, 2, 0]).is_err());
+        assert!(clamped(Op::VMulLoU32, Gen::Gfx8, [1, 2, 0]).is_err());
+        assert!(clamped(Op::VCvtI32F32, Gen::Gfx8, [1, 2, 0]).is_err());
+        assert!(clamped(Op::VCmpLtF32, Gen::Gfx8, [1, 2, 0]).is_err());
+        // omod is not modelled.
+        assert!(run_in(Op::VMulF32, Gen::Gfx8, [1, 2, 0], |m, _| m.omod = 1).is_err());
+    }
+
+    #[test]
+    fn division_helpers() {
+        let scale = |s: [f32; 3]| {
+            let out = run(Op::VDivScaleF32, [bits(s[0]), bits(s[1]), bits(s[2])]);
+            (f32::from_bits(out.dst as u32), out.sdst)
+        };
+        // Ordinary operands are not scaled.
+        assert_eq!(scale([3.0, 3.0, 1.0]), (3.0, false));
+        assert!(scale([1.0, 0.0, 1.0]).0.is_nan());
+        // A denormal denominator: scaled up by 2^64.
+        let tiny = 2f32.powi(-100);
+        assert_eq!(scale([DENORM, DENORM, tiny]), (3.0 * 2f32.powi(-85), false));
+        // ... unless the quotient is near overflow (checked first): then VCC is set.
+        assert_eq!(scale([DENORM, DENORM, 1.0]), (3.0 * 2f32.powi(-85), true));
+        // A quotient near overflow: the denominator is scaled up, VCC set.
+        assert_eq!(scale([1.0, 1.0, 2f32.powi(100)]), (2f32.powi(64), true));
+        assert_eq!(
+            scale([2f32.powi(100), 1.0, 2f32.powi(100)]),
+            (2f32.powi(100), true)
+        );
+        // A denormal quotient of normal operands: the numerator is scaled up, VCC set.
+        assert_eq!(
+            scale([2f32.powi(-100), 2f32.powi(40), 2f32.powi(-100)]),
+            (2f32.powi(-36), true)
+        );
+        let fmas = |s: [f32; 3], vcc: bool| {
+            let src = [bits(s[0]), bits(s[1]), bits(s[2])];
+            let out = run_in(Op::VDivFmasF32, Gen::Gfx8, src, |_, i| i.mask_in = vcc).unwrap();
+            f32::from_bits(out.dst as u32)
+        };
+        assert_same(fmas([2.0, 3.0, 1.0], false), 7.0);
+        assert_same(fmas([2.0, 3.0, 1.0], true), 7.0 * 2f32.powi(-64));
+        assert_same(fmas([2.0, 3.0, 2f32.powi(127)], true), INF);
+        let fixup = |q: f32, den: f32, num: f32| f(Op::VDivFixupF32, &[q, den, num]);
+        assert_same(fixup(2.5, 2.0, 5.0), 2.5);
+        assert_same(fixup(2.5, -2.0, 5.0), -2.5);
+        assert_eq!(fixup(1.0, 0.0, 0.0).to_bits(), 0xffc0_0000);
+        assert_eq!(fixup(1.0, INF, -INF).to_bits(), 0xffc0_0000);
+        assert_same(fixup(1.0, -0.0, 5.0), -INF);
+        assert_same(fixup(1.0, INF, 5.0), 0.0);
+        assert_same(fixup(1.0, 2.0, QNAN), QNAN);
+    }
+
+    /// The wave core's contract: results of 32-bit operations have clear upper bits.
+    #[test]
+    fn results_are_zero_extended() {
+        for op in [
+            Op::VNotB32,
+            Op::VCvtI32F32,
+            Op::VFrexpExpI32F32,
+            Op::VSubF32,
+        ] {
+            assert_eq!(run(op, [bits(-1.5), bits(2.0), 0]).dst >> 32, 0, "{op:?}");
+        }
     }
 }

@@ -845,6 +845,7 @@ impl Wave {
                 _ => 4 * count,
             };
             let mut values = vec![[0u32; 64]; count];
+            #[allow(clippy::needless_range_loop)] // `lane` indexes registers and results
             for lane in 0..64 {
                 if exec >> lane & 1 == 0 {
                     continue;
@@ -953,9 +954,9 @@ impl Wave {
             _ => {}
         }
         let mut srcs = [Src::Scalar(0); 3];
-        for i in 0..3 {
+        for (i, slot) in srcs.iter_mut().enumerate() {
             let Some(o) = inst.src[i] else { continue };
-            srcs[i] = if o.is_vgpr() {
+            *slot = if o.is_vgpr() {
                 Src::Vgpr(Self::vgpr_index(o, info.src[i])?, info.src[i])
             } else {
                 Src::Scalar(scalar(self, i)?)

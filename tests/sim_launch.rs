@@ -1,0 +1,303 @@
+//! Kernel launches on the simulator: the compiled saxpy filetest over a grid, checked
+//! against Rust, and a hand-built kernel whose waves exchange data across `s_barrier`.
+
+use wavelift::isa::gcn::abi::KernelInputs;
+use wavelift::isa::gcn::emit::waitcnt_imm;
+use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
+use wavelift::sim::gcn::{Launch, Memory, Options, Violation, launch};
+use wavelift::{CompiledCode, FunctionKind, Target};
+
+fn saxpy() -> CompiledCode {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/filetests/gcn/saxpy.clif");
+    let text = std::fs::read_to_string(path).unwrap();
+    // The `test`/`target` header is clif-util's; the function is plain CLIF.
+    let body: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("test ") && !l.starts_with("target "))
+        .collect();
+    let funcs = cranelift_reader::parse_functions(&body.join("\n")).unwrap();
+    let target = Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap();
+    wavelift::compile_function(&funcs[0], &target).unwrap()
+}
+
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn to_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// saxpy over `groups` work-groups of `size` work-items, each touching exactly its element
+/// (the buffers end where the grid does, so a stray access faults).
+fn run_saxpy(size: u32, groups: u32) {
+    let code = saxpy();
+    assert_eq!(code.kind, FunctionKind::Kernel);
+    let n = (size * groups) as usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 11.0).collect();
+    let y: Vec<f32> = (0..n).map(|i| 1.0 / (i as f32 + 1.5)).collect();
+    let a = 2.5_f32;
+    let mut memory = Memory::new();
+    let x_addr = memory.alloc(&to_bytes(&x));
+    let y_addr = memory.alloc(&to_bytes(&y));
+    let mut kernarg = Vec::new();
+    kernarg.extend(x_addr.to_le_bytes());
+    kernarg.extend(y_addr.to_le_bytes());
+    kernarg.extend(a.to_le_bytes());
+    let grid = Launch {
+        workgroup_size: [size, 1, 1],
+        groups: [groups, 1, 1],
+        kernarg,
+    };
+    let stats = launch(&code, Gen::Gfx8, &grid, &mut memory, &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stats.waves, (groups * size.div_ceil(64)) as u64);
+    let out = f32s(memory.read(y_addr, 4 * n).unwrap());
+    for i in 0..n {
+        let want = a.mul_add(x[i], y[i]);
+        assert_eq!(
+            out[i].to_bits(),
+            want.to_bits(),
+            "y[{i}]: {} != {want}",
+            out[i]
+        );
+    }
+    assert_eq!(
+        f32s(memory.read(x_addr, 4 * n).unwrap()),
+        x,
+        "x is unchanged"
+    );
+}
+
+#[test]
+fn saxpy_over_256_work_items() {
+    run_saxpy(128, 2);
+    run_saxpy(64, 4);
+}
+
+#[test]
+fn saxpy_with_partial_waves() {
+    // 100 work-items per group: the second wave of each group has 36 lanes.
+    run_saxpy(100, 3);
+}
+
+#[test]
+fn launch_errors() {
+    let code = saxpy();
+    let mut memory = Memory::new();
+    let short = Launch {
+        workgroup_size: [64, 1, 1],
+        groups: [1, 1, 1],
+        kernarg: vec![0; 8],
+    };
+    let err = launch(&code, Gen::Gfx8, &short, &mut memory, &Options::default()).unwrap_err();
+    assert!(matches!(err.violation, Violation::Other(_)), "{err}");
+    // Null buffer pointers: the first FLAT load faults, naming lane 0.
+    let null = Launch {
+        kernarg: vec![0; 20],
+        ..short
+    };
+    let err = launch(&code, Gen::Gfx8, &null, &mut memory, &Options::default()).unwrap_err();
+    assert!(
+        matches!(
+            err.violation,
+            Violation::Memory {
+                lane: Some(0),
+                address: 0,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let big = Launch {
+        workgroup_size: [1025, 1, 1],
+        kernarg: vec![0; 20],
+        ..null
+    };
+    assert!(launch(&code, Gen::Gfx8, &big, &mut memory, &Options::default()).is_err());
+}
+
+fn s(n: u8) -> Operand {
+    Operand::sgpr(n)
+}
+fn v(n: u8) -> Operand {
+    Operand::vgpr(n)
+}
+fn int(n: i64) -> Operand {
+    Operand::inline_int(n).unwrap()
+}
+
+fn salu(op: Op, dst: Option<Operand>, srcs: &[Operand]) -> McInst {
+    let mut m = McInst::new(op, op.info().enc);
+    m.dst = dst;
+    for (slot, &o) in m.src.iter_mut().zip(srcs) {
+        *slot = Some(o);
+    }
+    m
+}
+
+fn smem(op: Op, dst: u8, base: u8, offset: i32) -> McInst {
+    let mut m = McInst::new(op, Enc::Smem);
+    (m.dst, m.src[0], m.imm) = (Some(s(dst)), Some(s(base)), offset);
+    m
+}
+
+fn flat(op: Op, a: u8, b: u8) -> McInst {
+    let mut m = McInst::new(op, Enc::Flat);
+    if op == Op::FlatLoadDword {
+        (m.dst, m.src[0]) = (Some(v(a)), Some(v(b)));
+    } else {
+        (m.src[0], m.src[1]) = (Some(v(a)), Some(v(b)));
+    }
+    m
+}
+
+fn sopp(op: Op, imm: i32) -> McInst {
+    let mut m = McInst::new(op, Enc::Sopp);
+    m.imm = imm;
+    m
+}
+
+/// A kernel with kernarg `(u32 *a, u32 *b)`: wave w stores 100 + w to a[w], meets the other
+/// waves at a barrier (or not), then copies a[(w + 1) % 4] to b[w].
+fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
+    let vmov = |dst: u8, src: Operand| {
+        McInst::valu(Op::VMovB32, generation, Some(v(dst)), None, &[src]).unwrap()
+    };
+    let wait = sopp(
+        Op::SWaitcnt,
+        waitcnt_imm(generation, Some(0), None, Some(0)) as i32,
+    );
+    let mut readfirst = McInst::new(Op::VReadfirstlaneB32, Enc::Vop1);
+    (readfirst.dst, readfirst.src[0]) = (Some(s(6)), Some(v(0)));
+    let mut insts = vec![
+        smem(Op::SLoadDwordx2, 2, 0, 0),
+        smem(
+            Op::SLoadDwordx2,
+            4,
+            0,
+            if generation >= Gen::Gfx8 { 8 } else { 2 },
+        ),
+        wait.clone(),
+        readfirst,                                       // s6 = 64 w
+        salu(Op::SLshrB32, Some(s(7)), &[s(6), int(6)]), // s7 = w
+        salu(Op::SLshlB32, Some(s(8)), &[s(7), int(2)]), // s8 = 4 w
+        salu(Op::SAddU32, Some(s(10)), &[s(2), s(8)]),
+        salu(Op::SAddcU32, Some(s(11)), &[s(3), int(0)]), // s[10:11] = &a[w]
+        salu(Op::SAddU32, Some(s(9)), &[s(7), int(64)]),
+        salu(Op::SAddU32, Some(s(9)), &[s(9), int(36)]), // s9 = 100 + w
+        salu(Op::SMovB64, Some(Operand::EXEC), &[int(1)]), // lane 0 only
+        vmov(2, s(10)),
+        vmov(3, s(11)),
+        vmov(4, s(9)),
+        flat(Op::FlatStoreDword, 2, 4),
+        wait.clone(),
+    ];
+    if barrier {
+        insts.push(sopp(Op::SBarrier, 0));
+    }
+    insts.extend([
+        salu(Op::SAddU32, Some(s(12)), &[s(7), int(1)]),
+        salu(Op::SAndB32, Some(s(12)), &[s(12), int(3)]),
+        salu(Op::SLshlB32, Some(s(12)), &[s(12), int(2)]),
+        salu(Op::SAddU32, Some(s(14)), &[s(2), s(12)]),
+        salu(Op::SAddcU32, Some(s(15)), &[s(3), int(0)]), // &a[(w + 1) % 4]
+        vmov(2, s(14)),
+        vmov(3, s(15)),
+        flat(Op::FlatLoadDword, 5, 2),
+        salu(Op::SAddU32, Some(s(16)), &[s(4), s(8)]),
+        salu(Op::SAddcU32, Some(s(17)), &[s(5), int(0)]), // &b[w]
+        vmov(6, s(16)),
+        vmov(7, s(17)),
+        wait,
+        flat(Op::FlatStoreDword, 6, 5),
+        sopp(Op::SEndpgm, 0),
+    ]);
+    let mut code = Vec::new();
+    for i in &insts {
+        encode(i, generation, &mut code).unwrap_or_else(|e| panic!("{i:?}: {e}"));
+    }
+    CompiledCode {
+        code,
+        kind: FunctionKind::Kernel,
+        vgprs: 8,
+        sgprs: 18,
+        uses_vcc: false,
+        kernarg_size: 16,
+        inputs: KernelInputs {
+            kernarg_segment_ptr: true,
+            workitem_id_vgprs: 1,
+            ..KernelInputs::default()
+        },
+    }
+}
+
+fn run_exchange(generation: Gen, barrier: bool) -> Vec<u32> {
+    let code = exchange_kernel(generation, barrier);
+    let mut memory = Memory::new();
+    let a = memory.alloc_zeroed(16);
+    let b = memory.alloc_zeroed(16);
+    let mut kernarg = a.to_le_bytes().to_vec();
+    kernarg.extend(b.to_le_bytes());
+    let grid = Launch {
+        workgroup_size: [256, 1, 1],
+        groups: [1, 1, 1],
+        kernarg,
+    };
+    let stats = launch(&code, generation, &grid, &mut memory, &Options::default())
+        .unwrap_or_else(|e| panic!("{generation:?}: {e}"));
+    assert_eq!(stats.waves, 4);
+    memory
+        .read(b, 16)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn waves_of_a_group_meet_at_barriers() {
+    for g in [Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
+        assert_eq!(run_exchange(g, true), [101, 102, 103, 100], "{g:?}");
+        // Without the barrier the kernel races: the simulator runs each wave until it
+        // blocks, so a wave reads its neighbour's slot before the neighbour wrote it.
+        assert_ne!(run_exchange(g, false), [101, 102, 103, 100], "{g:?}");
+    }
+}
+
+#[test]
+fn compiled_kernel_without_its_waitcnt_fails() {
+    let mut code = saxpy();
+    let target = Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap();
+    // saxpy is straight-line code: cutting an instruction out moves no branch target.
+    let line = wavelift::disassemble(&code.code, &target)
+        .into_iter()
+        .find(|l| l.text.starts_with("s_waitcnt vmcnt(0)"))
+        .unwrap();
+    code.code.drain(line.offset..line.offset + line.bytes.len());
+    let mut memory = Memory::new();
+    let x = memory.alloc(&to_bytes(&[1.0; 64]));
+    let y = memory.alloc(&to_bytes(&[2.0; 64]));
+    let mut kernarg = x.to_le_bytes().to_vec();
+    kernarg.extend(y.to_le_bytes());
+    kernarg.extend(3.0f32.to_le_bytes());
+    let grid = Launch {
+        workgroup_size: [64, 1, 1],
+        groups: [1, 1, 1],
+        kernarg,
+    };
+    let err = launch(&code, Gen::Gfx8, &grid, &mut memory, &Options::default()).unwrap_err();
+    let Violation::Waitcnt { issued, .. } = &err.violation else {
+        panic!("{err}");
+    };
+    assert!(issued.starts_with("flat_load_dword"), "{err}");
+    assert!(
+        err.inst
+            .as_deref()
+            .is_some_and(|t| t.starts_with("v_fma_f32")),
+        "{err}"
+    );
+}
