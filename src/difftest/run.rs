@@ -121,7 +121,6 @@ pub struct Mismatch {
     /// The function as CLIF text.
     pub function: String,
     pub name: String,
-    pub signature: ir::Signature,
     /// The kernel made from it as CLIF text (kernel mismatches).
     pub kernel: Option<String>,
     /// The lane (device) or input set (kernel) that mismatched.
@@ -142,7 +141,6 @@ impl Mismatch {
             target: target.clone(),
             function: func.display().to_string(),
             name: func.name.to_string().trim_start_matches('%').to_string(),
-            signature: func.signature.clone(),
             kernel: None,
             lane: None,
             inputs: None,
