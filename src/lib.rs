@@ -7,6 +7,7 @@
 extern crate alloc;
 
 pub mod analysis;
+pub mod difftest;
 pub mod intrinsics;
 pub mod isa;
 pub mod machinst;

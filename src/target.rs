@@ -106,6 +106,21 @@ impl Target {
 }
 
 impl Target {
+    /// One target for each GCN generation the backend supports (the first CPU name listed
+    /// for it), in generation order: what tests that must cover every generation loop over.
+    pub fn per_generation() -> Vec<Target> {
+        let mut targets: Vec<Target> = Vec::new();
+        for (cpu, generation) in GCN_CPUS {
+            if !targets.iter().any(|t| t.arch == Arch::Gcn(*generation)) {
+                targets.push(Target::new("amdgcn-amd-amdhsa", cpu).expect("a listed CPU"));
+            }
+        }
+        targets.sort_by_key(|t| match t.arch {
+            Arch::Gcn(generation) => generation,
+        });
+        targets
+    }
+
     /// What `cranelift-frontend` needs to know about the target (`FunctionBuilder::finalize`):
     /// 64-bit global addresses, device functions by default, 4 KiB pages.
     pub fn frontend_config(&self) -> TargetFrontendConfig {
@@ -134,6 +149,15 @@ mod tests {
         assert_eq!(t.triple.to_string(), "amdgcn-amd-amdhsa");
         assert_eq!(Target::parse("amdgcn-amd-amdhsa gfx803").unwrap(), t);
         assert_eq!(Target::parse("amdgcn gfx803").unwrap(), t);
+    }
+
+    #[test]
+    fn one_target_per_generation() {
+        let targets = Target::per_generation();
+        assert!(targets.iter().any(|t| t.arch == Arch::Gcn(Gen::Gfx8)));
+        for (i, t) in targets.iter().enumerate() {
+            assert!(targets[..i].iter().all(|u| u.arch != t.arch));
+        }
     }
 
     #[test]

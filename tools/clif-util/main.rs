@@ -6,6 +6,7 @@ mod clif_file;
 mod compile;
 mod launch;
 mod run;
+mod difftest;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,7 @@ enum Command {
     Test(test::Args),
     Compile(compile::Args),
     Run(run::Args),
+    Difftest(difftest::Args),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +33,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Run(args) => run::run(args),
+        Command::Difftest(args) => difftest::run(args),
     }
 }
 

@@ -1,0 +1,73 @@
+//! Differential testing in CI: random functions compiled for every supported generation,
+//! run on the simulator with different random inputs in each lane (and as kernels with
+//! uniform arguments), compared with cranelift-interpreter (see `docs/testing.md`).
+//!
+//! Runs `WAVELIFT_DIFFTEST_COUNT` functions (default 20,000) per generation with a fixed
+//! seed, and as many again with `WAVELIFT_DIFFTEST_SEED` when it is set. On a mismatch
+//! the failure message is a reproduction ending in a filetest.
+
+use wavelift::Target;
+use wavelift::difftest::{self, CampaignOptions};
+
+const FIXED_SEED: u64 = 0x5eed_0001;
+const DEFAULT_COUNT: u64 = 20_000;
+
+fn env_u64(name: &str) -> Option<u64> {
+    let text = std::env::var(name).ok()?;
+    let text = text.trim();
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    Some(parsed.unwrap_or_else(|e| panic!("{name}={text}: {e}")))
+}
+
+fn run(target: &Target, seed: u64, count: u64) {
+    let options = CampaignOptions {
+        threads: 2,
+        ..CampaignOptions::default()
+    };
+    match difftest::campaign(target, seed, count, &options, &mut |_| {}) {
+        Ok(summary) => {
+            print!("seed {seed}: {summary}");
+            assert!(summary.lanes_compared > 0, "nothing was compared");
+        }
+        Err(mismatch) => panic!(
+            "differential test failed on {} with seed {seed} (set WAVELIFT_DIFFTEST_SEED to \
+             try another):\n{mismatch}",
+            target.cpu
+        ),
+    }
+}
+
+#[test]
+fn random_functions_match_the_interpreter_on_every_generation() {
+    let count = env_u64("WAVELIFT_DIFFTEST_COUNT").unwrap_or(DEFAULT_COUNT);
+    let targets = Target::per_generation();
+    assert!(!targets.is_empty());
+    for target in &targets {
+        run(target, FIXED_SEED, count);
+        if let Some(seed) = env_u64("WAVELIFT_DIFFTEST_SEED") {
+            run(target, seed, count);
+        }
+    }
+}
+
+/// The generator and the interpreter alone (no simulator): every function verifies and
+/// the interpreter runs it. Cheap, and it keeps working whatever the backend does.
+#[test]
+fn generated_functions_verify_and_interpret() {
+    let options = CampaignOptions::default();
+    let settings = cranelift_codegen::settings::Flags::new(cranelift_codegen::settings::builder());
+    for index in 0..500 {
+        let (func, lanes) = difftest::case(FIXED_SEED, index, &options);
+        if let Err(e) = cranelift_codegen::verify_function(&func, &settings) {
+            panic!("case {index}: {e}\n{}", func.display());
+        }
+        for lane in &lanes[..4] {
+            if let Err(e) = difftest::interpret(&func, &lane.args) {
+                panic!("case {index}: {e}\n{}", func.display());
+            }
+        }
+    }
+}
