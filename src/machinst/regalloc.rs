@@ -17,6 +17,11 @@ use regalloc2::{
 pub struct FileEnv {
     pub file: RegFile,
     pub classes: [Vec<(u16, bool)>; 3],
+    /// Registers `0..limit` exist in the file. The allocator's spill slots are placed in
+    /// the ones above every register of `classes` (regalloc2 sees at most 63 registers per
+    /// class, and it spills when fixed-register constraints conflict, not only when
+    /// registers run out).
+    pub limit: u16,
 }
 
 impl FileEnv {
@@ -352,9 +357,14 @@ impl<I: MachInst> Function for FileView<'_, I> {
 }
 
 /// Allocates registers for every file in `envs` and rewrites the instructions.
+///
+/// With `spill_to_registers`, the allocator's spill slots go to the file's registers above
+/// the ones in `envs` (see [`FileEnv::limit`]); without, any spill is
+/// [`AllocError::Exhausted`], so that the caller can first try a larger partition.
 pub fn allocate<I: MachInst>(
     vcode: &VCode<I>,
     envs: &[FileEnv],
+    spill_to_registers: bool,
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
     let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
@@ -369,18 +379,36 @@ pub fn allocate<I: MachInst>(
             regalloc2::RegAllocError::TooManyLiveRegs => AllocError::Exhausted { file: env.file },
             other => AllocError::Internal(format!("{other:?}")),
         })?;
-        if output.num_spillslots > 0 {
+        // Spill slots live in the registers above the allocator's, aligned as regalloc2
+        // aligns slots (to their size, at most 4).
+        let spill_base = env
+            .classes
+            .iter()
+            .zip([1u16, 2, 4])
+            .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
+            .filter(|&(hw, _)| hw < env.limit)
+            .map(|(hw, width)| hw + width)
+            .max()
+            .unwrap_or(0)
+            .next_multiple_of(4);
+        if output.num_spillslots > 0 && !spill_to_registers
+            || spill_base as usize + output.num_spillslots > env.limit as usize
+        {
             return Err(AllocError::Exhausted { file: env.file });
         }
         let real = |alloc: Allocation, class: RegClass| -> Result<Reg, AllocError> {
-            let preg = alloc
-                .as_reg()
-                .ok_or(AllocError::Exhausted { file: env.file })?;
-            debug_assert_eq!(preg.class(), class);
+            let hw = match (alloc.as_reg(), alloc.as_stack()) {
+                (Some(preg), _) => {
+                    debug_assert_eq!(preg.class(), class);
+                    env.hw_of(preg)
+                }
+                (None, Some(slot)) => spill_base + slot.index() as u16,
+                (None, None) => return Err(AllocError::Exhausted { file: env.file }),
+            };
             Ok(Reg::Real {
                 file: env.file,
                 class,
-                hw: env.hw_of(preg),
+                hw,
             })
         };
         for (index, inst) in insts.iter_mut().enumerate() {
@@ -401,11 +429,14 @@ pub fn allocate<I: MachInst>(
         }
         for (point, edit) in &output.edits {
             let Edit::Move { from, to } = edit;
+            // regalloc2 routes stack-to-stack moves through a register.
             let class = from
                 .as_reg()
                 .or(to.as_reg())
                 .map(|p| p.class())
-                .ok_or(AllocError::Exhausted { file: env.file })?;
+                .ok_or_else(|| {
+                    AllocError::Internal(format!("a move without a register: {edit:?}"))
+                })?;
             edits.push((*point, real(*to, class)?, real(*from, class)?));
         }
     }

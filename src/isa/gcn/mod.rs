@@ -119,20 +119,35 @@ fn allocate(
         });
     }
     let sgpr_limit = regs::sgpr_limit(generation);
+    let fatal = |e: AllocError| {
+        CompileError::new(
+            func,
+            match e {
+                AllocError::BadFixedRegister(r) => {
+                    format!("internal error: fixed register {r:?} is not allocatable")
+                }
+                other => format!("internal register-allocation error: {other:?}"),
+            },
+        )
+    };
+    // Grow the partition while the allocator wants more registers.
+    let mut smallest = None;
+    let capped = |demand: [usize; 3]| demand.map(|d| d.min(regs::MAX_PER_CLASS));
     for _attempt in 0..16 {
-        let venv = regs::partition(VGPR, 0, VGPR_LIMIT, vdemand, min_vsingles, &[]);
+        let venv = regs::partition(VGPR, 0, VGPR_LIMIT, capped(vdemand), min_vsingles, &[]);
         let senv = regs::partition(
             SGPR,
             frame.reserved_sgprs,
             sgpr_limit,
-            sdemand,
+            capped(sdemand),
             0,
             &[(VCC, true)],
         );
-        let (Some(venv), Some(senv)) = (venv, senv) else {
+        let (Some(senv), Some(venv)) = (senv, venv) else {
             break;
         };
-        match regalloc::allocate(vcode, &[senv, venv]) {
+        let envs = [senv, venv];
+        match regalloc::allocate(vcode, &envs, false) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => {
                 let demand = if file == VGPR {
@@ -140,24 +155,27 @@ fn allocate(
                 } else {
                     &mut sdemand
                 };
+                let before = capped(*demand);
                 for d in demand.iter_mut() {
                     if *d > 0 {
                         *d += 1 + *d / 4;
                     }
                 }
+                smallest.get_or_insert(envs);
+                if capped(*demand) == before {
+                    break;
+                }
             }
-            Err(AllocError::Internal(e)) => {
-                return Err(CompileError::new(
-                    func,
-                    format!("internal register-allocation error: {e}"),
-                ));
-            }
-            Err(AllocError::BadFixedRegister(r)) => {
-                return Err(CompileError::new(
-                    func,
-                    format!("internal error: fixed register {r:?} is not allocatable"),
-                ));
-            }
+            Err(e) => return Err(fatal(e)),
+        }
+    }
+    // The partition cannot grow: the measured one, with the allocator's spill slots in the
+    // registers above it (the smallest partition leaves the most room for them).
+    if let Some(envs) = smallest {
+        match regalloc::allocate(vcode, &envs, true) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { .. }) => {}
+            Err(e) => return Err(fatal(e)),
         }
     }
     Err(CompileError::new(

@@ -27,7 +27,7 @@ pub fn sgpr_limit(generation: Gen) -> u16 {
 pub const VGPR_LIMIT: u16 = 256;
 
 /// regalloc2 offers at most 63 registers per class.
-const MAX_PER_CLASS: usize = 63;
+pub const MAX_PER_CLASS: usize = 63;
 
 pub fn vgpr(hw: u16) -> Reg {
     Reg::Real {
@@ -99,5 +99,9 @@ pub fn partition(
     if classes.iter().any(|c| c.len() > MAX_PER_CLASS) {
         return None;
     }
-    Some(FileEnv { file, classes })
+    Some(FileEnv {
+        file,
+        classes,
+        limit,
+    })
 }
