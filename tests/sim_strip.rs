@@ -50,7 +50,7 @@ fn run(func: &ir::Function, compiled: &CompiledCode, code: &[u8]) -> Result<(), 
             let launch = Launch {
                 workgroup_size: [64, 1, 1],
                 groups: [1, 1, 1],
-                kernarg: kernarg_segment(&func.signature, &args).unwrap(),
+                kernarg: kernarg_segment(&func.signature, &args, 0).unwrap(),
             };
             gcn::launch(&compiled, GEN, &launch, &mut memory, &options).map(|_| ())
         }

@@ -5,7 +5,7 @@
 //! - `generate.rs`: the random function generator ([`generate`], [`GenConfig`]);
 //! - `values.rs`: edge values, random inputs, the dword encoding of arguments;
 //! - `specified.rs`: which result bits CLIF specifies (NaN payloads are not);
-//! - `reference.rs`: the interpreter as the reference;
+//! - the reference is `cranelift-interpreter` through `sim::harness::interpret`;
 //! - `fuzz.rs`: the no-panic check of the fuzz target and its stable smoke test;
 //! - `run.rs`: one case on the simulator, as a device function and as a kernel
 //!   ([`run_case`], [`Mismatch`]);
@@ -13,19 +13,18 @@
 
 pub mod fuzz;
 mod generate;
-mod reference;
 mod run;
 mod specified;
 mod values;
 
+pub use crate::sim::harness::{Reference, interpret};
 pub use generate::{GenConfig, VALUE_TYPES, generate, supported_opcodes};
-pub use reference::{Reference, interpret};
 pub use run::{
     LaneInputs, Mismatch, MismatchKind, Outcome, RunOptions, Variant, kernarg_segment, kernel_of,
     run_case, run_case_with, run_line,
 };
 pub use specified::{Spec, return_specs};
-pub use values::{F32_EDGES, SplitMix64, int_edges, random_value, to_dwords};
+pub use values::{F32_EDGES, SplitMix64, int_edges, random_value};
 
 use crate::Target;
 use crate::ir::Function;

@@ -9,14 +9,15 @@
 //!   kernarg segment and are wave-uniform, so this exercises the scalar (SALU) lowering.
 //!   Each work-item stores the results at `out + workitem_id_x * stride`.
 
-use super::reference::{Reference, interpret};
 use super::specified::{Spec, return_specs};
-use super::values::{bits_of, dwords_of, from_dwords, to_dwords};
+use super::values::bits_of;
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::types::{F32, I64};
 use crate::ir::{self, AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Type};
 use crate::isa::gcn::mc::Gen;
 use crate::sim::gcn::{self as sim, Launch, Memory, SimError};
+use crate::sim::harness::{self, Reference, interpret};
+use crate::sim::harness::{dwords_of, value_from_dwords};
 use crate::{Arch, CompileError, CompiledCode, Target};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
@@ -323,11 +324,12 @@ pub fn run_case_with(
     let mut outcome = Outcome::default();
     let mut references = Vec::new();
     for inputs in lanes {
-        let reference = interpret(func, &inputs.args).map_err(|e| {
+        let reference = interpret(func, &inputs.args);
+        if let Reference::Unavailable(e) = reference {
             let mut m = Mismatch::new(MismatchKind::Generator, Variant::Device, func, target);
             m.inputs = Some(inputs.clone());
-            m.message(e)
-        })?;
+            return Err(m.message(format!("the interpreter failed: {e}")));
+        }
         references.push(reference);
     }
     let specs = return_specs(func);
@@ -372,10 +374,7 @@ fn run_device(
     if !options.simulate {
         return Ok(());
     }
-    let args: Vec<Vec<u32>> = lanes
-        .iter()
-        .map(|l| l.args.iter().flat_map(|a| to_dwords(a, l.noise)).collect())
-        .collect();
+    let args: Vec<Vec<u32>> = lanes.iter().map(|l| dwords(&l.args, l.noise)).collect();
     let result_types: Vec<Type> = func
         .signature
         .returns
@@ -487,7 +486,7 @@ fn run_kernel(
         let launch = Launch {
             workgroup_size: [workitems, 1, 1],
             groups: [1, 1, 1],
-            kernarg: kernarg_segment(inputs, out),
+            kernarg: kernarg_segment(&kernel, inputs, out),
         };
         let stats = match panic::catch_unwind(AssertUnwindSafe(|| {
             sim::launch(
@@ -539,7 +538,11 @@ fn decode_results(types: &[Type], dwords: &[u32]) -> Vec<DataValue> {
         .iter()
         .map(|&ty| {
             let n = dwords_of(ty);
-            let v = from_dwords(ty, dwords.get(at..at + n).unwrap_or(&[]));
+            let mut field = [0u32; 2];
+            for (slot, &d) in field.iter_mut().zip(dwords.get(at..at + n).unwrap_or(&[])) {
+                *slot = d;
+            }
+            let v = value_from_dwords(ty, &field);
             at += n;
             v
         })
@@ -619,17 +622,21 @@ pub fn kernel_of(func: &Function) -> Function {
 /// The kernarg segment of [`kernel_of`]'s kernel: each argument at an offset aligned to its
 /// size (at least 4 bytes, `docs/ir.md`), narrow ones with the lane's noise above them,
 /// then the output pointer.
-pub fn kernarg_segment(inputs: &LaneInputs, out: u64) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let out = DataValue::I64(out as i64);
-    for arg in inputs.args.iter().chain([&out]) {
-        let size = arg.ty().bytes().max(4) as usize;
-        bytes.resize(bytes.len().next_multiple_of(size), 0);
-        for dword in to_dwords(arg, inputs.noise) {
-            bytes.extend_from_slice(&dword.to_le_bytes());
-        }
+pub fn kernarg_segment(kernel: &Function, inputs: &LaneInputs, out: u64) -> Vec<u8> {
+    let mut args = inputs.args.clone();
+    args.push(DataValue::I64(out as i64));
+    harness::kernarg_segment(&kernel.signature, &args, inputs.noise)
+        .expect("the generator makes only types the harness encodes")
+}
+
+/// The register dwords of `args`, with `noise` in the unused bits of narrow ones.
+fn dwords(args: &[DataValue], noise: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for arg in args {
+        harness::push_dwords(arg, noise, &mut out)
+            .expect("the generator makes only types the harness encodes");
     }
-    bytes
+    out
 }
 
 #[cfg(test)]
@@ -668,7 +675,13 @@ mod tests {
             args: vec![DataValue::I8(-1), DataValue::I64(2), DataValue::I32(3)],
             noise: 0x1234_5678,
         };
-        let bytes = kernarg_segment(&inputs, 0x1_0000_0000);
+        let kernel = kernel_of(
+            &cranelift_reader::parse_functions(
+                "function %f(i8, i64, i32) -> i32 {\nblock0(v0: i8, v1: i64, v2: i32):\n return v2\n}",
+            )
+            .unwrap()[0],
+        );
+        let bytes = kernarg_segment(&kernel, &inputs, 0x1_0000_0000);
         // i8 at 0 (a 4-byte slot with noise), i64 at 8, i32 at 16, out at 24.
         assert_eq!(bytes.len(), 32);
         assert_eq!(&bytes[0..4], &[0xff, 0x56, 0x34, 0x12]);

@@ -211,31 +211,6 @@ pub fn random_value(rng: &mut SplitMix64, ty: Type) -> DataValue {
     data_value(ty, bits)
 }
 
-/// The dwords a value occupies in VGPRs (or a kernarg slot), low first. Narrow integers
-/// get `noise` in their unused upper bits: the ABI leaves those unspecified, so code must
-/// not depend on them.
-pub fn to_dwords(value: &DataValue, noise: u32) -> Vec<u32> {
-    let bits = bits_of(value);
-    match value.ty().bits() {
-        8 => vec![(bits as u32) | (noise & !0xff)],
-        16 => vec![(bits as u32) | (noise & !0xffff)],
-        32 => vec![bits as u32],
-        _ => vec![bits as u32, (bits >> 32) as u32],
-    }
-}
-
-/// A value of type `ty` from the dwords it was returned in (narrow types: the low bits).
-pub fn from_dwords(ty: Type, dwords: &[u32]) -> DataValue {
-    let lo = dwords.first().copied().unwrap_or(0) as u64;
-    let hi = dwords.get(1).copied().unwrap_or(0) as u64;
-    data_value(ty, lo | (hi << 32))
-}
-
-/// How many dwords a value of type `ty` takes in registers.
-pub fn dwords_of(ty: Type) -> usize {
-    (ty.bytes().max(4) / 4) as usize
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,16 +223,6 @@ mod tests {
             assert!(edges.contains(&(1 << (bits - 1))), "INT_MIN of i{bits}");
             assert!(edges.contains(&mask(bits)), "-1 of i{bits}");
         }
-    }
-
-    #[test]
-    fn dwords_round_trip_and_carry_noise() {
-        let v = DataValue::I8(-2);
-        let d = to_dwords(&v, 0xdead_beef);
-        assert_eq!(d, vec![0xdead_befe]);
-        assert_eq!(from_dwords(types::I8, &d), v);
-        let v = DataValue::I64(-5);
-        assert_eq!(from_dwords(types::I64, &to_dwords(&v, 0)), v);
     }
 
     #[test]

@@ -172,9 +172,13 @@ pub fn run_device(
 }
 
 /// The kernarg segment for a kernel of `signature` called with `args` (laid out as
-/// `isa::gcn::abi::kernarg_layout` says; the unused bytes of narrow arguments are
-/// garbage, as the ABI allows).
-pub fn kernarg_segment(signature: &ir::Signature, args: &[DataValue]) -> Result<Vec<u8>, String> {
+/// `isa::gcn::abi::kernarg_layout` says). The unused bytes of narrow arguments' slots are
+/// `noise`'s, which the ABI allows and kernels must ignore.
+pub fn kernarg_segment(
+    signature: &ir::Signature,
+    args: &[DataValue],
+    noise: u32,
+) -> Result<Vec<u8>, String> {
     if args.len() != signature.params.len() {
         return Err(format!(
             "{} arguments for {} parameters",
@@ -194,7 +198,7 @@ pub fn kernarg_segment(signature: &ir::Signature, args: &[DataValue]) -> Result<
             ));
         }
         let mut dwords = Vec::new();
-        push_dwords(value, junk(0, i), &mut dwords)?;
+        push_dwords(value, noise, &mut dwords)?;
         for (k, dword) in dwords.iter().enumerate() {
             let at = offset as usize + 4 * k;
             segment[at..at + 4].copy_from_slice(&dword.to_le_bytes());
@@ -253,18 +257,14 @@ mod tests {
             DataValue::I64(-2),
             DataValue::F32(Ieee32::with_float(1.0)),
         ];
-        let segment = kernarg_segment(&func.signature, &args).unwrap();
+        let segment = kernarg_segment(&func.signature, &args, 0xdead_be00).unwrap();
         assert_eq!(segment.len(), 20);
         assert_eq!(segment[0], 5);
         assert_eq!(segment[8..16], (-2i64).to_le_bytes());
         assert_eq!(segment[16..20], 1f32.to_le_bytes());
-        assert!(kernarg_segment(&func.signature, &args[..2]).is_err());
-        assert!(
-            kernarg_segment(
-                &func.signature,
-                &[args[1].clone(), args[1].clone(), args[2].clone()]
-            )
-            .is_err()
-        );
+        assert_eq!(segment[1..4], [0xbe, 0xad, 0xde], "noise in the unused bytes");
+        assert!(kernarg_segment(&func.signature, &args[..2], 0).is_err());
+        let wrong_type = [args[1].clone(), args[1].clone(), args[2].clone()];
+        assert!(kernarg_segment(&func.signature, &wrong_type, 0).is_err());
     }
 }

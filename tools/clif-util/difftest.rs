@@ -126,7 +126,7 @@ pub fn run(args: Args) -> ExitCode {
             println!(";; seed {seed}, case {index}");
             print!("{}", func.display());
             for lane in lanes.iter().take(4) {
-                if let Ok(difftest::Reference::Returned(results)) =
+                if let difftest::Reference::Returned(results) =
                     difftest::interpret(&func, &lane.args)
                 {
                     println!("{}", difftest::run_line("f", &lane.args, &results));
@@ -213,7 +213,7 @@ fn run_file(path: &PathBuf, target: &Target, seed: u64, options: &CampaignOption
             match cranelift_reader::parse_run_command(&comment.text, &func.signature) {
                 Ok(Some(RunCommand::Run(invocation, _, expected))) => {
                     // The run line's own expectation should be what the interpreter says.
-                    if let Ok(difftest::Reference::Returned(results)) =
+                    if let difftest::Reference::Returned(results) =
                         difftest::interpret(func, &invocation.args)
                         && (results.len() != expected.len()
                             || results.iter().zip(&expected).any(|(r, e)| !r.bitwise_eq(e)))

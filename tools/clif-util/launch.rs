@@ -400,7 +400,8 @@ pub fn execute(
     let launch = Launch {
         workgroup_size: spec.workgroup_size,
         groups: spec.groups,
-        kernarg: kernarg_segment(&func.signature, &args)?,
+        // Garbage in the unused bytes of narrow arguments, which kernels must ignore.
+        kernarg: kernarg_segment(&func.signature, &args, 0xa5a5_a500)?,
     };
     let stats = gcn::launch(
         compiled,

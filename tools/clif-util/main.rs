@@ -4,9 +4,9 @@
 
 mod clif_file;
 mod compile;
+mod difftest;
 mod launch;
 mod run;
-mod difftest;
 mod test;
 
 use clap::{Parser, Subcommand};
