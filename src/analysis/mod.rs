@@ -1,3 +1,4 @@
 //! Analyses of the CLIF function that instruction selection consults.
 
+pub mod cfg;
 pub mod uniformity;

@@ -1,8 +1,10 @@
-//! The lowering driver: walks the CLIF function and asks the backend (its ISLE `lower`
-//! term) for machine instructions, building VCode over virtual registers.
+//! The lowering driver: walks the CLIF function block by block and asks the backend (its
+//! ISLE `lower` term, its branch lowering) for machine instructions, building VCode over
+//! virtual registers.
 
 use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, dce};
 use crate::CompileError;
+use crate::analysis::cfg::{Cfg, destinations};
 use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::{self, Value};
 
@@ -19,6 +21,32 @@ pub trait LowerBackend {
         ctx: &mut Lower<'_, Self::MInst>,
         inst: ir::Inst,
     ) -> Result<Vec<Reg>, CompileError>;
+
+    /// The register of a (non-entry) block parameter.
+    fn block_param_reg(
+        &self,
+        ctx: &mut Lower<'_, Self::MInst>,
+        param: Value,
+    ) -> Result<Reg, CompileError>;
+
+    /// The register passing `value` to a block parameter held in `param` (a copy when the
+    /// value lives in another register file).
+    fn branch_arg(
+        &self,
+        ctx: &mut Lower<'_, Self::MInst>,
+        value: Value,
+        param: Reg,
+    ) -> Result<Reg, CompileError>;
+
+    /// Lowers a branch; `targets[i]` is the VCode block of its destination `i` (in the
+    /// order of `destinations`). It may add deferred blocks (compare chains), and returns
+    /// the blocks its last instruction branches to.
+    fn lower_branch(
+        &self,
+        ctx: &mut Lower<'_, Self::MInst>,
+        inst: ir::Inst,
+        targets: &[usize],
+    ) -> Result<Vec<usize>, CompileError>;
 }
 
 /// The lowering state of one function.
@@ -29,6 +57,9 @@ pub struct Lower<'f, I: MachInst> {
     use_counts: SecondaryMap<Value, u32>,
     /// The CLIF instruction being lowered, for error messages.
     pub cur_inst: Option<ir::Inst>,
+    /// The number of CLIF blocks; deferred blocks are numbered after them.
+    num_blocks: usize,
+    deferred: Vec<DeferredBlock<I>>,
 }
 
 impl<'f, I: MachInst> Lower<'f, I> {
@@ -47,6 +78,8 @@ impl<'f, I: MachInst> Lower<'f, I> {
             value_regs: SecondaryMap::new(),
             use_counts,
             cur_inst: None,
+            num_blocks: 0,
+            deferred: Vec::new(),
         }
     }
 
@@ -86,59 +119,158 @@ impl<'f, I: MachInst> Lower<'f, I> {
     }
 }
 
-/// Lowers `func` with `backend`. Straight-line code only for now: a function of several
-/// blocks is rejected at its first branch.
+/// A block appended after the function's own blocks: critical-edge splits and the
+/// compare chains of `br_table`. Its instructions end in a branch.
+struct DeferredBlock<I> {
+    insts: Vec<I>,
+    succs: Vec<(usize, Vec<Reg>)>,
+}
+
+impl<I: MachInst> Lower<'_, I> {
+    /// Adds a block after the function's own blocks that runs `insts` (ending in a branch to
+    /// the blocks of `succs`, passing them those arguments) and returns its index.
+    pub fn deferred_block(&mut self, insts: Vec<I>, succs: Vec<(usize, Vec<Reg>)>) -> usize {
+        self.deferred.push(DeferredBlock { insts, succs });
+        self.num_blocks + self.deferred.len() - 1
+    }
+}
+
+/// Lowers `func` with `backend`: one VCode block per reachable CLIF block, in reverse
+/// postorder, followed by the deferred blocks (edge splits, compare chains). Every edge
+/// out of a block with several successors goes through a block of its own, so no edge is
+/// critical (regalloc2 places its moves there).
 pub fn lower_function<B: LowerBackend>(
     func: &ir::Function,
+    cfg: &Cfg,
     backend: &B,
 ) -> Result<VCode<B::MInst>, CompileError> {
     let mut ctx = Lower::new(func);
-    let blocks: Vec<ir::Block> = func.layout.blocks().collect();
-    let Some(&entry) = blocks.first() else {
+    ctx.num_blocks = cfg.len();
+    if cfg.is_empty() {
         return Err(CompileError::new(func, "the function has no blocks"));
-    };
-    let start = ctx.vcode.insts.len();
-    backend.lower_entry(&mut ctx)?;
-    for inst in func.layout.block_insts(entry) {
-        ctx.cur_inst = Some(inst);
-        let opcode = func.dfg.insts[inst].opcode();
-        if opcode.is_branch() {
-            return Err(ctx.error(
-                "control flow (branches between blocks) is not supported yet; \
-                 only single-block functions compile",
-            ));
-        }
-        let results = func.dfg.inst_results(inst);
-        let needed = results.is_empty()
-            || results.iter().any(|&v| ctx.is_used(v))
-            || opcode.is_terminator()
-            || opcode.can_store()
-            || opcode.other_side_effects();
-        if !needed {
-            continue;
-        }
-        let regs = backend.lower_inst(&mut ctx, inst)?;
-        if regs.len() != results.len() {
-            return Err(ctx.error(format!(
-                "internal error: lowering produced {} registers for {} results",
-                regs.len(),
-                results.len()
-            )));
-        }
-        for (&value, reg) in results.iter().zip(regs) {
-            ctx.set_value_reg(value, reg);
+    }
+    if !cfg.preds[0].is_empty() {
+        return Err(CompileError::new(
+            func,
+            "the entry block is a branch target; branch to a block of its own instead",
+        ));
+    }
+    // Block parameters are defined on entry to their blocks.
+    let mut params = vec![Vec::new(); cfg.len()];
+    for (b, &block) in cfg.order.iter().enumerate().skip(1) {
+        for &p in func.dfg.block_params(block) {
+            let r = backend.block_param_reg(&mut ctx, p)?;
+            ctx.set_value_reg(p, r);
+            params[b].push(r);
         }
     }
-    ctx.cur_inst = None;
-    let end = ctx.vcode.insts.len();
-    match ctx.vcode.insts.last() {
-        Some(last) if last.is_return() => {}
-        _ => return Err(ctx.error("the entry block does not end in a return")),
+    let mut blocks: Vec<VBlock> = Vec::new();
+    for (b, &block) in cfg.order.iter().enumerate() {
+        let start = ctx.vcode.insts.len();
+        if b == 0 {
+            backend.lower_entry(&mut ctx)?;
+        }
+        let mut succs = Vec::new();
+        let mut branch_args = Vec::new();
+        for inst in func.layout.block_insts(block) {
+            ctx.cur_inst = Some(inst);
+            let opcode = func.dfg.insts[inst].opcode();
+            if opcode.is_branch() {
+                let dests = destinations(func, inst);
+                let mut args = Vec::new();
+                for (target, values) in &dests {
+                    let t = cfg.index[*target].expect("reachable");
+                    let mut regs = Vec::new();
+                    for (i, arg) in values.iter().enumerate() {
+                        let ir::BlockArg::Value(v) = *arg else {
+                            return Err(
+                                ctx.error("block arguments other than values are not supported")
+                            );
+                        };
+                        regs.push(backend.branch_arg(&mut ctx, v, params[t][i])?);
+                    }
+                    args.push((t, regs));
+                }
+                let mut direct_args = None;
+                let targets: Vec<usize> = if args.len() == 1 {
+                    let (t, regs) = args.pop().expect("one destination");
+                    direct_args = Some((t, regs));
+                    vec![t]
+                } else {
+                    args.into_iter()
+                        .map(|(t, regs)| {
+                            ctx.deferred_block(vec![B::MInst::gen_jump(t)], vec![(t, regs)])
+                        })
+                        .collect()
+                };
+                for s in backend.lower_branch(&mut ctx, inst, &targets)? {
+                    let args = match &direct_args {
+                        Some((t, regs)) if *t == s => regs.clone(),
+                        _ => Vec::new(),
+                    };
+                    succs.push(s);
+                    branch_args.push(args);
+                }
+                continue;
+            }
+            let results = func.dfg.inst_results(inst);
+            let needed = results.is_empty()
+                || results.iter().any(|&v| ctx.is_used(v))
+                || opcode.is_terminator()
+                || opcode.can_store()
+                || opcode.other_side_effects();
+            if !needed {
+                continue;
+            }
+            let regs = backend.lower_inst(&mut ctx, inst)?;
+            if regs.len() != results.len() {
+                return Err(ctx.error(format!(
+                    "internal error: lowering produced {} registers for {} results",
+                    regs.len(),
+                    results.len()
+                )));
+            }
+            for (&value, reg) in results.iter().zip(regs) {
+                ctx.set_value_reg(value, reg);
+            }
+        }
+        ctx.cur_inst = None;
+        let end = ctx.vcode.insts.len();
+        match ctx.vcode.insts[start..end].last() {
+            Some(last) if last.is_return() || last.is_branch() => {}
+            _ => {
+                return Err(CompileError::new(
+                    func,
+                    format!("{block} does not end in a branch or a return"),
+                ));
+            }
+        }
+        blocks.push(VBlock {
+            insts: start..end,
+            succs,
+            preds: Vec::new(),
+            params: params[b].clone(),
+            branch_args,
+        });
     }
-    ctx.vcode.blocks.push(VBlock {
-        insts: start..end,
-        ..VBlock::default()
-    });
+    for d in std::mem::take(&mut ctx.deferred) {
+        let start = ctx.vcode.insts.len();
+        ctx.vcode.insts.extend(d.insts);
+        let (succs, branch_args) = d.succs.into_iter().unzip();
+        blocks.push(VBlock {
+            insts: start..ctx.vcode.insts.len(),
+            succs,
+            preds: Vec::new(),
+            params: Vec::new(),
+            branch_args,
+        });
+    }
+    for b in 0..blocks.len() {
+        for s in blocks[b].succs.clone() {
+            blocks[s].preds.push(b);
+        }
+    }
+    ctx.vcode.blocks = blocks;
     let mut vcode = ctx.vcode;
     dce::run(&mut vcode);
     Ok(vcode)

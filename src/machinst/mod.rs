@@ -117,6 +117,8 @@ pub trait MachInst: Clone + fmt::Debug {
     fn is_branch(&self) -> bool;
     /// A register-to-register copy of one register class.
     fn gen_move(dst: Reg, src: Reg) -> Self;
+    /// An unconditional branch to VCode block `target`.
+    fn gen_jump(target: usize) -> Self;
 }
 
 /// Verifies `func` and runs Cranelift's mid-end (the egraph pass at opt level `speed`).

@@ -2,7 +2,7 @@
 //! MC instructions to bytes.
 
 use super::inst::{Inst, Op64, Src, writes_carry};
-use super::mc::{self, Gen, McInst, Op, Operand};
+use super::mc::{self, Form, Gen, McInst, Op, Operand};
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{Reg, RegClass};
 
@@ -24,6 +24,128 @@ pub fn lower_to_mc(insts: &[Inst], generation: Gen) -> Result<Vec<McInst>, Strin
         mc::legal(m, generation)?;
     }
     Ok(out)
+}
+
+/// Turns the allocated code of each block (in layout order) into MC instructions, and
+/// returns where each block starts (`None` for blocks that only forward to another and
+/// emit nothing). Branch instructions carry their target block's index in `imm` until
+/// [`assemble`] replaces it with the offset. A jump to the next block is omitted, and
+/// branches to a block that is only a jump go to that jump's target directly.
+pub fn lower_blocks(
+    blocks: &[Vec<Inst>],
+    generation: Gen,
+) -> Result<(Vec<McInst>, Vec<Option<usize>>), String> {
+    let forwards = |b: usize| match blocks[b].as_slice() {
+        [Inst::Jump { target }] if b != 0 => Some(*target),
+        _ => None,
+    };
+    let resolve = |mut b: usize| {
+        for _ in 0..blocks.len() {
+            match forwards(b) {
+                Some(t) => b = t,
+                None => break,
+            }
+        }
+        b
+    };
+    let emitted: Vec<usize> = (0..blocks.len())
+        .filter(|&b| forwards(b).is_none())
+        .collect();
+    let mut out = Vec::new();
+    let mut starts = vec![None; blocks.len()];
+    for (k, &b) in emitted.iter().enumerate() {
+        starts[b] = Some(out.len());
+        let next = emitted.get(k + 1).copied();
+        let mut body = Vec::new();
+        let mut branches = Vec::new();
+        for inst in &blocks[b] {
+            match *inst {
+                Inst::Jump { target } => {
+                    let t = resolve(target);
+                    if Some(t) != next {
+                        branches.push((Op::SBranch, t));
+                    }
+                }
+                Inst::BrScc {
+                    cmp,
+                    a,
+                    b: rhs,
+                    taken,
+                    not_taken,
+                } => {
+                    let mut literal = None;
+                    let e = Emitter {
+                        out: &mut Vec::new(),
+                        generation,
+                        errors: Vec::new(),
+                    };
+                    let (a, rhs) = (e.src(a, &mut literal), e.src(rhs, &mut literal));
+                    let mut m = mc_inst(cmp, generation);
+                    (m.src[0], m.src[1], m.literal) = (Some(a), Some(rhs), literal);
+                    body.push(m);
+                    let (t, f) = (resolve(taken), resolve(not_taken));
+                    if Some(t) == next {
+                        branches.push((Op::SCbranchScc0, f));
+                    } else {
+                        branches.push((Op::SCbranchScc1, t));
+                        if Some(f) != next {
+                            branches.push((Op::SBranch, f));
+                        }
+                    }
+                }
+                _ => body.extend(lower_to_mc(std::slice::from_ref(inst), generation)?),
+            }
+        }
+        out.extend(body);
+        for (op, target) in branches {
+            let mut m = mc_inst(op, generation);
+            m.imm = target as i32;
+            out.push(m);
+        }
+    }
+    Ok((out, starts))
+}
+
+/// Encodes MC instructions whose branches name target blocks (see [`lower_blocks`]),
+/// resolving each branch to its offset in dwords from the next instruction.
+pub fn assemble(
+    insts: &[McInst],
+    block_starts: &[Option<usize>],
+    generation: Gen,
+) -> Result<Vec<u8>, String> {
+    let mut offsets = Vec::with_capacity(insts.len() + 1);
+    let mut size = 0;
+    let mut scratch = Vec::new();
+    for inst in insts {
+        offsets.push(size);
+        scratch.clear();
+        let mut probe = inst.clone();
+        if probe.op.info().form == Form::SoppBranch {
+            probe.imm = 0;
+        }
+        mc::encode(&probe, generation, &mut scratch)?;
+        size += scratch.len();
+    }
+    offsets.push(size);
+    let mut code = Vec::with_capacity(size);
+    for (i, inst) in insts.iter().enumerate() {
+        let mut inst = inst.clone();
+        if inst.op.info().form == Form::SoppBranch {
+            let target = block_starts
+                .get(inst.imm as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| format!("branch to block {} that has no code", inst.imm))?;
+            let delta = offsets[target] as i64 - offsets[i + 1] as i64;
+            let dwords = delta / 4;
+            if !(i16::MIN as i64..=i16::MAX as i64).contains(&dwords) {
+                return Err(format!("branch offset {dwords} dwords out of range"));
+            }
+            inst.imm = dwords as i32;
+        }
+        mc::encode(&inst, generation, &mut code)?;
+    }
+    Ok(code)
 }
 
 /// An MC instruction of `op` in its native encoding with no operands yet.
@@ -318,6 +440,9 @@ impl Emitter<'_> {
                 self.out.push(m);
             }
             Inst::EndPgm => self.out.push(mc_inst(Op::SEndpgm, self.generation)),
+            Inst::Jump { .. } | Inst::BrScc { .. } => {
+                return Err("internal error: a branch outside `lower_blocks`".into());
+            }
             Inst::Ret { ret_addr, .. } => {
                 let mut m = mc_inst(Op::SSetpcB64, self.generation);
                 m.src[0] = Some(reg_operand(*ret_addr, 0));

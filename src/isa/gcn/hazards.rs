@@ -7,8 +7,8 @@
 //! state and `s_nop N` as N+1. The simulator checks the same rules independently
 //! (`sim/gcn/hazard.rs`), so a missing `s_nop` fails a test rather than a GPU.
 //!
-//! The pass runs on straight-line MC code after register allocation; with control flow it
-//! will also have to assume the worst at block entries.
+//! The pass runs on MC code after register allocation; at block entries it assumes the
+//! worst (`run_blocks`).
 
 use super::mc::{Enc, Form, Gen, McInst, Op, Operand, SDST_OUT};
 
@@ -134,6 +134,19 @@ pub fn missing_wait_states(
     at: usize,
     generation: Gen,
 ) -> Option<(u32, &'static str)> {
+    missing_in_block(insts, 0, false, at, generation)
+}
+
+/// [`missing_wait_states`] for an instruction of the block starting at `insts[start]`;
+/// with `unknown_entry`, whatever ran before the block (another block's branch) is
+/// assumed to need every wait state.
+fn missing_in_block(
+    insts: &[McInst],
+    start: usize,
+    unknown_entry: bool,
+    at: usize,
+    generation: Gen,
+) -> Option<(u32, &'static str)> {
     let later = &insts[at];
     let mut worst: Option<(u32, &'static str)> = None;
     for rule in RULES.iter().filter(|r| (r.applies)(generation)) {
@@ -142,8 +155,10 @@ pub fn missing_wait_states(
             continue;
         }
         let mut waited = 0;
-        for earlier in insts[..at].iter().rev() {
+        let mut found = false;
+        for earlier in insts[start..at].iter().rev() {
             if waited >= rule.wait_states {
+                found = true;
                 break;
             }
             if (rule.writes)(earlier, generation)
@@ -154,12 +169,61 @@ pub fn missing_wait_states(
                 if worst.is_none_or(|(w, _)| missing > w) {
                     worst = Some((missing, rule.name));
                 }
+                found = true;
                 break;
             }
             waited += wait_states_of(earlier);
         }
+        if !found && unknown_entry && waited < rule.wait_states {
+            let missing = rule.wait_states - waited;
+            if worst.is_none_or(|(w, _)| missing > w) {
+                worst = Some((missing, rule.name));
+            }
+        }
     }
     worst
+}
+
+/// Inserts the `s_nop`s the rules require in code made of blocks (`block_starts`, as
+/// [`super::emit::lower_blocks`] returns them); at the start of every block but the first
+/// the worst is assumed of the code before it, since a branch may lead there. Returns the
+/// new block starts.
+pub fn run_blocks(
+    insts: Vec<McInst>,
+    block_starts: &[Option<usize>],
+    generation: Gen,
+) -> (Vec<McInst>, Vec<Option<usize>>) {
+    let mut starts: Vec<(usize, usize)> = block_starts
+        .iter()
+        .enumerate()
+        .filter_map(|(b, s)| s.map(|s| (s, b)))
+        .collect();
+    starts.sort();
+    let mut new_starts = vec![None; block_starts.len()];
+    let mut out: Vec<McInst> = Vec::with_capacity(insts.len());
+    let mut next_start = 0;
+    let mut block_start = 0;
+    let mut unknown_entry = false;
+    for (i, inst) in insts.into_iter().enumerate() {
+        while next_start < starts.len() && starts[next_start].0 == i {
+            new_starts[starts[next_start].1] = Some(out.len());
+            block_start = out.len();
+            unknown_entry = i != 0;
+            next_start += 1;
+        }
+        out.push(inst);
+        let at = out.len() - 1;
+        if let Some((missing, _)) =
+            missing_in_block(&out, block_start, unknown_entry, at, generation)
+        {
+            let inst = out.pop().expect("just pushed");
+            let mut nop = McInst::new(Op::SNop, Enc::Sopp);
+            nop.imm = missing as i32 - 1;
+            out.push(nop);
+            out.push(inst);
+        }
+    }
+    (out, new_starts)
 }
 
 /// Inserts the `s_nop`s the rules require.

@@ -6,6 +6,9 @@
 //! VM_CNT and LGKM_CNT, and since one may address LDS and complete out of order with the
 //! others, a FLAT result is only known to be there after `vmcnt(0) lgkmcnt(0)` (as LLVM's
 //! SIInsertWaitcnts also concludes).
+//!
+//! Control flow: everything in flight is waited for before each branch, so the pass can
+//! walk the code in layout order.
 
 use super::inst::Inst;
 use super::mc::Gen;
@@ -46,7 +49,10 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
                     .any(|&(f, h, w)| f == file && h < first + count && first < h + w)
             })
         };
-        let wait_all = inst.is_return() && matches!(inst, Inst::Ret { .. });
+        // Nothing stays in flight across a branch, so every block starts with nothing
+        // pending whichever way it is entered (conservative, but always correct; loads
+        // outstanding at a loop's back edge are waited for).
+        let wait_all = matches!(inst, Inst::Ret { .. }) || inst.is_branch();
         // The newest pending operation this instruction must wait for.
         let needed: Option<usize> = if wait_all && !pending.is_empty() {
             Some(pending.len() - 1)

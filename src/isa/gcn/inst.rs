@@ -117,6 +117,17 @@ pub enum Inst {
     },
     /// `s_nop n` (n + 1 wait states); inserted after allocation.
     Nop(u8),
+    /// `s_branch` to VCode block `target` (nothing when the target comes next).
+    Jump { target: usize },
+    /// A uniform two-way branch: `s_cmp` `cmp` a, b, then `s_cbranch_scc1` to `taken`,
+    /// else on to `not_taken`. SCC lives only inside it.
+    BrScc {
+        cmp: Op,
+        a: Src,
+        b: Src,
+        taken: usize,
+        not_taken: usize,
+    },
     /// End of a kernel.
     EndPgm,
     /// Return from a device function: the results in their ABI registers, then
@@ -256,7 +267,11 @@ impl MachInst for Inst {
                 }
                 let _ = ret_addr;
             }
-            Inst::Waitcnt { .. } | Inst::Nop(_) | Inst::EndPgm => {}
+            Inst::BrScc { a, b, .. } => {
+                src(a, visit);
+                src(b, visit);
+            }
+            Inst::Waitcnt { .. } | Inst::Nop(_) | Inst::EndPgm | Inst::Jump { .. } => {}
         }
     }
 
@@ -281,7 +296,11 @@ impl MachInst for Inst {
     }
 
     fn is_branch(&self) -> bool {
-        false
+        matches!(self, Inst::Jump { .. } | Inst::BrScc { .. })
+    }
+
+    fn gen_jump(target: usize) -> Self {
+        Inst::Jump { target }
     }
 
     fn gen_move(dst: Reg, src: Reg) -> Self {

@@ -13,6 +13,7 @@ pub mod lower;
 pub mod mc;
 pub mod regs;
 
+use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
 use crate::ir;
 use crate::machinst::lower::lower_function;
@@ -53,20 +54,48 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         FunctionKind::Kernel => Frame::kernel(func),
         FunctionKind::Device => Frame::device(),
     };
-    let uniformity = Uniformity::analyze(func, kind == FunctionKind::Kernel);
+    let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
+    let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
+    if uniformity.has_divergent_branches() {
+        let block = cfg
+            .order
+            .iter()
+            .find(|&&b| uniformity.is_divergent_branch(b))
+            .expect("a divergent branch");
+        return Err(CompileError::new(
+            func,
+            format!(
+                "divergent control flow is not supported yet: the branch ending {block} \
+                 depends on a per-lane value or is reached under divergent control"
+            ),
+        ));
+    }
     let backend = lower::GcnLower {
         generation,
         uniformity: &uniformity,
         kind,
         frame: &frame,
     };
-    let vcode = lower_function(func, &backend)?;
+    let vcode = lower_function(func, &cfg, &backend)?;
     let allocated = allocate(func, &vcode, &frame, generation)?;
-    let insts = insert_waitcnt::run(allocated.insts, generation);
-    let mc = emit::lower_to_mc(&insts, generation)
+    // Each block separately: nothing is in flight at a block boundary.
+    let mut blocks = Vec::with_capacity(allocated.block_starts.len());
+    for (b, &start) in allocated.block_starts.iter().enumerate() {
+        let end = allocated
+            .block_starts
+            .get(b + 1)
+            .copied()
+            .unwrap_or(allocated.insts.len());
+        blocks.push(insert_waitcnt::run(
+            allocated.insts[start..end].to_vec(),
+            generation,
+        ));
+    }
+    let insts: Vec<Inst> = blocks.iter().flatten().cloned().collect();
+    let (mc, starts) = emit::lower_blocks(&blocks, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
-    let mc = hazards::run(mc, generation);
-    let code = emit::encode(&mc, generation)
+    let (mc, starts) = hazards::run_blocks(mc, &starts, generation);
+    let code = emit::assemble(&mc, &starts, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in encoding: {e}")))?;
 
     let (mut vgprs, mut sgprs, mut uses_vcc) = (0u32, frame.reserved_sgprs as u32, false);
