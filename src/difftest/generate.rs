@@ -209,6 +209,9 @@ enum Shape {
     Straight,
     /// `brif` to two blocks that each compute and `jump` to a join block with arguments.
     Diamond,
+    /// A loop with a constant trip count (a uniform counter as a block parameter) that
+    /// carries per-lane values in block parameters, then an exit block.
+    Loop,
 }
 
 struct Generator<'u, 'd, 'c> {
@@ -281,6 +284,8 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     fn body(&mut self) -> Result<()> {
         let shape = if self.config.wide && self.u.ratio(1, 4)? {
             Shape::Diamond
+        } else if self.u.ratio(1, 4)? {
+            Shape::Loop
         } else {
             Shape::Straight
         };
@@ -288,8 +293,10 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         if self.config.wide {
             self.wide_extras()?;
         }
-        if let Shape::Diamond = shape {
-            self.diamond()?;
+        match shape {
+            Shape::Diamond => self.diamond()?,
+            Shape::Loop => self.counted_loop()?,
+            Shape::Straight => {}
         }
         self.finish()
     }
@@ -683,6 +690,59 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         }
         self.block = join;
         self.scope.push(param);
+        self.instructions()
+    }
+}
+
+impl Generator<'_, '_, '_> {
+    /// Ends the current block with a jump into a loop of 1–4 iterations: the header's
+    /// parameters are a uniform `i32` counter and one to three carried values (exactly
+    /// specified, so that the back edge cannot make them less so); the latch passes new
+    /// values to the header or, on the last iteration, to the exit block's parameters.
+    fn counted_loop(&mut self) -> Result<()> {
+        let header = self.func.dfg.make_block();
+        let exit = self.func.dfg.make_block();
+        for b in [header, exit] {
+            self.func.layout.append_block(b);
+        }
+        let trips = self.u.int_in_range(1..=4u32)?;
+        let carried = self.u.int_in_range(1..=3usize)?;
+        let mut types = Vec::new();
+        let zero = self.cursor().ins().iconst(I32, 0);
+        let mut init = vec![BlockArg::Value(zero)];
+        for _ in 0..carried {
+            let ty = self.prefer_present(VALUE_TYPES)?;
+            types.push(ty);
+            init.push(BlockArg::Value(self.exact_operand(ty)?));
+        }
+        self.cursor().ins().jump(header, &init);
+        let counter = self.func.dfg.append_block_param(header, I32);
+        self.block = header;
+        self.scope.push(counter);
+        for &ty in &types {
+            let p = self.func.dfg.append_block_param(header, ty);
+            self.scope.push(p);
+        }
+        self.instructions()?;
+        let mut next = Vec::new();
+        for &ty in &types {
+            next.push(BlockArg::Value(self.exact_operand(ty)?));
+        }
+        let one = self.cursor().ins().iconst(I32, 1);
+        let bumped = self.cursor().ins().iadd(counter, one);
+        let bound = self.cursor().ins().iconst(I32, trips as i64);
+        let more = self
+            .cursor()
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, bumped, bound);
+        let mut again = vec![BlockArg::Value(bumped)];
+        again.extend(next.iter().copied());
+        self.cursor().ins().brif(more, header, &again, exit, &next);
+        self.block = exit;
+        for &ty in &types {
+            let q = self.func.dfg.append_block_param(exit, ty);
+            self.scope.push(q);
+        }
         self.instructions()
     }
 }
