@@ -262,7 +262,11 @@ mod tests {
         assert_eq!(segment[0], 5);
         assert_eq!(segment[8..16], (-2i64).to_le_bytes());
         assert_eq!(segment[16..20], 1f32.to_le_bytes());
-        assert_eq!(segment[1..4], [0xbe, 0xad, 0xde], "noise in the unused bytes");
+        assert_eq!(
+            segment[1..4],
+            [0xbe, 0xad, 0xde],
+            "noise in the unused bytes"
+        );
         assert!(kernarg_segment(&func.signature, &args[..2], 0).is_err());
         let wrong_type = [args[1].clone(), args[1].clone(), args[2].clone()];
         assert!(kernarg_segment(&func.signature, &wrong_type, 0).is_err());

@@ -2,7 +2,7 @@
 //! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
-use super::mc::Op;
+use super::mc::{Gen, Op};
 use super::regs::{SGPR, VCC};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
@@ -133,6 +133,33 @@ pub fn writes_carry(op: Op) -> bool {
         op,
         Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32 | Op::VAddcU32 | Op::VSubbU32 | Op::VSubbrevU32
     )
+}
+
+/// The form of a 32-bit add or subtract that `generation` does best when its carry-out is
+/// not used: gfx9's `v_add_u32`/`v_sub_u32`/`v_subrev_u32` write no carry, which leaves VCC
+/// free (Vega ISA 12.7, VOP2 opcodes 52–54); earlier generations only have the carry forms.
+pub fn without_carry(op: Op, generation: Gen) -> Op {
+    match (generation, op) {
+        (Gen::Gfx9, Op::VAddU32) => Op::VAddNcU32,
+        (Gen::Gfx9, Op::VSubU32) => Op::VSubNcU32,
+        (Gen::Gfx9, Op::VSubrevU32) => Op::VSubrevNcU32,
+        _ => op,
+    }
+}
+
+/// The 64-bit shift of gfx6/gfx7, which takes the value first and the amount second
+/// (`v_lshl_b64 vdst, value, amount`), for the reversed gfx8+ form `op` when `generation`
+/// lacks it.
+pub fn shift64_value_first(op: Op, generation: Gen) -> Option<Op> {
+    if op.info().available(generation) {
+        return None;
+    }
+    match op {
+        Op::VLshlrevB64 => Some(Op::VLshlB64),
+        Op::VLshrrevB64 => Some(Op::VLshrB64),
+        Op::VAshrrevI64 => Some(Op::VAshrI64),
+        _ => None,
+    }
 }
 
 static VCC_CLOBBER: [Reg; 1] = [VCC];

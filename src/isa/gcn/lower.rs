@@ -2,7 +2,8 @@
 //! the rules call, legalises VALU operands, and lowers entry, calls, memory and returns.
 
 use super::abi::{Frame, device_value_vgprs};
-use super::inst::{Inst, Op64, Src};
+use super::emit::smem_offset_encodable;
+use super::inst::{Inst, Op64, Src, shift64_value_first, without_carry};
 use super::mc::{Gen, Op, Operand};
 use super::regs::{SGPR, VGPR, vgpr};
 use crate::analysis::uniformity::Uniformity;
@@ -49,12 +50,20 @@ impl LowerBackend for GcnLower<'_> {
                             );
                         }
                     };
+                    let offset = self.frame.kernarg_offsets[i];
+                    if !smem_offset_encodable(offset, self.generation) {
+                        return Err(ctx.error(format!(
+                            "kernel argument at byte {offset} is beyond the scalar-load offset \
+                             range of {:?}",
+                            self.generation
+                        )));
+                    }
                     let dst = ctx.new_vreg(SGPR, class);
                     ctx.emit(Inst::SLoad {
                         op,
                         dst,
                         base: base.expect("kernels with parameters enable the kernarg pointer"),
-                        offset: self.frame.kernarg_offsets[i],
+                        offset,
                     });
                     ctx.set_value_reg(param, dst);
                 }
@@ -315,6 +324,8 @@ impl IsleContext<'_, '_> {
     }
 
     fn valu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
+        // The result is the only output: an add needs no carry-out where it can go without.
+        let op = without_carry(op, self.backend.generation);
         let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
         let op = self.legalize_valu(op, &mut srcs);
         let dst = self.vreg(VGPR, class);
@@ -557,10 +568,12 @@ impl IsleContext<'_, '_> {
 fn commuted(op: Op) -> Option<Op> {
     use Op::*;
     Some(match op {
-        VAddU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32 | VMinI32
-        | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
+        VAddU32 | VAddNcU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32
+        | VMinI32 | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
         VSubU32 => VSubrevU32,
         VSubrevU32 => VSubU32,
+        VSubNcU32 => VSubrevNcU32,
+        VSubrevNcU32 => VSubNcU32,
         VSubF32 => VSubrevF32,
         VSubrevF32 => VSubF32,
         VCmpEqI32 | VCmpNeI32 | VCmpEqU32 | VCmpNeU32 | VCmpEqF32 | VCmpLgF32 | VCmpOF32
@@ -737,7 +750,10 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn valu2_64(&mut self, op: &Op, amount: Src, value: Reg) -> Reg {
         let value = self.vgpr_copy(value);
-        self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float)
+        match shift64_value_first(*op, self.backend.generation) {
+            Some(op) => self.valu(op, &[Src::Reg(value), amount], RegClass::Float),
+            None => self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float),
+        }
     }
 
     fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
@@ -904,7 +920,8 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn scmp_int_op(&mut self, cc: &IntCC, ty: ir::Type) -> Option<Op> {
-        scmp_int(*cc, ty.bits() == 64)
+        // s_cmp_eq_u64/s_cmp_lg_u64 came with gfx8: before, 64-bit compares use the VALU.
+        scmp_int(*cc, ty.bits() == 64).filter(|op| op.info().available(self.backend.generation))
     }
 
     fn vcmp_float_op(&mut self, cc: &FloatCC) -> Op {
@@ -923,6 +940,7 @@ impl generated::Context for IsleContext<'_, '_> {
             && opcode == Opcode::Load
             && matches!(ty.bytes(), 4 | 8)
             && offset >= 0
+            && smem_offset_encodable(offset as u32, self.backend.generation)
         {
             let base = self.pair_of(addr, SGPR);
             let (op, class) = if ty.bytes() == 4 {

@@ -165,10 +165,15 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                     inst.src[0] = Some(Operand((bits(w0, 5, 0) << 1) as u16));
                 }
             } else {
-                if bits(w0, 8, 8) == 0 {
+                if bits(w0, 8, 8) != 0 {
+                    inst.imm = bits(w0, 7, 0) as i32;
+                } else if generation == Gen::Gfx7 && bits(w0, 7, 0) == 0xff {
+                    // Sea Islands' 32-bit literal dword offset.
+                    inst.imm = dword(bytes, 1)? as i32;
+                    len = 8;
+                } else {
                     return Err(DecodeError::BadOperand("SMRD with an SGPR offset".into()));
                 }
-                inst.imm = bits(w0, 7, 0) as i32;
                 inst.dst = Some(Operand(bits(w0, 21, 15) as u16));
                 inst.src[0] = Some(Operand((bits(w0, 14, 9) << 1) as u16));
             }

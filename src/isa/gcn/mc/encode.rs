@@ -216,11 +216,17 @@ fn encode_words(
                 Ok([Some(w0), Some(inst.imm as u32)])
             } else {
                 // SI/CI SMRD: 11000 | OP[26:22] | SDST[21:15] | SBASE[14:9] | IMM[8] | OFFSET[7:0]
-                // (the offset counts dwords).
-                if inst.glc || !(0..=0xff).contains(&inst.imm) {
-                    return Err("SMRD takes no glc and an 8-bit dword offset".into());
+                // (the offset counts dwords). Sea Islands adds a 32-bit literal offset:
+                // IMM = 0 with OFFSET = 255, the literal in the next dword (CI ISA 12.3).
+                let w0 = 0b11000 << 27 | op << 22 | data << 15 | sbase << 9;
+                match inst.imm {
+                    _ if inst.glc => Err("SMRD takes no glc".into()),
+                    0..=0xff => one(w0 | 1 << 8 | inst.imm as u32),
+                    0x100.. if generation == Gen::Gfx7 => {
+                        Ok([Some(w0 | 0xff), Some(inst.imm as u32)])
+                    }
+                    _ => Err(format!("dword offset {:#x} out of range", inst.imm)),
                 }
-                one(0b11000 << 27 | op << 22 | data << 15 | sbase << 9 | 1 << 8 | inst.imm as u32)
             }
         }
         // 12.7.1 VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]

@@ -357,6 +357,9 @@ table! {
     VAddcU32             "v_addc_u32"           Vop2  Valu             [40 40 28 28]      [296 296 284 284]  1 2 [1 1 2] 0;
     VSubbU32             "v_subb_u32"           Vop2  Valu             [41 41 29 29]      [297 297 285 285]  1 2 [1 1 2] 0;
     VSubbrevU32          "v_subbrev_u32"        Vop2  Valu             [42 42 30 30]      [298 298 286 286]  1 2 [1 1 2] 0;
+    VAddNcU32            "v_add_u32"            Vop2  Valu             [- - - 52]         [- - - 308]        1 0 [1 1 0] 0;
+    VSubNcU32            "v_sub_u32"            Vop2  Valu             [- - - 53]         [- - - 309]        1 0 [1 1 0] 0;
+    VSubrevNcU32         "v_subrev_u32"         Vop2  Valu             [- - - 54]         [- - - 310]        1 0 [1 1 0] 0;
     VReadlaneB32         "v_readlane_b32"       Vop3  Valu             [- - 649 649]      [- - - -]          1 0 [1 1 0] VOP2_GFX67|SDST_OUT|SRC0_VGPR;
     VWritelaneB32        "v_writelane_b32"      Vop3  Valu             [- - 650 650]      [- - - -]          1 0 [1 1 0] VOP2_GFX67;
     VMulLoU32            "v_mul_lo_u32"         Vop3  Valu             [361 361 645 645]  [- - - -]          1 0 [1 1 0] 0;
@@ -367,6 +370,9 @@ table! {
     VLshlrevB64          "v_lshlrev_b64"        Vop3  Valu             [- - 655 655]      [- - - -]          2 0 [1 2 0] 0;
     VLshrrevB64          "v_lshrrev_b64"        Vop3  Valu             [- - 656 656]      [- - - -]          2 0 [1 2 0] 0;
     VAshrrevI64          "v_ashrrev_i64"        Vop3  Valu             [- - 657 657]      [- - - -]          2 0 [1 2 0] 0;
+    VLshlB64             "v_lshl_b64"           Vop3  Valu             [353 353 - -]      [- - - -]          2 0 [2 1 0] 0;
+    VLshrB64             "v_lshr_b64"           Vop3  Valu             [354 354 - -]      [- - - -]          2 0 [2 1 0] 0;
+    VAshrI64             "v_ashr_i64"           Vop3  Valu             [355 355 - -]      [- - - -]          2 0 [2 1 0] 0;
     VBcntU32B32          "v_bcnt_u32_b32"       Vop3  Valu             [290 290 651 651]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
     VBfeU32              "v_bfe_u32"            Vop3  Valu             [328 328 456 456]  [- - - -]          1 0 [1 1 1] 0;
     VBfeI32              "v_bfe_i32"            Vop3  Valu             [329 329 457 457]  [- - - -]          1 0 [1 1 1] 0;
