@@ -37,6 +37,14 @@ impl std::error::Error for TargetError {}
 /// processor table gives the mapping. gfx90a (and later GFX9 parts) are left out: they
 /// change register-tuple alignment, cache-policy bits and hazards.
 const GCN_CPUS: &[(&str, Gen)] = &[
+    ("gfx600", Gen::Gfx6),
+    ("gfx601", Gen::Gfx6),
+    ("gfx602", Gen::Gfx6),
+    ("tahiti", Gen::Gfx6),
+    ("pitcairn", Gen::Gfx6),
+    ("verde", Gen::Gfx6),
+    ("oland", Gen::Gfx6),
+    ("hainan", Gen::Gfx6),
     ("gfx700", Gen::Gfx7),
     ("gfx701", Gen::Gfx7),
     ("gfx702", Gen::Gfx7),
@@ -185,6 +193,8 @@ mod tests {
     #[test]
     fn llvm_names_map_to_their_generation() {
         for (cpu, generation) in [
+            ("gfx600", Gen::Gfx6),
+            ("tahiti", Gen::Gfx6),
             ("gfx700", Gen::Gfx7),
             ("bonaire", Gen::Gfx7),
             ("hawaii", Gen::Gfx7),

@@ -298,17 +298,49 @@ impl Emitter<'_> {
                 m.imm = smem_offset(*offset, self.generation)?;
                 self.out.push(m);
             }
-            Inst::FlatLoad { op, dst, addr } => {
+            Inst::Load {
+                op,
+                dst,
+                addr,
+                offset,
+                rsrc,
+            } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*addr, 0));
+                m.src[1] = rsrc.map(|r| reg_operand(r, 0));
+                m.imm = *offset;
                 self.out.push(m);
             }
-            Inst::FlatStore { op, addr, data } => {
+            Inst::Store {
+                op,
+                addr,
+                offset,
+                data,
+                rsrc,
+            } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.src[0] = Some(reg_operand(*addr, 0));
                 m.src[1] = Some(reg_operand(*data, 0));
+                m.src[2] = rsrc.map(|r| reg_operand(r, 0));
+                m.imm = *offset;
                 self.out.push(m);
+            }
+            Inst::Const128 { dst, value } => {
+                for (k, pair) in value.chunks_exact(2).enumerate() {
+                    let d = reg_operand(*dst, 2 * k as u16);
+                    let both = pair[0] as u64 | (pair[1] as u64) << 32;
+                    if let Some(inline) = Operand::inline_int(both as i64) {
+                        self.salu(Op::SMovB64, Some(d), &[inline], None);
+                        continue;
+                    }
+                    for (j, &v) in pair.iter().enumerate() {
+                        let mut literal = None;
+                        let src = self.imm(v, &mut literal);
+                        let d = reg_operand(*dst, 2 * k as u16 + j as u16);
+                        self.salu(Op::SMovB32, Some(d), &[src], literal);
+                    }
+                }
             }
             Inst::Waitcnt {
                 vmcnt,

@@ -69,8 +69,8 @@ fn div_fmas_reads(inst: &McInst, _: Gen) -> Vec<u16> {
 }
 
 /// The SGPRs a scalar or vector memory instruction reads (its address or descriptor).
-fn memory_sgpr_reads(inst: &McInst, enc: Enc) -> Vec<u16> {
-    if inst.enc != enc {
+fn memory_sgpr_reads(inst: &McInst, encs: &[Enc]) -> Vec<u16> {
+    if !encs.contains(&inst.enc) {
         return Vec::new();
     }
     let info = inst.op.info();
@@ -105,14 +105,14 @@ const RULES: &[Rule] = &[
         applies: always,
         wait_states: 5,
         writes: valu_sgpr_writes,
-        reads: |inst, _| memory_sgpr_reads(inst, Enc::Flat),
+        reads: |inst, _| memory_sgpr_reads(inst, &[Enc::Flat, Enc::Global, Enc::Mubuf]),
     },
     Rule {
         name: "VALU writes an SGPR, then SMRD reads it (gfx6)",
         applies: |g| g == Gen::Gfx6,
         wait_states: 4,
         writes: valu_sgpr_writes,
-        reads: |inst, _| memory_sgpr_reads(inst, Enc::Smem),
+        reads: |inst, _| memory_sgpr_reads(inst, &[Enc::Smem]),
     },
 ];
 

@@ -105,10 +105,25 @@ pub enum Inst {
         base: Reg,
         offset: u32,
     },
-    /// Global-memory load through FLAT.
-    FlatLoad { op: Op, dst: Reg, addr: Reg },
-    /// Global-memory store through FLAT.
-    FlatStore { op: Op, addr: Reg, data: Reg },
+    /// Global-memory load from `addr + offset`: FLAT, GLOBAL or MUBUF `addr64` as `op`
+    /// says (MUBUF reads the buffer resource `rsrc`).
+    Load {
+        op: Op,
+        dst: Reg,
+        addr: Reg,
+        offset: i32,
+        rsrc: Option<Reg>,
+    },
+    /// Global-memory store to `addr + offset`, in the same forms.
+    Store {
+        op: Op,
+        addr: Reg,
+        offset: i32,
+        data: Reg,
+        rsrc: Option<Reg>,
+    },
+    /// Four 32-bit constants into an SGPR quad (a buffer resource).
+    Const128 { dst: Reg, value: [u32; 4] },
     /// `s_waitcnt`; inserted after allocation. `None` leaves a counter unconstrained.
     Waitcnt {
         vmcnt: Option<u8>,
@@ -269,14 +284,25 @@ impl MachInst for Inst {
                 visit(base, OperandKind::Use);
                 visit(dst, OperandKind::Def);
             }
-            Inst::FlatLoad { dst, addr, .. } => {
+            Inst::Load {
+                dst, addr, rsrc, ..
+            } => {
                 visit(addr, OperandKind::Use);
+                if let Some(r) = rsrc {
+                    visit(r, OperandKind::Use);
+                }
                 visit(dst, OperandKind::Def);
             }
-            Inst::FlatStore { addr, data, .. } => {
+            Inst::Store {
+                addr, data, rsrc, ..
+            } => {
                 visit(addr, OperandKind::Use);
                 visit(data, OperandKind::Use);
+                if let Some(r) = rsrc {
+                    visit(r, OperandKind::Use);
+                }
             }
+            Inst::Const128 { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Ret { results, ret_addr } => {
                 for (vreg, real) in results {
                     visit(vreg, OperandKind::UseFixed(*real));
@@ -294,7 +320,7 @@ impl MachInst for Inst {
     fn has_side_effects(&self) -> bool {
         matches!(
             self,
-            Inst::FlatStore { .. }
+            Inst::Store { .. }
                 | Inst::Waitcnt { .. }
                 | Inst::Nop(_)
                 | Inst::EndPgm
