@@ -66,7 +66,7 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
         };
         // A load's result is neither read nor overwritten before it arrives; a gfx6
         // store's data is not overwritten before the store has read it.
-        let overlaps = |p: &Pending| meets(&touched, p.dst) || meets(&defined, p.data);
+        let overlaps = |p: &Pending| meets(&touched, p.dst) || p.exp && meets(&defined, p.data);
         let wait_all = inst.is_return() && matches!(inst, Inst::Ret { .. });
         // The newest pending operation this instruction must wait for.
         let needed: Option<usize> = if wait_all && !pending.is_empty() {
@@ -157,4 +157,98 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
 
 fn range(r: Reg) -> (u8, u16, u16) {
     (r.file(), r.hw(), r.width())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::inst::Src;
+    use crate::isa::gcn::mc::Op;
+    use crate::machinst::RegClass;
+    use smallvec::smallvec;
+
+    fn vpair(hw: u16) -> Reg {
+        Reg::Real {
+            file: crate::isa::gcn::regs::VGPR,
+            class: RegClass::Float,
+            hw,
+        }
+    }
+
+    fn store(op: Op, data: u16) -> Inst {
+        Inst::Store {
+            op,
+            addr: vpair(4),
+            offset: 0,
+            data: crate::isa::gcn::regs::vgpr(data),
+            rsrc: None,
+        }
+    }
+
+    fn overwrite(reg: u16) -> Inst {
+        Inst::Valu {
+            op: Op::VMovB32,
+            dst: Some(crate::isa::gcn::regs::vgpr(reg)),
+            sdst: None,
+            srcs: smallvec![Src::Imm(0)],
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        }
+    }
+
+    fn waits(insts: &[Inst]) -> Vec<(Option<u8>, Option<u8>, Option<u8>)> {
+        insts
+            .iter()
+            .filter_map(|i| match i {
+                Inst::Waitcnt {
+                    vmcnt,
+                    expcnt,
+                    lgkmcnt,
+                } => Some((*vmcnt, *expcnt, *lgkmcnt)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gfx6_store_data_is_overwritten_after_expcnt() {
+        let seq = vec![
+            store(Op::BufferStoreDword, 2),
+            store(Op::BufferStoreDword, 3),
+            overwrite(3),
+            overwrite(2),
+        ];
+        let out = run(seq.clone(), Gen::Gfx6);
+        assert_eq!(waits(&out), vec![(None, Some(0), None)]);
+        // Overwriting the older store's data first: the newer may stay outstanding.
+        let seq = vec![seq[0].clone(), seq[1].clone(), overwrite(2)];
+        assert_eq!(waits(&run(seq, Gen::Gfx6)), vec![(None, Some(1), None)]);
+        // From gfx7 on, stores do not hold their data.
+        let seq = vec![store(Op::FlatStoreDword, 2), overwrite(2)];
+        assert!(waits(&run(seq, Gen::Gfx7)).is_empty());
+    }
+
+    #[test]
+    fn global_loads_need_no_lgkmcnt() {
+        let load = |op, dst| Inst::Load {
+            op,
+            dst: crate::isa::gcn::regs::vgpr(dst),
+            addr: vpair(4),
+            offset: 0,
+            rsrc: None,
+        };
+        let seq = vec![
+            load(Op::GlobalLoadDword, 0),
+            load(Op::GlobalLoadDword, 1),
+            overwrite(0),
+        ];
+        assert_eq!(waits(&run(seq, Gen::Gfx9)), vec![(Some(1), None, None)]);
+        let seq = vec![
+            load(Op::FlatLoadDword, 0),
+            load(Op::FlatLoadDword, 1),
+            overwrite(0),
+        ];
+        assert_eq!(waits(&run(seq, Gen::Gfx8)), vec![(Some(0), None, Some(0))]);
+    }
 }
