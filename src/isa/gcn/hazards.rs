@@ -81,6 +81,27 @@ fn memory_sgpr_reads(inst: &McInst, encs: &[Enc]) -> Vec<u16> {
         .collect()
 }
 
+/// The data VGPRs (operand numbers) of a vector-memory store of more than 64 bits.
+fn wide_store_data(inst: &McInst, _: Gen) -> Vec<u16> {
+    let info = inst.op.info();
+    let store = matches!(info.form, Form::FlatStore | Form::MubufStore);
+    match inst.src[1] {
+        Some(data) if store && info.src[1] > 2 => (data.0..data.0 + info.src[1] as u16).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The VGPRs (operand numbers) a VALU instruction writes.
+fn valu_vgpr_writes(inst: &McInst, _: Gen) -> Vec<u16> {
+    let info = inst.op.info();
+    match inst.dst {
+        Some(d) if info.form == Form::Valu && d.is_vgpr() => {
+            (d.0..d.0 + info.dst.max(1) as u16).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn always(_: Gen) -> bool {
     true
 }
@@ -106,6 +127,13 @@ const RULES: &[Rule] = &[
         wait_states: 5,
         writes: valu_sgpr_writes,
         reads: |inst, _| memory_sgpr_reads(inst, &[Enc::Flat, Enc::Global, Enc::Mubuf]),
+    },
+    Rule {
+        name: "a store of more than 64 bits, then VALU overwrites its data VGPRs (gfx7+)",
+        applies: |g| g >= Gen::Gfx7,
+        wait_states: 1,
+        writes: wide_store_data,
+        reads: valu_vgpr_writes,
     },
     Rule {
         name: "VALU writes an SGPR, then SMRD reads it (gfx6)",
@@ -262,6 +290,32 @@ mod tests {
         nop.imm = 1;
         let out = run(vec![readfirstlane, nop, readlane], Gen::Gfx8);
         assert_eq!((out[2].op, out[2].imm), (Op::SNop, 1));
+    }
+
+    #[test]
+    fn wide_store_data_overwrite_from_gfx7() {
+        let v = Operand::vgpr;
+        let mut store = McInst::new(Op::FlatStoreDwordx4, Enc::Flat);
+        store.src = [Some(v(0)), Some(v(4)), None];
+        let overwrite = |g| {
+            McInst::valu(
+                Op::VMovB32,
+                g,
+                Some(v(7)),
+                None,
+                &[Operand::inline_int(0).unwrap()],
+            )
+            .unwrap()
+        };
+        let out = run(vec![store.clone(), overwrite(Gen::Gfx8)], Gen::Gfx8);
+        assert_eq!((out[1].op, out[1].imm), (Op::SNop, 0));
+        let mut buffer = McInst::new(Op::BufferStoreDwordx4, Enc::Mubuf);
+        buffer.src = [Some(v(0)), Some(v(4)), Some(Operand::sgpr(8))];
+        assert_eq!(
+            run(vec![buffer, overwrite(Gen::Gfx6)], Gen::Gfx6).len(),
+            2,
+            "gfx6 waits with expcnt instead"
+        );
     }
 
     #[test]
