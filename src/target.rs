@@ -31,9 +31,31 @@ impl fmt::Display for TargetError {
 
 impl std::error::Error for TargetError {}
 
-/// The GCN CPU names LLVM accepts, the generation each belongs to, and whether the backend
-/// supports it yet.
+/// The GCN CPU names LLVM accepts (`llvm-mc-14 -arch=amdgcn -mcpu=help`) and the generation
+/// each belongs to: the `gfxNNN` names first (the first of a generation is the one
+/// [`Target::per_generation`] picks), then the marketing code names. LLVM's `AMDGPUUsage`
+/// processor table gives the mapping. gfx90a (and later GFX9 parts) are left out: they
+/// change register-tuple alignment, cache-policy bits and hazards.
 const GCN_CPUS: &[(&str, Gen)] = &[
+    ("gfx600", Gen::Gfx6),
+    ("gfx601", Gen::Gfx6),
+    ("gfx602", Gen::Gfx6),
+    ("tahiti", Gen::Gfx6),
+    ("pitcairn", Gen::Gfx6),
+    ("verde", Gen::Gfx6),
+    ("oland", Gen::Gfx6),
+    ("hainan", Gen::Gfx6),
+    ("gfx700", Gen::Gfx7),
+    ("gfx701", Gen::Gfx7),
+    ("gfx702", Gen::Gfx7),
+    ("gfx703", Gen::Gfx7),
+    ("gfx704", Gen::Gfx7),
+    ("gfx705", Gen::Gfx7),
+    ("kaveri", Gen::Gfx7),
+    ("hawaii", Gen::Gfx7),
+    ("kabini", Gen::Gfx7),
+    ("mullins", Gen::Gfx7),
+    ("bonaire", Gen::Gfx7),
     ("gfx801", Gen::Gfx8),
     ("gfx802", Gen::Gfx8),
     ("gfx803", Gen::Gfx8),
@@ -41,11 +63,19 @@ const GCN_CPUS: &[(&str, Gen)] = &[
     ("gfx810", Gen::Gfx8),
     ("carrizo", Gen::Gfx8),
     ("tonga", Gen::Gfx8),
+    ("tongapro", Gen::Gfx8),
     ("iceland", Gen::Gfx8),
     ("fiji", Gen::Gfx8),
     ("polaris10", Gen::Gfx8),
     ("polaris11", Gen::Gfx8),
     ("stoney", Gen::Gfx8),
+    ("gfx900", Gen::Gfx9),
+    ("gfx902", Gen::Gfx9),
+    ("gfx904", Gen::Gfx9),
+    ("gfx906", Gen::Gfx9),
+    ("gfx908", Gen::Gfx9),
+    ("gfx909", Gen::Gfx9),
+    ("gfx90c", Gen::Gfx9),
 ];
 
 impl Target {
@@ -158,6 +188,27 @@ mod tests {
         for (i, t) in targets.iter().enumerate() {
             assert!(targets[..i].iter().all(|u| u.arch != t.arch));
         }
+    }
+
+    #[test]
+    fn llvm_names_map_to_their_generation() {
+        for (cpu, generation) in [
+            ("gfx600", Gen::Gfx6),
+            ("tahiti", Gen::Gfx6),
+            ("gfx700", Gen::Gfx7),
+            ("bonaire", Gen::Gfx7),
+            ("hawaii", Gen::Gfx7),
+            ("tonga", Gen::Gfx8),
+            ("gfx900", Gen::Gfx9),
+            ("gfx906", Gen::Gfx9),
+        ] {
+            assert_eq!(
+                Target::parse(cpu).unwrap().arch,
+                Arch::Gcn(generation),
+                "{cpu}"
+            );
+        }
+        assert!(Target::parse("gfx90a").is_err(), "not supported");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! run on the simulator with different random inputs in each lane (and as kernels with
 //! uniform arguments), compared with cranelift-interpreter (see `docs/testing.md`).
 //!
-//! Runs `WAVELIFT_DIFFTEST_COUNT` functions (default 20,000) per generation with a fixed
+//! Runs `WAVELIFT_DIFFTEST_COUNT` functions (default 10,000) per generation with a fixed
 //! seed, and as many again with `WAVELIFT_DIFFTEST_SEED` when it is set. On a mismatch
 //! the failure message is a reproduction ending in a filetest.
 
@@ -10,7 +10,7 @@ use wavelift::Target;
 use wavelift::difftest::{self, CampaignOptions};
 
 const FIXED_SEED: u64 = 0x5eed_0001;
-const DEFAULT_COUNT: u64 = 20_000;
+const DEFAULT_COUNT: u64 = 10_000;
 
 fn env_u64(name: &str) -> Option<u64> {
     let text = std::env::var(name).ok()?;

@@ -1,6 +1,8 @@
-//! Compiles every function of every GCN filetest and requires `llvm-mc-14 -disassemble`
-//! to read the code bytes as the same instructions our disassembler prints, so that the
-//! expected output in the filetests is checked against LLVM and not only against us.
+//! Compiles every function of every GCN precise-output filetest and requires
+//! `llvm-mc-14 -disassemble` to read the code bytes as the same instructions our
+//! disassembler prints (gfx8, gfx9), or `llvm-mc-14` to assemble our disassembly to the
+//! same bytes (gfx6, gfx7, which llvm-mc 14 cannot disassemble), so that the expected
+//! output in the filetests is checked against LLVM and not only against us.
 //!
 //! Like `gcn_llvm_mc.rs`, this fails without `llvm-mc-14` unless `WAVELIFT_SKIP_LLVM_MC=1`.
 
@@ -20,13 +22,49 @@ fn clif_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// LLVM's CPU name for disassembling a generation (llvm-mc 14 disassembles gfx8 and gfx9).
-fn llvm_cpu(generation: Gen) -> Option<&'static str> {
+/// LLVM's CPU name for a generation, and whether llvm-mc 14 disassembles it (gfx8 and
+/// gfx9 only).
+fn llvm_cpu(generation: Gen) -> (&'static str, bool) {
     match generation {
-        Gen::Gfx8 => Some("tonga"),
-        Gen::Gfx9 => Some("gfx900"),
-        Gen::Gfx6 | Gen::Gfx7 => None,
+        Gen::Gfx6 => ("tahiti", false),
+        Gen::Gfx7 => ("bonaire", false),
+        Gen::Gfx8 => ("tonga", true),
+        Gen::Gfx9 => ("gfx900", true),
     }
+}
+
+/// The bytes `llvm-mc-14` assembles `lines` to.
+fn llvm_assemble(cpu: &str, lines: &[String]) -> Vec<u8> {
+    let mut child = Command::new("llvm-mc-14")
+        .args(["-arch=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("llvm-mc-14 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all((lines.join("\n") + "\n").as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success() && output.stderr.is_empty(),
+        "llvm-mc-14 -mcpu={cpu} rejects our disassembly: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut bytes = Vec::new();
+    for line in stdout.lines() {
+        let Some((_, enc)) = line.split_once("; encoding: [") else {
+            continue;
+        };
+        for b in enc.trim_end_matches(']').split(',') {
+            bytes.push(u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap());
+        }
+    }
+    bytes
 }
 
 fn llvm_disassemble(cpu: &str, code: &[u8]) -> Vec<String> {
@@ -102,9 +140,7 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
         let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
         for target in &targets {
             let Arch::Gcn(generation) = target.arch;
-            let Some(cpu) = llvm_cpu(generation) else {
-                continue;
-            };
+            let (cpu, disassembles) = llvm_cpu(generation);
             for func in &funcs {
                 let code = wavelift::compile(func, target)
                     .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -112,6 +148,17 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
                     .into_iter()
                     .map(|l| l.text)
                     .collect();
+                if !disassembles {
+                    assert!(
+                        llvm_assemble(cpu, &ours) == code,
+                        "{}: function {} on {cpu}: llvm-mc-14 assembles our disassembly to \
+                         other bytes than ours",
+                        file.display(),
+                        func.name
+                    );
+                    checked += 1;
+                    continue;
+                }
                 let theirs = llvm_disassemble(cpu, &code);
                 assert_eq!(
                     ours,

@@ -1,7 +1,7 @@
 //! Emission: allocated instructions to MC instructions (pseudo-instructions expanded), and
 //! MC instructions to bytes.
 
-use super::inst::{Inst, Op64, Src, writes_carry};
+use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
 use super::mc::{self, Form, Gen, McInst, Op, Operand};
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{Reg, RegClass};
@@ -270,6 +270,13 @@ impl Emitter<'_> {
         self.out.push(m);
     }
 
+    /// `dst = a + b` without using the carry-out (gfx6–gfx8 still write it to VCC).
+    fn add_u32(&mut self, dst: Operand, a: Operand, b: Operand) {
+        let op = without_carry(Op::VAddU32, self.generation);
+        let sdst = writes_carry(op).then_some(Operand::VCC);
+        self.valu(op, Some(dst), sdst, &[a, b], None);
+    }
+
     fn mov32(&mut self, dst: Operand, dst_file: u8, src: Operand, src_file: u8) {
         if dst == src {
             return;
@@ -410,20 +417,52 @@ impl Emitter<'_> {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*base, 0));
-                m.imm = *offset as i32;
+                m.imm = smem_offset(*offset, self.generation)?;
                 self.out.push(m);
             }
-            Inst::FlatLoad { op, dst, addr } => {
+            Inst::Load {
+                op,
+                dst,
+                addr,
+                offset,
+                rsrc,
+            } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*addr, 0));
+                m.src[1] = rsrc.map(|r| reg_operand(r, 0));
+                m.imm = *offset;
                 self.out.push(m);
             }
-            Inst::FlatStore { op, addr, data } => {
+            Inst::Store {
+                op,
+                addr,
+                offset,
+                data,
+                rsrc,
+            } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.src[0] = Some(reg_operand(*addr, 0));
                 m.src[1] = Some(reg_operand(*data, 0));
+                m.src[2] = rsrc.map(|r| reg_operand(r, 0));
+                m.imm = *offset;
                 self.out.push(m);
+            }
+            Inst::Const128 { dst, value } => {
+                for (k, pair) in value.chunks_exact(2).enumerate() {
+                    let d = reg_operand(*dst, 2 * k as u16);
+                    let both = pair[0] as u64 | (pair[1] as u64) << 32;
+                    if let Some(inline) = Operand::inline_int(both as i64) {
+                        self.salu(Op::SMovB64, Some(d), &[inline], None);
+                        continue;
+                    }
+                    for (j, &v) in pair.iter().enumerate() {
+                        let mut literal = None;
+                        let src = self.imm(v, &mut literal);
+                        let d = reg_operand(*dst, 2 * k as u16 + j as u16);
+                        self.salu(Op::SMovB32, Some(d), &[src], literal);
+                    }
+                }
             }
             Inst::Waitcnt {
                 vmcnt,
@@ -548,13 +587,40 @@ impl Emitter<'_> {
                 // temporaries: hi = lo(a.lo*b.hi) + lo(a.hi*b.lo) + hi(a.lo*b.lo).
                 self.valu(Op::VMulLoU32, Some(d(1)), None, &[ah(0), b_hi], None);
                 self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(1), b_lo], None);
-                self.valu(Op::VAddU32, Some(d(1)), vcc, &[d(1), d(0)], None);
+                self.add_u32(d(1), d(1), d(0));
                 self.valu(Op::VMulHiU32, Some(d(0)), None, &[ah(0), b_lo], None);
-                self.valu(Op::VAddU32, Some(d(1)), vcc, &[d(1), d(0)], None);
+                self.add_u32(d(1), d(1), d(0));
                 self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(0), b_lo], None);
             }
         }
         Ok(())
+    }
+}
+
+/// The offset field of a scalar load of `base + offset` bytes: SMEM (gfx8/gfx9) counts
+/// bytes, SMRD (gfx6/gfx7) dwords (Southern Islands ISA 12.3). Lowering keeps offsets
+/// encodable ([`smem_offset_encodable`]).
+fn smem_offset(offset: u32, generation: Gen) -> Result<i32, String> {
+    if !smem_offset_encodable(offset, generation) {
+        return Err(format!(
+            "scalar-load offset {offset:#x} is not encodable on {generation:?}"
+        ));
+    }
+    Ok(if generation >= Gen::Gfx8 {
+        offset as i32
+    } else {
+        (offset / 4) as i32
+    })
+}
+
+/// Whether a scalar load can encode a byte offset: gfx8 20 bits, gfx9 21 bits, gfx7 a
+/// dword-aligned 32-bit literal, gfx6 a dword-aligned 8-bit dword count.
+pub fn smem_offset_encodable(offset: u32, generation: Gen) -> bool {
+    match generation {
+        Gen::Gfx6 => offset.is_multiple_of(4) && offset / 4 <= 0xff,
+        Gen::Gfx7 => offset.is_multiple_of(4),
+        Gen::Gfx8 => offset <= 0xf_ffff,
+        Gen::Gfx9 => offset <= 0x1f_ffff,
     }
 }
 
@@ -628,9 +694,9 @@ impl Emitter<'_> {
             None,
         ); // x' = tiny ? x·2^32 : x
         self.valu(Op::VSqrtF32, Some(t1), None, &[t0], None); // s
-        self.valu(Op::VAddU32, Some(t2), vcc, &[minus_one, t1], None); // s⁻ (bits - 1)
+        self.add_u32(t2, minus_one, t1); // s⁻ (bits - 1)
         self.valu_neg(Op::VFmaF32, t3, &[t2, t1, t0], 0b001); // x' - s⁻·s
-        self.valu(Op::VAddU32, Some(d), vcc, &[one, t1], None); // s⁺ (bits + 1)
+        self.add_u32(d, one, t1); // s⁺ (bits + 1)
         self.valu_neg(Op::VFmaF32, t0, &[d, t1, t0], 0b001); // x' - s⁺·s
         self.valu(Op::VCmpGeF32, None, vcc, &[zero, t3], None);
         self.valu(

@@ -69,8 +69,8 @@ fn div_fmas_reads(inst: &McInst, _: Gen) -> Vec<u16> {
 }
 
 /// The SGPRs a scalar or vector memory instruction reads (its address or descriptor).
-fn memory_sgpr_reads(inst: &McInst, enc: Enc) -> Vec<u16> {
-    if inst.enc != enc {
+fn memory_sgpr_reads(inst: &McInst, encs: &[Enc]) -> Vec<u16> {
+    if !encs.contains(&inst.enc) {
         return Vec::new();
     }
     let info = inst.op.info();
@@ -79,6 +79,27 @@ fn memory_sgpr_reads(inst: &McInst, enc: Enc) -> Vec<u16> {
         .zip(info.src)
         .flat_map(|(&o, width)| scalar_regs(o, width))
         .collect()
+}
+
+/// The data VGPRs (operand numbers) of a vector-memory store of more than 64 bits.
+fn wide_store_data(inst: &McInst, _: Gen) -> Vec<u16> {
+    let info = inst.op.info();
+    let store = matches!(info.form, Form::FlatStore | Form::MubufStore);
+    match inst.src[1] {
+        Some(data) if store && info.src[1] > 2 => (data.0..data.0 + info.src[1] as u16).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The VGPRs (operand numbers) a VALU instruction writes.
+fn valu_vgpr_writes(inst: &McInst, _: Gen) -> Vec<u16> {
+    let info = inst.op.info();
+    match inst.dst {
+        Some(d) if info.form == Form::Valu && d.is_vgpr() => {
+            (d.0..d.0 + info.dst.max(1) as u16).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn always(_: Gen) -> bool {
@@ -105,14 +126,21 @@ const RULES: &[Rule] = &[
         applies: always,
         wait_states: 5,
         writes: valu_sgpr_writes,
-        reads: |inst, _| memory_sgpr_reads(inst, Enc::Flat),
+        reads: |inst, _| memory_sgpr_reads(inst, &[Enc::Flat, Enc::Global, Enc::Mubuf]),
+    },
+    Rule {
+        name: "a store of more than 64 bits, then VALU overwrites its data VGPRs (gfx7+)",
+        applies: |g| g >= Gen::Gfx7,
+        wait_states: 1,
+        writes: wide_store_data,
+        reads: valu_vgpr_writes,
     },
     Rule {
         name: "VALU writes an SGPR, then SMRD reads it (gfx6)",
         applies: |g| g == Gen::Gfx6,
         wait_states: 4,
         writes: valu_sgpr_writes,
-        reads: |inst, _| memory_sgpr_reads(inst, Enc::Smem),
+        reads: |inst, _| memory_sgpr_reads(inst, &[Enc::Smem]),
     },
 ];
 
@@ -134,7 +162,7 @@ pub fn missing_wait_states(
     at: usize,
     generation: Gen,
 ) -> Option<(u32, &'static str)> {
-    missing_in_block(insts, 0, false, at, generation)
+    missing_in_block(insts, 0, None, at, generation)
 }
 
 /// [`missing_wait_states`] for an instruction of the block starting at `insts[start]`;
@@ -143,13 +171,16 @@ pub fn missing_wait_states(
 fn missing_in_block(
     insts: &[McInst],
     start: usize,
-    unknown_entry: bool,
+    unknown_entry: Option<&[Vec<u16>]>,
     at: usize,
     generation: Gen,
 ) -> Option<(u32, &'static str)> {
     let later = &insts[at];
     let mut worst: Option<(u32, &'static str)> = None;
-    for rule in RULES.iter().filter(|r| (r.applies)(generation)) {
+    for (index, rule) in RULES.iter().enumerate() {
+        if !(rule.applies)(generation) {
+            continue;
+        }
         let reads = (rule.reads)(later, generation);
         if reads.is_empty() {
             continue;
@@ -174,7 +205,11 @@ fn missing_in_block(
             }
             waited += wait_states_of(earlier);
         }
-        if !found && unknown_entry && waited < rule.wait_states {
+        // Entered by a branch: the code before may be any of the function's, so only a
+        // writer somewhere in the function can make the rule apply.
+        let possible =
+            unknown_entry.is_some_and(|writes| writes[index].iter().any(|r| reads.contains(r)));
+        if !found && possible && waited < rule.wait_states {
             let missing = rule.wait_states - waited;
             if worst.is_none_or(|(w, _)| missing > w) {
                 worst = Some((missing, rule.name));
@@ -187,7 +222,7 @@ fn missing_in_block(
 /// Inserts the `s_nop`s the rules require in code made of blocks (`block_starts`, as
 /// [`super::emit::lower_blocks`] returns them); at the start of every block but the first
 /// the worst is assumed of the code before it, since a branch may lead there. Returns the
-/// new block starts.
+/// new block starts. "The worst" is bounded by what the function's instructions write.
 pub fn run_blocks(
     insts: Vec<McInst>,
     block_starts: &[Option<usize>],
@@ -201,6 +236,19 @@ pub fn run_blocks(
     starts.sort();
     let mut new_starts = vec![None; block_starts.len()];
     let mut out: Vec<McInst> = Vec::with_capacity(insts.len());
+    // What each rule's writers write anywhere in the function.
+    let writes: Vec<Vec<u16>> = RULES
+        .iter()
+        .map(|rule| {
+            let mut regs: Vec<u16> = insts
+                .iter()
+                .flat_map(|inst| (rule.writes)(inst, generation))
+                .collect();
+            regs.sort_unstable();
+            regs.dedup();
+            regs
+        })
+        .collect();
     let mut next_start = 0;
     let mut block_start = 0;
     let mut unknown_entry = false;
@@ -213,9 +261,8 @@ pub fn run_blocks(
         }
         out.push(inst);
         let at = out.len() - 1;
-        if let Some((missing, _)) =
-            missing_in_block(&out, block_start, unknown_entry, at, generation)
-        {
+        let entry = unknown_entry.then_some(writes.as_slice());
+        if let Some((missing, _)) = missing_in_block(&out, block_start, entry, at, generation) {
             let inst = out.pop().expect("just pushed");
             let mut nop = McInst::new(Op::SNop, Enc::Sopp);
             nop.imm = missing as i32 - 1;
@@ -326,6 +373,32 @@ mod tests {
         nop.imm = 1;
         let out = run(vec![readfirstlane, nop, readlane], Gen::Gfx8);
         assert_eq!((out[2].op, out[2].imm), (Op::SNop, 1));
+    }
+
+    #[test]
+    fn wide_store_data_overwrite_from_gfx7() {
+        let v = Operand::vgpr;
+        let mut store = McInst::new(Op::FlatStoreDwordx4, Enc::Flat);
+        store.src = [Some(v(0)), Some(v(4)), None];
+        let overwrite = |g| {
+            McInst::valu(
+                Op::VMovB32,
+                g,
+                Some(v(7)),
+                None,
+                &[Operand::inline_int(0).unwrap()],
+            )
+            .unwrap()
+        };
+        let out = run(vec![store.clone(), overwrite(Gen::Gfx8)], Gen::Gfx8);
+        assert_eq!((out[1].op, out[1].imm), (Op::SNop, 0));
+        let mut buffer = McInst::new(Op::BufferStoreDwordx4, Enc::Mubuf);
+        buffer.src = [Some(v(0)), Some(v(4)), Some(Operand::sgpr(8))];
+        assert_eq!(
+            run(vec![buffer, overwrite(Gen::Gfx6)], Gen::Gfx6).len(),
+            2,
+            "gfx6 waits with expcnt instead"
+        );
     }
 
     #[test]

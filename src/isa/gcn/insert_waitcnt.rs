@@ -5,22 +5,29 @@
 //! `vmcnt(n)` with n the operations issued after it. FLAT operations count in both
 //! VM_CNT and LGKM_CNT, and since one may address LDS and complete out of order with the
 //! others, a FLAT result is only known to be there after `vmcnt(0) lgkmcnt(0)` (as LLVM's
-//! SIInsertWaitcnts also concludes).
+//! SIInsertWaitcnts also concludes). GLOBAL (gfx9) and MUBUF (gfx6) count in VM_CNT only.
+//! On gfx6 a vector-memory store also counts in EXP_CNT until it has read its data VGPRs,
+//! which must not be overwritten before (LLVM SIInsertWaitcnts: `VMW_GPR_LOCK`,
+//! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
 //!
 //! Control flow: everything in flight is waited for before each branch, so the pass can
 //! walk the code in layout order.
 
 use super::inst::Inst;
-use super::mc::Gen;
-use crate::machinst::{MachInst, Reg};
+use super::mc::{Enc, Gen};
+use crate::machinst::{MachInst, OperandKind, Reg};
 
 #[derive(Copy, Clone, Debug)]
 struct Pending {
     /// The registers the load writes: (file, first, count).
     dst: Option<(u8, u16, u16)>,
-    /// Counts in VM_CNT (vector memory) and LGKM_CNT (scalar memory, FLAT).
+    /// The registers a gfx6 store still reads while counted in EXP_CNT.
+    data: Option<(u8, u16, u16)>,
+    /// Counts in VM_CNT (vector memory), LGKM_CNT (scalar memory, FLAT) and EXP_CNT
+    /// (gfx6 vector-memory stores until they have read their data).
     vm: bool,
     lgkm: bool,
+    exp: bool,
     flat: bool,
 }
 
@@ -32,23 +39,37 @@ fn max_vmcnt(generation: Gen) -> usize {
     }
 }
 
+const MAX_EXPCNT: usize = 7;
+
 pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
     let mut out = Vec::with_capacity(insts.len());
     let mut pending: Vec<Pending> = Vec::new();
     for mut inst in insts {
         let mut touched: Vec<(u8, u16, u16)> = Vec::new();
-        inst.visit_operands(&mut |r, _| {
+        let mut defined: Vec<(u8, u16, u16)> = Vec::new();
+        inst.visit_operands(&mut |r, kind| {
             if let Reg::Real { file, hw, .. } = *r {
                 touched.push((file, hw, r.width()));
+                if matches!(
+                    kind,
+                    OperandKind::Def
+                        | OperandKind::EarlyDef
+                        | OperandKind::DefFixed(_)
+                        | OperandKind::DefReuse(_)
+                ) {
+                    defined.push((file, hw, r.width()));
+                }
             }
         });
-        let overlaps = |p: &Pending| {
-            p.dst.is_some_and(|(file, first, count)| {
-                touched
-                    .iter()
+        let meets = |regs: &[(u8, u16, u16)], range: Option<(u8, u16, u16)>| {
+            range.is_some_and(|(file, first, count)| {
+                regs.iter()
                     .any(|&(f, h, w)| f == file && h < first + count && first < h + w)
             })
         };
+        // A load's result is neither read nor overwritten before it arrives; a gfx6
+        // store's data is not overwritten before the store has read it.
+        let overlaps = |p: &Pending| meets(&touched, p.dst) || p.exp && meets(&defined, p.data);
         // Nothing stays in flight across a branch, so every block starts with nothing
         // pending whichever way it is entered (conservative, but always correct; loads
         // outstanding at a loop's back edge are waited for).
@@ -61,8 +82,13 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
         };
         if let Some(index) = needed {
             let waited = &pending[..=index];
-            let vm_after = pending[index + 1..].iter().filter(|p| p.vm).count();
-            let need_vm = waited.iter().any(|p| p.vm);
+            let after = &pending[index + 1..];
+            let vm_after = after.iter().filter(|p| p.vm).count();
+            let exp_after = after.iter().filter(|p| p.exp).count();
+            let need_vm = waited.iter().any(|p| p.vm && (p.dst.is_some() || wait_all));
+            let need_exp = waited
+                .iter()
+                .any(|p| p.exp && (wait_all || meets(&defined, p.data)));
             let need_lgkm = waited.iter().any(|p| p.lgkm);
             let vm_after = if waited.iter().any(|p| p.flat) {
                 0
@@ -70,24 +96,27 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
                 vm_after
             };
             let vmcnt = need_vm.then(|| vm_after.min(max_vmcnt(generation)) as u8);
+            let expcnt = need_exp.then(|| exp_after.min(MAX_EXPCNT) as u8);
             let lgkmcnt = need_lgkm.then_some(0);
             out.push(Inst::Waitcnt {
                 vmcnt,
-                expcnt: None,
+                expcnt,
                 lgkmcnt,
             });
-            // After the wait, a VM operation is outstanding only if it is among the last
-            // `vmcnt` ones, and an LGKM one only if LGKM_CNT was not waited for.
-            let mut vm_newer = 0;
+            // After the wait, a VM (EXP) operation is outstanding only if it is among the
+            // last `vmcnt` (`expcnt`) ones, and an LGKM one only if LGKM_CNT was not waited
+            // for.
+            let (mut vm_newer, mut exp_newer) = (0, 0);
             let mut keep = Vec::new();
-            for p in pending.iter().rev() {
-                let vm_outstanding = p.vm && vmcnt.is_none_or(|n| vm_newer < n as usize);
-                let lgkm_outstanding = p.lgkm && lgkmcnt.is_none();
-                if p.vm {
-                    vm_newer += 1;
-                }
-                if vm_outstanding || lgkm_outstanding {
-                    keep.push(*p);
+            for &before in pending.iter().rev() {
+                let mut p = before;
+                p.vm &= vmcnt.is_none_or(|n| vm_newer < n as usize);
+                p.exp &= expcnt.is_none_or(|n| exp_newer < n as usize);
+                p.lgkm &= lgkmcnt.is_none();
+                vm_newer += before.vm as usize;
+                exp_newer += before.exp as usize;
+                if p.vm || p.lgkm || p.exp {
+                    keep.push(p);
                 }
             }
             keep.reverse();
@@ -96,22 +125,35 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
         match &inst {
             Inst::SLoad { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
+                data: None,
                 vm: false,
                 lgkm: true,
+                exp: false,
                 flat: false,
             }),
-            Inst::FlatLoad { dst, .. } => pending.push(Pending {
-                dst: Some(range(*dst)),
-                vm: true,
-                lgkm: true,
-                flat: true,
-            }),
-            Inst::FlatStore { .. } => pending.push(Pending {
-                dst: None,
-                vm: true,
-                lgkm: true,
-                flat: true,
-            }),
+            Inst::Load { op, dst, .. } => {
+                let flat = op.info().enc == Enc::Flat;
+                pending.push(Pending {
+                    dst: Some(range(*dst)),
+                    data: None,
+                    vm: true,
+                    lgkm: flat,
+                    exp: false,
+                    flat,
+                })
+            }
+            Inst::Store { op, data, .. } => {
+                let flat = op.info().enc == Enc::Flat;
+                let exp = generation == Gen::Gfx6;
+                pending.push(Pending {
+                    dst: None,
+                    data: exp.then(|| range(*data)),
+                    vm: true,
+                    lgkm: flat,
+                    exp,
+                    flat,
+                })
+            }
             _ => {}
         }
         out.push(inst);
@@ -121,4 +163,98 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
 
 fn range(r: Reg) -> (u8, u16, u16) {
     (r.file(), r.hw(), r.width())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::inst::Src;
+    use crate::isa::gcn::mc::Op;
+    use crate::machinst::RegClass;
+    use smallvec::smallvec;
+
+    fn vpair(hw: u16) -> Reg {
+        Reg::Real {
+            file: crate::isa::gcn::regs::VGPR,
+            class: RegClass::Float,
+            hw,
+        }
+    }
+
+    fn store(op: Op, data: u16) -> Inst {
+        Inst::Store {
+            op,
+            addr: vpair(4),
+            offset: 0,
+            data: crate::isa::gcn::regs::vgpr(data),
+            rsrc: None,
+        }
+    }
+
+    fn overwrite(reg: u16) -> Inst {
+        Inst::Valu {
+            op: Op::VMovB32,
+            dst: Some(crate::isa::gcn::regs::vgpr(reg)),
+            sdst: None,
+            srcs: smallvec![Src::Imm(0)],
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        }
+    }
+
+    fn waits(insts: &[Inst]) -> Vec<(Option<u8>, Option<u8>, Option<u8>)> {
+        insts
+            .iter()
+            .filter_map(|i| match i {
+                Inst::Waitcnt {
+                    vmcnt,
+                    expcnt,
+                    lgkmcnt,
+                } => Some((*vmcnt, *expcnt, *lgkmcnt)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gfx6_store_data_is_overwritten_after_expcnt() {
+        let seq = vec![
+            store(Op::BufferStoreDword, 2),
+            store(Op::BufferStoreDword, 3),
+            overwrite(3),
+            overwrite(2),
+        ];
+        let out = run(seq.clone(), Gen::Gfx6);
+        assert_eq!(waits(&out), vec![(None, Some(0), None)]);
+        // Overwriting the older store's data first: the newer may stay outstanding.
+        let seq = vec![seq[0].clone(), seq[1].clone(), overwrite(2)];
+        assert_eq!(waits(&run(seq, Gen::Gfx6)), vec![(None, Some(1), None)]);
+        // From gfx7 on, stores do not hold their data.
+        let seq = vec![store(Op::FlatStoreDword, 2), overwrite(2)];
+        assert!(waits(&run(seq, Gen::Gfx7)).is_empty());
+    }
+
+    #[test]
+    fn global_loads_need_no_lgkmcnt() {
+        let load = |op, dst| Inst::Load {
+            op,
+            dst: crate::isa::gcn::regs::vgpr(dst),
+            addr: vpair(4),
+            offset: 0,
+            rsrc: None,
+        };
+        let seq = vec![
+            load(Op::GlobalLoadDword, 0),
+            load(Op::GlobalLoadDword, 1),
+            overwrite(0),
+        ];
+        assert_eq!(waits(&run(seq, Gen::Gfx9)), vec![(Some(1), None, None)]);
+        let seq = vec![
+            load(Op::FlatLoadDword, 0),
+            load(Op::FlatLoadDword, 1),
+            overwrite(0),
+        ];
+        assert_eq!(waits(&run(seq, Gen::Gfx8)), vec![(Some(0), None, Some(0))]);
+    }
 }

@@ -2,7 +2,7 @@
 //! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
-use super::mc::Op;
+use super::mc::{Gen, Op};
 use super::regs::{SGPR, VCC};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
@@ -105,10 +105,25 @@ pub enum Inst {
         base: Reg,
         offset: u32,
     },
-    /// Global-memory load through FLAT.
-    FlatLoad { op: Op, dst: Reg, addr: Reg },
-    /// Global-memory store through FLAT.
-    FlatStore { op: Op, addr: Reg, data: Reg },
+    /// Global-memory load from `addr + offset`: FLAT, GLOBAL or MUBUF `addr64` as `op`
+    /// says (MUBUF reads the buffer resource `rsrc`).
+    Load {
+        op: Op,
+        dst: Reg,
+        addr: Reg,
+        offset: i32,
+        rsrc: Option<Reg>,
+    },
+    /// Global-memory store to `addr + offset`, in the same forms.
+    Store {
+        op: Op,
+        addr: Reg,
+        offset: i32,
+        data: Reg,
+        rsrc: Option<Reg>,
+    },
+    /// Four 32-bit constants into an SGPR quad (a buffer resource).
+    Const128 { dst: Reg, value: [u32; 4] },
     /// `s_waitcnt`; inserted after allocation. `None` leaves a counter unconstrained.
     Waitcnt {
         vmcnt: Option<u8>,
@@ -144,6 +159,33 @@ pub fn writes_carry(op: Op) -> bool {
         op,
         Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32 | Op::VAddcU32 | Op::VSubbU32 | Op::VSubbrevU32
     )
+}
+
+/// The form of a 32-bit add or subtract that `generation` does best when its carry-out is
+/// not used: gfx9's `v_add_u32`/`v_sub_u32`/`v_subrev_u32` write no carry, which leaves VCC
+/// free (Vega ISA 12.7, VOP2 opcodes 52–54); earlier generations only have the carry forms.
+pub fn without_carry(op: Op, generation: Gen) -> Op {
+    match (generation, op) {
+        (Gen::Gfx9, Op::VAddU32) => Op::VAddNcU32,
+        (Gen::Gfx9, Op::VSubU32) => Op::VSubNcU32,
+        (Gen::Gfx9, Op::VSubrevU32) => Op::VSubrevNcU32,
+        _ => op,
+    }
+}
+
+/// The 64-bit shift of gfx6/gfx7, which takes the value first and the amount second
+/// (`v_lshl_b64 vdst, value, amount`), for the reversed gfx8+ form `op` when `generation`
+/// lacks it.
+pub fn shift64_value_first(op: Op, generation: Gen) -> Option<Op> {
+    if op.info().available(generation) {
+        return None;
+    }
+    match op {
+        Op::VLshlrevB64 => Some(Op::VLshlB64),
+        Op::VLshrrevB64 => Some(Op::VLshrB64),
+        Op::VAshrrevI64 => Some(Op::VAshrI64),
+        _ => None,
+    }
 }
 
 static VCC_CLOBBER: [Reg; 1] = [VCC];
@@ -253,14 +295,25 @@ impl MachInst for Inst {
                 visit(base, OperandKind::Use);
                 visit(dst, OperandKind::Def);
             }
-            Inst::FlatLoad { dst, addr, .. } => {
+            Inst::Load {
+                dst, addr, rsrc, ..
+            } => {
                 visit(addr, OperandKind::Use);
+                if let Some(r) = rsrc {
+                    visit(r, OperandKind::Use);
+                }
                 visit(dst, OperandKind::Def);
             }
-            Inst::FlatStore { addr, data, .. } => {
+            Inst::Store {
+                addr, data, rsrc, ..
+            } => {
                 visit(addr, OperandKind::Use);
                 visit(data, OperandKind::Use);
+                if let Some(r) = rsrc {
+                    visit(r, OperandKind::Use);
+                }
             }
+            Inst::Const128 { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Ret { results, ret_addr } => {
                 for (vreg, real) in results {
                     visit(vreg, OperandKind::UseFixed(*real));
@@ -282,7 +335,7 @@ impl MachInst for Inst {
     fn has_side_effects(&self) -> bool {
         matches!(
             self,
-            Inst::FlatStore { .. }
+            Inst::Store { .. }
                 | Inst::Waitcnt { .. }
                 | Inst::Nop(_)
                 | Inst::EndPgm

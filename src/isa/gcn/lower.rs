@@ -2,7 +2,8 @@
 //! the rules call, legalises VALU operands, and lowers entry, calls, memory and returns.
 
 use super::abi::{Frame, device_value_vgprs};
-use super::inst::{Inst, Op64, Src};
+use super::emit::smem_offset_encodable;
+use super::inst::{Inst, Op64, Src, shift64_value_first, without_carry};
 use super::mc::{Gen, Op, Operand};
 use super::regs::{SGPR, VGPR, vgpr};
 use crate::analysis::uniformity::Uniformity;
@@ -13,6 +14,7 @@ use crate::machinst::lower::{Lower, LowerBackend};
 use crate::machinst::{Reg, RegClass};
 use crate::{CompileError, FunctionKind};
 use smallvec::{SmallVec, smallvec};
+use std::cell::Cell;
 use std::collections::HashMap;
 
 pub use crate::machinst::isle::InstOutput;
@@ -22,6 +24,38 @@ pub struct GcnLower<'a> {
     pub uniformity: &'a Uniformity,
     pub kind: FunctionKind,
     pub frame: &'a Frame,
+    /// gfx6: the buffer resource MUBUF `addr64` accesses read, defined at entry.
+    pub buffer_rsrc: Cell<Option<Reg>>,
+}
+
+/// The buffer resource (V#) of gfx6's global-memory accesses: base 0 and no stride (dwords
+/// 0–1), NUM_RECORDS = 0xffffffff (dword 2), and in dword 3 the identity DST_SEL swizzle
+/// with NUM_FORMAT = FLOAT and DATA_FORMAT = 32, which untyped accesses need to be valid
+/// (SI ISA 8.1.5 / table "Buffer resource descriptor"; the descriptor Mesa's ACO builds for
+/// SI global memory, `ac_build_raw_buffer_descriptor`). With `addr64` the address is
+/// base + VADDR + offset.
+pub const GLOBAL_BUFFER_RSRC: [u32; 4] = [0, 0, 0xffff_ffff, 0x0002_7fac];
+
+impl GcnLower<'_> {
+    /// gfx6 has no FLAT: global memory is MUBUF `addr64` through [`GLOBAL_BUFFER_RSRC`],
+    /// defined once at entry for a function that accesses memory.
+    fn define_buffer_rsrc(&self, ctx: &mut Lower<'_, Inst>) {
+        let func = ctx.func;
+        let accesses_memory = func.layout.blocks().any(|b| {
+            func.layout.block_insts(b).any(|i| {
+                let opcode = func.dfg.insts[i].opcode();
+                opcode.can_load() || opcode.can_store()
+            })
+        });
+        if self.generation == Gen::Gfx6 && accesses_memory {
+            let dst = ctx.new_vreg(SGPR, RegClass::Vector);
+            ctx.emit(Inst::Const128 {
+                dst,
+                value: GLOBAL_BUFFER_RSRC,
+            });
+            self.buffer_rsrc.set(Some(dst));
+        }
+    }
 }
 
 impl LowerBackend for GcnLower<'_> {
@@ -49,12 +83,20 @@ impl LowerBackend for GcnLower<'_> {
                             );
                         }
                     };
+                    let offset = self.frame.kernarg_offsets[i];
+                    if !smem_offset_encodable(offset, self.generation) {
+                        return Err(ctx.error(format!(
+                            "kernel argument at byte {offset} is beyond the scalar-load offset \
+                             range of {:?}",
+                            self.generation
+                        )));
+                    }
                     let dst = ctx.new_vreg(SGPR, class);
                     ctx.emit(Inst::SLoad {
                         op,
                         dst,
                         base: base.expect("kernels with parameters enable the kernarg pointer"),
-                        offset: self.frame.kernarg_offsets[i],
+                        offset,
                     });
                     ctx.set_value_reg(param, dst);
                 }
@@ -95,10 +137,12 @@ impl LowerBackend for GcnLower<'_> {
                     ctx.emit(Inst::Combine { dst, lo, hi });
                     ctx.set_value_reg(param, dst);
                 }
+                self.define_buffer_rsrc(ctx);
                 return Ok(());
             }
         }
         ctx.emit(Inst::Args { defs });
+        self.define_buffer_rsrc(ctx);
         Ok(())
     }
 
@@ -377,6 +421,8 @@ impl IsleContext<'_, '_> {
     }
 
     fn valu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
+        // The result is the only output: an add needs no carry-out where it can go without.
+        let op = without_carry(op, self.backend.generation);
         let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
         let op = self.legalize_valu(op, &mut srcs);
         let dst = self.vreg(VGPR, class);
@@ -522,17 +568,32 @@ impl IsleContext<'_, '_> {
         })
     }
 
-    /// The VGPR pair holding `addr + offset`.
-    fn address(&mut self, addr: Value, offset: i32) -> Option<Reg> {
+    /// The VGPR pair and immediate offset that address `addr + offset` for the
+    /// global-memory operation `op`: the offset is folded into the instruction when it fits.
+    fn address(&mut self, op: Op, addr: Value, offset: i32) -> Option<(Reg, i32)> {
         if self.lower.dfg().value_type(addr) != types::I64 {
             self.fail("memory addresses must be i64 (global memory)");
             return None;
         }
         let base = self.pair_of(addr, VGPR);
-        if offset == 0 {
-            return Some(base);
+        if offset == 0 || immediate_offsets(op).contains(&offset) {
+            return Some((base, offset));
         }
-        Some(self.valu64_reg(Op64::Add, base, Src::Imm(offset as u32)))
+        Some((self.valu64_reg(Op64::Add, base, Src::Imm(offset as u32)), 0))
+    }
+
+    /// The generation's form of the global-memory operation `flat` (a FLAT opcode), and the
+    /// buffer resource it reads if it is MUBUF.
+    fn global_memory(&mut self, flat: Op) -> (Op, Option<Reg>) {
+        let op = global_memory_op(flat, self.backend.generation);
+        if op.info().enc != super::mc::Enc::Mubuf {
+            return (op, None);
+        }
+        let rsrc = self.backend.buffer_rsrc.get();
+        if rsrc.is_none() {
+            self.fail("internal error: no buffer resource for a gfx6 memory access");
+        }
+        (op, rsrc)
     }
 
     fn valu64_reg(&mut self, op: Op64, a: Reg, b: Src) -> Reg {
@@ -619,10 +680,12 @@ impl IsleContext<'_, '_> {
 fn commuted(op: Op) -> Option<Op> {
     use Op::*;
     Some(match op {
-        VAddU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32 | VMinI32
-        | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
+        VAddU32 | VAddNcU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32
+        | VMinI32 | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
         VSubU32 => VSubrevU32,
         VSubrevU32 => VSubU32,
+        VSubNcU32 => VSubrevNcU32,
+        VSubrevNcU32 => VSubNcU32,
         VSubF32 => VSubrevF32,
         VSubrevF32 => VSubF32,
         VCmpEqI32 | VCmpNeI32 | VCmpEqU32 | VCmpNeU32 | VCmpEqF32 | VCmpLgF32 | VCmpOF32
@@ -653,6 +716,52 @@ fn commuted(op: Op) -> Option<Op> {
         VCmpNgeF32 => VCmpNleF32,
         _ => return None,
     })
+}
+
+/// Each FLAT global-memory operation with its GLOBAL (gfx9) and MUBUF `addr64` (gfx6)
+/// counterparts.
+const GLOBAL_MEMORY_OPS: &[[Op; 3]] = {
+    use Op::*;
+    &[
+        [FlatLoadUbyte, GlobalLoadUbyte, BufferLoadUbyte],
+        [FlatLoadSbyte, GlobalLoadSbyte, BufferLoadSbyte],
+        [FlatLoadUshort, GlobalLoadUshort, BufferLoadUshort],
+        [FlatLoadSshort, GlobalLoadSshort, BufferLoadSshort],
+        [FlatLoadDword, GlobalLoadDword, BufferLoadDword],
+        [FlatLoadDwordx2, GlobalLoadDwordx2, BufferLoadDwordx2],
+        [FlatLoadDwordx4, GlobalLoadDwordx4, BufferLoadDwordx4],
+        [FlatStoreByte, GlobalStoreByte, BufferStoreByte],
+        [FlatStoreShort, GlobalStoreShort, BufferStoreShort],
+        [FlatStoreDword, GlobalStoreDword, BufferStoreDword],
+        [FlatStoreDwordx2, GlobalStoreDwordx2, BufferStoreDwordx2],
+        [FlatStoreDwordx4, GlobalStoreDwordx4, BufferStoreDwordx4],
+    ]
+};
+
+/// The best global-memory form of the FLAT operation `flat` on `generation`: GLOBAL on
+/// gfx9 (no LGKM_CNT, a signed immediate offset), FLAT on gfx7/gfx8, MUBUF `addr64` on gfx6,
+/// which has no FLAT.
+fn global_memory_op(flat: Op, generation: Gen) -> Op {
+    let row = GLOBAL_MEMORY_OPS
+        .iter()
+        .find(|row| row[0] == flat)
+        .expect("a FLAT global-memory operation");
+    match generation {
+        Gen::Gfx6 => row[2],
+        Gen::Gfx7 | Gen::Gfx8 => row[0],
+        Gen::Gfx9 => row[1],
+    }
+}
+
+/// The immediate offsets a global-memory operation encodes: GLOBAL a signed 13-bit one
+/// (Vega ISA 12.12), MUBUF an unsigned 12-bit one (SI ISA 12.5), FLAT none before gfx9
+/// (and gfx9's FLAT is not used for global memory).
+fn immediate_offsets(op: Op) -> std::ops::RangeInclusive<i32> {
+    match op.info().enc {
+        super::mc::Enc::Global => -4096..=4095,
+        super::mc::Enc::Mubuf => 0..=4095,
+        _ => 0..=0,
+    }
 }
 
 /// Whether `op` has a 32-bit (VOP1/VOP2/VOPC) encoding on gfx8.
@@ -799,7 +908,10 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn valu2_64(&mut self, op: &Op, amount: Src, value: Reg) -> Reg {
         let value = self.vgpr_copy(value);
-        self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float)
+        match shift64_value_first(*op, self.backend.generation) {
+            Some(op) => self.valu(op, &[Src::Reg(value), amount], RegClass::Float),
+            None => self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float),
+        }
     }
 
     fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
@@ -966,7 +1078,8 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn scmp_int_op(&mut self, cc: &IntCC, ty: ir::Type) -> Option<Op> {
-        scmp_int(*cc, ty.bits() == 64)
+        // s_cmp_eq_u64/s_cmp_lg_u64 came with gfx8: before, 64-bit compares use the VALU.
+        scmp_int(*cc, ty.bits() == 64).filter(|op| op.info().available(self.backend.generation))
     }
 
     fn vcmp_float_op(&mut self, cc: &FloatCC) -> Op {
@@ -985,6 +1098,7 @@ impl generated::Context for IsleContext<'_, '_> {
             && opcode == Opcode::Load
             && matches!(ty.bytes(), 4 | 8)
             && offset >= 0
+            && smem_offset_encodable(offset as u32, self.backend.generation)
         {
             let base = self.pair_of(addr, SGPR);
             let (op, class) = if ty.bytes() == 4 {
@@ -1005,11 +1119,18 @@ impl generated::Context for IsleContext<'_, '_> {
             self.fail(format!("`{opcode}` of type {ty} is not supported"));
             return smallvec![];
         };
-        let Some(addr) = self.address(addr, offset) else {
+        let (op, rsrc) = self.global_memory(op);
+        let Some((addr, offset)) = self.address(op, addr, offset) else {
             return smallvec![];
         };
         let dst = self.vreg(VGPR, class);
-        self.emit(Inst::FlatLoad { op, dst, addr });
+        self.emit(Inst::Load {
+            op,
+            dst,
+            addr,
+            offset,
+            rsrc,
+        });
         smallvec![dst]
     }
 
@@ -1033,12 +1154,19 @@ impl generated::Context for IsleContext<'_, '_> {
                 return smallvec![];
             }
         };
-        let Some(addr) = self.address(addr, offset) else {
+        let (op, rsrc) = self.global_memory(op);
+        let Some((addr, offset)) = self.address(op, addr, offset) else {
             return smallvec![];
         };
         let data = self.value_reg(value);
         let data = self.vgpr_copy(data);
-        self.emit(Inst::FlatStore { op, addr, data });
+        self.emit(Inst::Store {
+            op,
+            addr,
+            offset,
+            data,
+            rsrc,
+        });
         smallvec![]
     }
 

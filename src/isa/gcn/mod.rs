@@ -75,6 +75,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         uniformity: &uniformity,
         kind,
         frame: &frame,
+        buffer_rsrc: Default::default(),
     };
     let vcode = lower_function(func, &cfg, &backend)?;
     let allocated = allocate(func, &vcode, &frame, generation)?;

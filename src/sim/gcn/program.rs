@@ -99,7 +99,7 @@ pub(crate) enum Kind {
     Smem,
     /// Vector ALU (VOP1, VOP2, VOPC, VOP3; later also DPP/SDWA forms).
     Valu,
-    /// Vector memory: FLAT (later MUBUF, MTBUF, MIMG).
+    /// Vector memory: FLAT, GLOBAL, MUBUF (later MTBUF, MIMG).
     Vmem,
 }
 
@@ -130,7 +130,7 @@ impl Decoded {
             Enc::Sopp => Kind::Sopp,
             Enc::Smem => Kind::Smem,
             Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 => Kind::Valu,
-            Enc::Flat => Kind::Vmem,
+            Enc::Flat | Enc::Global | Enc::Mubuf => Kind::Vmem,
         };
         let (reads, writes) = footprint(&inst, info, kind, generation);
         Decoded {

@@ -213,6 +213,10 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VLshlrevB64 => Out::b64(s[1] << (u(0) & 63)),
         VLshrrevB64 => Out::b64(s[1] >> (u(0) & 63)),
         VAshrrevI64 => Out::b64(((s[1] as i64) >> (u(0) & 63)) as u64),
+        // gfx6/gfx7: the value first, the amount second.
+        VLshlB64 => Out::b64(s[0] << (u(1) & 63)),
+        VLshrB64 => Out::b64(s[0] >> (u(1) & 63)),
+        VAshrI64 => Out::b64(((s[0] as i64) >> (u(1) & 63)) as u64),
 
         // Integer arithmetic.
         VMinI32 => Out::b32(i(0).min(i(1)) as u32),
@@ -229,6 +233,10 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VSubbU32 => sub_borrow(u(0), u(1), input.mask_in),
         VSubrevU32 => sub_borrow(u(1), u(0), false),
         VSubbrevU32 => sub_borrow(u(1), u(0), input.mask_in),
+        // gfx9's adds without carry-out.
+        VAddNcU32 => Out::b32(u(0).wrapping_add(u(1))),
+        VSubNcU32 => Out::b32(u(0).wrapping_sub(u(1))),
+        VSubrevNcU32 => Out::b32(u(1).wrapping_sub(u(0))),
         // {carry, D} = the 65-bit result (the manuals' `{vcc_out, D.u64}`).
         VMadU64U32 => {
             let r = u(0) as u128 * u(1) as u128 + s[2] as u128;

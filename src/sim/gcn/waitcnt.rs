@@ -9,8 +9,13 @@
 //!   retires all but the newest `n`.
 //! - LGKM_CNT counts scalar-memory (and LDS, GDS, message) operations, which may return
 //!   out of order: only `lgkmcnt(0)` guarantees that a particular one has returned.
-//! - FLAT operations count in both and are complete only when both say so.
-//! - EXP_CNT (exports, GDS data) has no operation yet.
+//! - FLAT operations count in both and are complete only when both say so; GLOBAL and
+//!   MUBUF count in VM_CNT only.
+//! - EXP_CNT counts exports and GDS (none yet) and, on gfx6 only, vector-memory stores
+//!   until they have read their data VGPRs (LLVM SIInsertWaitcnts: the `VMW_GPR_LOCK`
+//!   event, `vmemWriteNeedsExpWaitcnt()` = before Sea Islands): overwriting a store's data
+//!   VGPR before `expcnt` retires the store is a violation. EXP_CNT retires in order here
+//!   (the only event is the store's), and independently of VM_CNT, as LLVM assumes.
 
 use super::program::RegSet;
 use crate::isa::gcn::mc::Gen;
@@ -35,10 +40,13 @@ pub(crate) struct Pending {
     /// Decode index and address of the issuing instruction.
     pub index: u32,
     pub pc: u32,
-    /// Still counted in VM_CNT / LGKM_CNT.
+    /// Still counted in VM_CNT / LGKM_CNT / EXP_CNT.
     pub vm: bool,
     pub lgkm: bool,
+    pub exp: bool,
     pub dst: RegSet,
+    /// Registers the operation still reads while counted in EXP_CNT (gfx6 store data).
+    pub data: RegSet,
     pub payload: Payload,
 }
 
@@ -89,20 +97,36 @@ impl Outstanding {
         })
     }
 
-    /// Applies `s_waitcnt vmcnt(vm) lgkmcnt(lgkm)`; returns the operations that completed,
-    /// oldest first, for their payloads to be written.
-    pub fn wait(&mut self, vm: u32, lgkm: u32) -> Vec<Pending> {
-        let vm_outstanding = self.ops.iter().filter(|p| p.vm).count() as u32;
-        let mut retire_vm = vm_outstanding.saturating_sub(vm);
-        for p in &mut self.ops {
-            if retire_vm == 0 {
-                break;
+    /// The oldest operation counted in EXP_CNT that still reads a register of `writes`.
+    pub fn data_conflict(&self, writes: RegSet) -> Option<(&Pending, RegSet)> {
+        self.ops.iter().find_map(|p| {
+            let common = p.data.intersect(writes);
+            (p.exp && !common.is_empty()).then_some((p, common))
+        })
+    }
+
+    /// Applies `s_waitcnt vmcnt(vm) expcnt(exp) lgkmcnt(lgkm)`; returns the operations that
+    /// completed, oldest first, for their payloads to be written.
+    pub fn wait(&mut self, vm: u32, exp: u32, lgkm: u32) -> Vec<Pending> {
+        fn retire_in_order(ops: &mut [Pending], keep: u32, counted: fn(&mut Pending) -> &mut bool) {
+            let mut outstanding = 0;
+            for p in ops.iter_mut() {
+                outstanding += *counted(p) as u32;
             }
-            if p.vm {
-                p.vm = false;
-                retire_vm -= 1;
+            let mut retire = outstanding.saturating_sub(keep);
+            for p in ops {
+                if retire == 0 {
+                    break;
+                }
+                let c = counted(p);
+                if *c {
+                    *c = false;
+                    retire -= 1;
+                }
             }
         }
+        retire_in_order(&mut self.ops, vm, |p| &mut p.vm);
+        retire_in_order(&mut self.ops, exp, |p| &mut p.exp);
         if lgkm == 0 {
             for p in &mut self.ops {
                 p.lgkm = false;
@@ -113,12 +137,12 @@ impl Outstanding {
 
     /// Everything returns (`s_endpgm`: stores are done, load results are dropped).
     pub fn drain(&mut self) -> Vec<Pending> {
-        self.wait(0, 0)
+        self.wait(0, 0, 0)
     }
 
     fn take_completed(&mut self) -> Vec<Pending> {
         let (done, rest): (Vec<Pending>, Vec<Pending>) =
-            self.ops.drain(..).partition(|p| !p.vm && !p.lgkm);
+            self.ops.drain(..).partition(|p| !p.vm && !p.lgkm && !p.exp);
         self.ops = rest;
         self.dst = self
             .ops
@@ -138,7 +162,9 @@ mod tests {
             pc,
             vm,
             lgkm,
+            exp: false,
             dst: RegSet::range(reg, 1),
+            data: RegSet::EMPTY,
             payload: Payload::None,
         }
     }
@@ -164,23 +190,41 @@ mod tests {
         o.issue(op(0, true, false, 256));
         o.issue(op(8, true, false, 257));
         o.issue(op(16, false, true, 4));
-        let done = o.wait(1, 15);
+        let done = o.wait(1, 7, 15);
         assert_eq!(done.iter().map(|p| p.pc).collect::<Vec<_>>(), vec![0]);
         assert!(o.conflict(RegSet::range(256, 1)).is_none());
         assert_eq!(o.conflict(RegSet::range(257, 1)).unwrap().0.pc, 8);
         // lgkmcnt(0) with one SMEM outstanding: lgkmcnt(n > 0) guarantees nothing.
-        assert!(o.wait(15, 1).is_empty());
-        assert_eq!(o.wait(15, 0).len(), 1);
+        assert!(o.wait(15, 7, 1).is_empty());
+        assert_eq!(o.wait(15, 7, 0).len(), 1);
         assert!(o.conflict(RegSet::range(4, 1)).is_none());
+    }
+
+    #[test]
+    fn gfx6_store_data_is_locked_until_expcnt() {
+        let mut o = Outstanding::default();
+        let mut store = op(0, true, false, 0);
+        (store.exp, store.dst, store.data) = (true, RegSet::EMPTY, RegSet::range(260, 2));
+        o.issue(store.clone());
+        o.issue(store);
+        assert!(
+            o.conflict(RegSet::range(260, 1)).is_none(),
+            "reading is fine"
+        );
+        assert!(o.data_conflict(RegSet::range(261, 1)).is_some());
+        assert!(o.wait(0, 7, 15).is_empty(), "vmcnt does not retire EXP_CNT");
+        assert_eq!(o.wait(15, 1, 15).len(), 1, "in order: the older one");
+        assert_eq!(o.wait(15, 0, 15).len(), 1);
+        assert!(o.data_conflict(RegSet::range(261, 1)).is_none());
     }
 
     #[test]
     fn flat_needs_both_counters() {
         let mut o = Outstanding::default();
         o.issue(op(0, true, true, 256));
-        assert!(o.wait(0, 15).is_empty());
+        assert!(o.wait(0, 7, 15).is_empty());
         assert!(o.conflict(RegSet::range(256, 1)).is_some());
-        assert_eq!(o.wait(15, 0).len(), 1);
+        assert_eq!(o.wait(15, 7, 0).len(), 1);
         assert!(o.is_empty());
     }
 }

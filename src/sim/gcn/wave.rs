@@ -11,7 +11,7 @@ use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
 use super::waitcnt::{self, Outstanding, Payload, Pending};
 use super::{Memory, Options, SimError, Violation};
-use crate::isa::gcn::mc::{Form, Gen, Op, Operand};
+use crate::isa::gcn::mc::{Enc, Form, Gen, Op, OpInfo, Operand};
 
 /// MODE at wave start, as the kernel descriptor's `compute_pgm_rsrc1` sets it for wavelift
 /// code (docs/ir.md): round to nearest even (FP_ROUND [3:0] = 0), FP32 and FP64/FP16
@@ -123,6 +123,22 @@ fn bfe(value: u64, bits: u32, offset: u32, width: u32, signed: bool) -> u64 {
     }
 }
 
+/// The bytes a vector-memory operation moves per lane, and whether a narrow load
+/// sign-extends.
+fn access_size(op: Op, info: &OpInfo) -> (usize, bool) {
+    use Op::*;
+    match op {
+        FlatLoadUbyte | GlobalLoadUbyte | BufferLoadUbyte => (1, false),
+        FlatLoadSbyte | GlobalLoadSbyte | BufferLoadSbyte => (1, true),
+        FlatLoadUshort | GlobalLoadUshort | BufferLoadUshort => (2, false),
+        FlatLoadSshort | GlobalLoadSshort | BufferLoadSshort => (2, true),
+        FlatStoreByte | GlobalStoreByte | BufferStoreByte => (1, false),
+        FlatStoreShort | GlobalStoreShort | BufferStoreShort => (2, false),
+        _ if info.dst != 0 => (4 * info.dst as usize, false),
+        _ => (4 * info.src[1] as usize, false),
+    }
+}
+
 fn memory_fault(lane: Option<u32>, address: u64, len: usize) -> Violation {
     Violation::Memory {
         lane,
@@ -211,6 +227,13 @@ impl Wave {
                 issued: program.get(p.index).text(generation),
             });
         }
+        if let Some((p, regs)) = self.outstanding.data_conflict(d.writes) {
+            return Err(Violation::Waitcnt {
+                register: set_names(regs),
+                issued_at: p.pc,
+                issued: program.get(p.index).text(generation),
+            });
+        }
         if env.options.check_hazards {
             if let Some(b) = self.history.check(d, generation, |i| program.get(i)) {
                 return Err(Violation::Hazard {
@@ -231,7 +254,7 @@ impl Wave {
             Kind::Valu if vskip => Ok(()),
             Kind::Valu => self.valu(d, generation),
             Kind::Vmem if vskip => Ok(()),
-            Kind::Vmem => self.flat(d, index, pc, generation, env),
+            Kind::Vmem => self.vmem(d, index, pc, generation, env),
         }
     }
 
@@ -659,8 +682,8 @@ impl Wave {
                 return Ok(());
             }
             SWaitcnt => {
-                let (vm, _exp, lgkm) = waitcnt::decode_waitcnt(inst.imm as u16, generation);
-                for done in self.outstanding.wait(vm, lgkm) {
+                let (vm, exp, lgkm) = waitcnt::decode_waitcnt(inst.imm as u16, generation);
+                for done in self.outstanding.wait(vm, exp, lgkm) {
                     self.deliver(done);
                 }
                 return Ok(());
@@ -738,7 +761,9 @@ impl Wave {
             pc,
             vm: false,
             lgkm: true,
+            exp: false,
             dst: RegSet::EMPTY,
+            data: RegSet::EMPTY,
             payload: Payload::None,
         };
         if d.info.form == Form::SmemLoad {
@@ -799,12 +824,16 @@ impl Wave {
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
-    // ---- FLAT ----
+    // ---- vector memory ----
 
-    /// FLAT loads and stores against global memory: a 64-bit address per lane (plus the
-    /// gfx9 instruction offset), EXEC-masked. Misaligned addresses are allowed, as the
-    /// hardware allows them for global memory in the unaligned mode the HSA runtime sets.
-    fn flat(
+    /// FLAT, GLOBAL and MUBUF `addr64` loads and stores against global memory, EXEC-masked.
+    /// The address of a lane is its 64-bit VADDR plus the instruction offset (FLAT: gfx9
+    /// only, unsigned; GLOBAL: signed) and, for MUBUF, the buffer resource's base (SI ISA
+    /// 8.1.5: ADDR64 adds VADDR to the base; no range check applies to it, as LLVM's own
+    /// `addr64` descriptors, with NUM_RECORDS = 0, rely on). Misaligned addresses are
+    /// allowed, as the hardware allows them for global memory in the unaligned mode the
+    /// HSA runtime sets.
+    fn vmem(
         &mut self,
         d: &Decoded,
         index: u32,
@@ -812,38 +841,52 @@ impl Wave {
         generation: Gen,
         env: &mut Env,
     ) -> Result<(), Violation> {
-        use Op::*;
         let inst = &d.inst;
         let exec = self.exec();
         let addr_op = inst.src[0].ok_or_else(|| Violation::Other("missing vaddr".into()))?;
         let a = Self::vgpr_index(addr_op, 2)?;
-        let offset = if generation >= Gen::Gfx9 {
-            inst.imm as u32 as u64
-        } else {
-            0
+        let store = matches!(d.info.form, Form::FlatStore | Form::MubufStore);
+        let base = match inst.enc {
+            Enc::Flat if generation >= Gen::Gfx9 => inst.imm as u32 as u64,
+            Enc::Flat => 0,
+            Enc::Global => inst.imm as i64 as u64,
+            _ => {
+                let rsrc = inst.src[if store { 2 } else { 1 }]
+                    .ok_or_else(|| Violation::Other("missing srsrc".into()))?;
+                let b = Self::sreg_index(rsrc.0, 4)?;
+                let desc = &self.sgpr[b..b + 4];
+                // V# dword 3: DATA_FORMAT [18:15]; 0 (invalid) makes every access
+                // out of range (SI ISA 8.1.5), which compiled code never wants.
+                if desc[3] >> 15 & 0xf == 0 {
+                    return Err(Violation::Other(format!(
+                        "buffer resource s[{b}:{}] has DATA_FORMAT 0 (invalid)",
+                        b + 3
+                    )));
+                }
+                let base = desc[0] as u64 | ((desc[1] & 0xffff) as u64) << 32;
+                base.wrapping_add(inst.imm as u64)
+            }
         };
         let address = |wave: &Wave, lane: usize| {
-            (wave.vgpr[a][lane] as u64 | (wave.vgpr[a + 1][lane] as u64) << 32).wrapping_add(offset)
+            (wave.vgpr[a][lane] as u64 | (wave.vgpr[a + 1][lane] as u64) << 32).wrapping_add(base)
         };
+        let (size, signed) = access_size(inst.op, d.info);
         let mut pending = Pending {
             index,
             pc,
             vm: true,
-            lgkm: true,
+            lgkm: inst.enc == Enc::Flat,
+            exp: false,
             dst: RegSet::EMPTY,
+            data: RegSet::EMPTY,
             payload: Payload::None,
         };
-        if d.info.form == Form::FlatLoad {
+        if !store {
             let dst = inst
                 .dst
                 .ok_or_else(|| Violation::Other("missing vdst".into()))?;
             let count = d.info.dst as usize;
             let first = Self::vgpr_index(dst, d.info.dst)?;
-            let size = match inst.op {
-                FlatLoadUbyte | FlatLoadSbyte => 1,
-                FlatLoadUshort | FlatLoadSshort => 2,
-                _ => 4 * count,
-            };
             let mut values = vec![[0u32; 64]; count];
             #[allow(clippy::needless_range_loop)] // `lane` indexes registers and results
             for lane in 0..64 {
@@ -855,13 +898,11 @@ impl Wave {
                     .memory
                     .read(addr, size)
                     .ok_or_else(|| memory_fault(Some(lane as u32), addr, size))?;
-                match inst.op {
-                    FlatLoadUbyte => values[0][lane] = bytes[0] as u32,
-                    FlatLoadSbyte => values[0][lane] = bytes[0] as i8 as i32 as u32,
-                    FlatLoadUshort => {
-                        values[0][lane] = u16::from_le_bytes([bytes[0], bytes[1]]) as u32
-                    }
-                    FlatLoadSshort => {
+                match (size, signed) {
+                    (1, false) => values[0][lane] = bytes[0] as u32,
+                    (1, true) => values[0][lane] = bytes[0] as i8 as i32 as u32,
+                    (2, false) => values[0][lane] = u16::from_le_bytes([bytes[0], bytes[1]]) as u32,
+                    (2, true) => {
                         values[0][lane] = i16::from_le_bytes([bytes[0], bytes[1]]) as i32 as u32
                     }
                     _ => {
@@ -882,11 +923,6 @@ impl Wave {
             let data_op = inst.src[1].ok_or_else(|| Violation::Other("missing vdata".into()))?;
             let width = d.info.src[1];
             let data = Self::vgpr_index(data_op, width)?;
-            let size = match inst.op {
-                FlatStoreByte => 1,
-                FlatStoreShort => 2,
-                _ => 4 * width as usize,
-            };
             let mut buf = [0u8; 16];
             for lane in 0..64 {
                 if exec >> lane & 1 == 0 {
@@ -899,6 +935,11 @@ impl Wave {
                 env.memory
                     .write(addr, &buf[..size])
                     .ok_or_else(|| memory_fault(Some(lane as u32), addr, size))?;
+            }
+            // gfx6: the store holds EXP_CNT until it has read its data VGPRs.
+            if generation == Gen::Gfx6 {
+                pending.exp = true;
+                pending.data = RegSet::range(data_op.0, width as u16);
             }
         }
         self.complete_or_queue(pending, env);

@@ -74,7 +74,10 @@ fn encoding(w: u32, generation: Gen) -> Result<Enc, DecodeError> {
         _ if w >> 25 == 0x3e => Enc::Vopc,
         _ if w >> 31 == 0 => Enc::Vop2,
         _ if w >> 26 == 0b110100 => Enc::Vop3,
+        // gfx9 FLAT's SEG field [15:14]: 0 flat, 2 global (1, scratch, is not in the table).
+        _ if w >> 26 == 0b110111 && generation == Gen::Gfx9 && bits(w, 15, 14) == 2 => Enc::Global,
         _ if w >> 26 == 0b110111 && generation >= Gen::Gfx7 => Enc::Flat,
+        _ if w >> 26 == 0b111000 => Enc::Mubuf,
         _ if generation >= Gen::Gfx8 && w >> 26 == 0b110000 => Enc::Smem,
         _ if generation <= Gen::Gfx7 && w >> 27 == 0b11000 => Enc::Smem,
         _ => return Err(DecodeError::UnknownEncoding(w)),
@@ -96,7 +99,7 @@ fn opcode(w: u32, enc: Enc, generation: Gen) -> u16 {
         Enc::Vopc => bits(w, 24, 17),
         Enc::Vop3 if gfx8plus => bits(w, 25, 16),
         Enc::Vop3 => bits(w, 25, 17),
-        Enc::Flat => bits(w, 24, 18),
+        Enc::Flat | Enc::Global | Enc::Mubuf => bits(w, 24, 18),
     }) as u16
 }
 
@@ -165,10 +168,15 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                     inst.src[0] = Some(Operand((bits(w0, 5, 0) << 1) as u16));
                 }
             } else {
-                if bits(w0, 8, 8) == 0 {
+                if bits(w0, 8, 8) != 0 {
+                    inst.imm = bits(w0, 7, 0) as i32;
+                } else if generation == Gen::Gfx7 && bits(w0, 7, 0) == 0xff {
+                    // Sea Islands' 32-bit literal dword offset.
+                    inst.imm = dword(bytes, 1)? as i32;
+                    len = 8;
+                } else {
                     return Err(DecodeError::BadOperand("SMRD with an SGPR offset".into()));
                 }
-                inst.imm = bits(w0, 7, 0) as i32;
                 inst.dst = Some(Operand(bits(w0, 21, 15) as u16));
                 inst.src[0] = Some(Operand((bits(w0, 14, 9) << 1) as u16));
             }
@@ -227,6 +235,48 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
             inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
             inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
+        }
+        Enc::Global => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            if bits(w1, 22, 16) != 0x7f {
+                return Err(DecodeError::BadOperand(
+                    "GLOBAL with an SGPR base (saddr)".into(),
+                ));
+            }
+            inst.slc = bits(w0, 17, 17) != 0;
+            inst.glc = bits(w0, 16, 16) != 0;
+            inst.imm = ((bits(w0, 12, 0) << 19) as i32) >> 19;
+            inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
+            inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
+            inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
+        }
+        Enc::Mubuf => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            // Only the addr64 form with SOFFSET = 0: no OFFEN, IDXEN, LDS or TFE.
+            if bits(w0, 15, 15) != 1
+                || bits(w0, 13, 12) != 0
+                || bits(w0, 16, 16) != 0
+                || bits(w1, 23, 23) != 0
+                || bits(w1, 31, 24) != 128
+            {
+                return Err(DecodeError::BadOperand(
+                    "MUBUF other than `addr64` with soffset 0".into(),
+                ));
+            }
+            inst.glc = bits(w0, 14, 14) != 0;
+            inst.slc = bits(w1, 22, 22) != 0;
+            inst.imm = bits(w0, 11, 0) as i32;
+            let vaddr = Operand(256 + bits(w1, 7, 0) as u16);
+            let vdata = Operand(256 + bits(w1, 15, 8) as u16);
+            let srsrc = Operand((bits(w1, 20, 16) * 4) as u16);
+            if info.form == Form::MubufStore {
+                inst.src = [Some(vaddr), Some(vdata), Some(srsrc)];
+            } else {
+                inst.dst = Some(vdata);
+                inst.src = [Some(vaddr), Some(srsrc), None];
+            }
         }
     }
     if inst.src.iter().flatten().any(|s| s.is_literal()) {

@@ -2,7 +2,8 @@
 //! Formats" chapters: GCN3 ISA manual (gfx8) ch. 12 (12.1 SOP2, 12.2 SOPK, 12.3 SOP1,
 //! 12.4 SOPC, 12.5 SOPP, 12.6 SMEM, 12.7 VOP2/VOP1/VOPC/VOP3a/VOP3b, 12.12 FLAT); gfx6/gfx7
 //! differences from the Southern/Sea Islands manuals (SMRD, VOP3 opcode at bit 17 and clamp
-//! at bit 11); gfx9 from the Vega manual (FLAT offset in bits 12:0).
+//! at bit 11; MUBUF, SI manual 12.5); gfx9 from the Vega manual (FLAT offset in bits 12:0,
+//! GLOBAL as FLAT with SEG = 2).
 
 use super::table::{Enc, Form, OpInfo, SDST_OUT};
 use super::{Gen, McInst, Operand};
@@ -81,8 +82,8 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
     if inst.clamp && !is_vop3 {
         return Err("clamp needs VOP3".into());
     }
-    let mem = matches!(inst.enc, Enc::Smem | Enc::Flat);
-    if (inst.glc && !mem) || (inst.slc && inst.enc != Enc::Flat) {
+    let vmem = matches!(inst.enc, Enc::Flat | Enc::Global | Enc::Mubuf);
+    if (inst.glc && !vmem && inst.enc != Enc::Smem) || (inst.slc && !vmem) {
         return Err("glc/slc only apply to memory instructions".into());
     }
     Ok(())
@@ -216,11 +217,17 @@ fn encode_words(
                 Ok([Some(w0), Some(inst.imm as u32)])
             } else {
                 // SI/CI SMRD: 11000 | OP[26:22] | SDST[21:15] | SBASE[14:9] | IMM[8] | OFFSET[7:0]
-                // (the offset counts dwords).
-                if inst.glc || !(0..=0xff).contains(&inst.imm) {
-                    return Err("SMRD takes no glc and an 8-bit dword offset".into());
+                // (the offset counts dwords). Sea Islands adds a 32-bit literal offset:
+                // IMM = 0 with OFFSET = 255, the literal in the next dword (CI ISA 12.3).
+                let w0 = 0b11000 << 27 | op << 22 | data << 15 | sbase << 9;
+                match inst.imm {
+                    _ if inst.glc => Err("SMRD takes no glc".into()),
+                    0..=0xff => one(w0 | 1 << 8 | inst.imm as u32),
+                    0x100.. if generation == Gen::Gfx7 => {
+                        Ok([Some(w0 | 0xff), Some(inst.imm as u32)])
+                    }
+                    _ => Err(format!("dword offset {:#x} out of range", inst.imm)),
                 }
-                one(0b11000 << 27 | op << 22 | data << 15 | sbase << 9 | 1 << 8 | inst.imm as u32)
             }
         }
         // 12.7.1 VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]
@@ -282,6 +289,57 @@ fn encode_words(
                 | (inst.glc as u32) << 16
                 | inst.imm as u32;
             Ok([Some(w0), Some(vgpr(inst.dst)? << 24 | data << 8 | addr)])
+        }
+        // Vega 12.12 FLAT with SEG = 2 (global): OFFSET[12:0] signed; SADDR[22:16] of the
+        // second dword is 0x7f ("off": the address is the 64-bit VADDR alone).
+        Enc::Global => {
+            if !(-4096..=4095).contains(&inst.imm) {
+                return Err(format!(
+                    "offset {} out of the signed 13-bit range",
+                    inst.imm
+                ));
+            }
+            let (addr, data) = (vgpr(s0)?, vgpr(s1)?);
+            let w0 = 0b110111 << 26
+                | op << 18
+                | (inst.slc as u32) << 17
+                | (inst.glc as u32) << 16
+                | 2 << 14
+                | (inst.imm as u32 & 0x1fff);
+            Ok([
+                Some(w0),
+                Some(vgpr(inst.dst)? << 24 | 0x7f << 16 | data << 8 | addr),
+            ])
+        }
+        // SI 12.5 MUBUF: 111000 | OP[24:18] | LDS[16] | ADDR64[15] | GLC[14] | IDXEN[13] |
+        // OFFEN[12] | OFFSET[11:0]; second dword: SOFFSET[31:24] | TFE[23] | SLC[22] |
+        // SRSRC[20:16] (in quads of SGPRs) | VDATA[15:8] | VADDR[7:0]. Always ADDR64 with
+        // SOFFSET = 0 (inline constant).
+        Enc::Mubuf => {
+            if !(0..=0xfff).contains(&inst.imm) {
+                return Err(format!(
+                    "offset {} out of the unsigned 12-bit range",
+                    inst.imm
+                ));
+            }
+            let store = info.form == Form::MubufStore;
+            let (vaddr, vdata, rsrc) = if store {
+                (s0, s1, s2)
+            } else {
+                (s0, inst.dst, s1)
+            };
+            let srsrc = match rsrc {
+                Some(o) if o.is_sgpr() && o.0 % 4 == 0 => o.0 as u32 / 4,
+                other => Err(format!("srsrc must be an SGPR quad, got {other:?}"))?,
+            };
+            let w0 =
+                0b111000 << 26 | op << 18 | 1 << 15 | (inst.glc as u32) << 14 | inst.imm as u32;
+            let w1 = 128 << 24
+                | (inst.slc as u32) << 22
+                | srsrc << 16
+                | vgpr(vdata)? << 8
+                | vgpr(vaddr)?;
+            Ok([Some(w0), Some(w1)])
         }
     }
 }

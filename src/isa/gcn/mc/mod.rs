@@ -212,8 +212,9 @@ impl McInst {
     }
 }
 
-/// Checks the rules of operand use that the encoding cannot express (GCN3 ISA manual
-/// 6.1.2 "SGPR and constant-bus reads" / 4.4, and 3.2 for register alignment):
+/// Checks that the operation exists on `generation`, and the rules of operand use that the
+/// encoding cannot express (GCN3 ISA manual 6.1.2 "SGPR and constant-bus reads" / 4.4, and
+/// 3.2 for register alignment):
 /// - a VALU instruction reads at most one scalar value over the constant bus: an SGPR (or a
 ///   pair), VCC, M0, EXEC or a literal, where reading the same one twice counts once and
 ///   the implicit VCC read of VOP2 carry-in/`v_cndmask_b32` counts too;
@@ -222,6 +223,9 @@ impl McInst {
 pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
     let info = inst.op.info();
     let name = info.mnemonic(generation);
+    if !info.available(generation) {
+        return Err(format!("{name} does not exist on {generation:?}"));
+    }
     let scalar_operands = [(inst.dst, info.dst), (inst.sdst, info.sdst)]
         .into_iter()
         .chain(inst.src.iter().zip(info.src).map(|(&s, w)| (s, w)));

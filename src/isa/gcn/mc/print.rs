@@ -41,6 +41,18 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         Form::FlatStore => {
             args.extend([op(inst.src[0], info.src[0]), op(inst.src[1], info.src[1])])
         }
+        Form::MubufLoad => args.extend([
+            op(inst.dst, info.dst),
+            op(inst.src[0], info.src[0]),
+            op(inst.src[1], info.src[1]),
+            "0 addr64".into(),
+        ]),
+        Form::MubufStore => args.extend([
+            op(inst.src[1], info.src[1]),
+            op(inst.src[0], info.src[0]),
+            op(inst.src[2], info.src[2]),
+            "0 addr64".into(),
+        ]),
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {
@@ -61,7 +73,15 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         s.push(' ');
         s.push_str(&args.join(", "));
     }
-    if matches!(info.form, Form::FlatLoad | Form::FlatStore) && inst.imm != 0 {
+    if inst.enc == Enc::Global {
+        // No SGPR base: the address is VADDR alone.
+        s.push_str(", off");
+    }
+    if matches!(
+        info.form,
+        Form::FlatLoad | Form::FlatStore | Form::MubufLoad | Form::MubufStore
+    ) && inst.imm != 0
+    {
         let _ = write!(s, " offset:{}", inst.imm);
     }
     if inst.glc {

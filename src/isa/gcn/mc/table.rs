@@ -13,8 +13,10 @@ use super::Gen;
 /// An instruction encoding (microcode format). GCN3 ISA manual, chapter 12.
 ///
 /// [`Enc::Smem`] is scalar memory in general: gfx8/gfx9 encode it as SMEM (12.4), gfx6/gfx7
-/// as SMRD (SI manual 12.3). Further formats (MUBUF, DS, VINTRP, SDWA, DPP) are added as
-/// new variants with their own layout in `encode.rs`/`decode.rs`.
+/// as SMRD (SI manual 12.3). [`Enc::Global`] is gfx9's FLAT encoding with SEG = global
+/// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF in its `addr64` form (SI manual 12.5), which
+/// only gfx6/gfx7 have. Further formats (DS, VINTRP, SDWA, DPP) are added as new variants
+/// with their own layout in `encode.rs`/`decode.rs`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Enc {
     Sop1,
@@ -28,6 +30,8 @@ pub enum Enc {
     Vopc,
     Vop3,
     Flat,
+    Global,
+    Mubuf,
 }
 
 /// How an operation's operands map to instruction fields and to assembly text.
@@ -71,6 +75,11 @@ pub enum Form {
     FlatLoad,
     /// `vaddr, vdata`.
     FlatStore,
+    /// `vdata, vaddr, srsrc, 0 addr64`: McInst `dst` = vdata, `src` = [vaddr, srsrc]; SOFFSET
+    /// is always the inline constant 0.
+    MubufLoad,
+    /// `vdata, vaddr, srsrc, 0 addr64`: McInst `src` = [vaddr, vdata, srsrc].
+    MubufStore,
 }
 
 /// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n).
@@ -208,7 +217,8 @@ macro_rules! table {
 // Columns: variant, gfx8 mnemonic, native encoding, operand form,
 // opcode in the native encoding [gfx6 gfx7 gfx8 gfx9], VOP3 opcode of the _e64 form
 // [gfx6 gfx7 gfx8 gfx9], widths in dwords of dst, sdst, [src0 src1 src2], flags.
-// `-`: the generation does not have it.
+// `-`: the generation does not have it (the MUBUF rows are the `addr64` form, which gfx8
+// removed).
 table! {
     SMovB32              "s_mov_b32"            Sop1  Sop1             [3 3 0 0]          [- - - -]          1 0 [1 0 0] 0;
     SMovB64              "s_mov_b64"            Sop1  Sop1             [4 4 1 1]          [- - - -]          2 0 [2 0 0] 0;
@@ -357,6 +367,9 @@ table! {
     VAddcU32             "v_addc_u32"           Vop2  Valu             [40 40 28 28]      [296 296 284 284]  1 2 [1 1 2] 0;
     VSubbU32             "v_subb_u32"           Vop2  Valu             [41 41 29 29]      [297 297 285 285]  1 2 [1 1 2] 0;
     VSubbrevU32          "v_subbrev_u32"        Vop2  Valu             [42 42 30 30]      [298 298 286 286]  1 2 [1 1 2] 0;
+    VAddNcU32            "v_add_u32"            Vop2  Valu             [- - - 52]         [- - - 308]        1 0 [1 1 0] 0;
+    VSubNcU32            "v_sub_u32"            Vop2  Valu             [- - - 53]         [- - - 309]        1 0 [1 1 0] 0;
+    VSubrevNcU32         "v_subrev_u32"         Vop2  Valu             [- - - 54]         [- - - 310]        1 0 [1 1 0] 0;
     VReadlaneB32         "v_readlane_b32"       Vop3  Valu             [- - 649 649]      [- - - -]          1 0 [1 1 0] VOP2_GFX67|SDST_OUT|SRC0_VGPR;
     VWritelaneB32        "v_writelane_b32"      Vop3  Valu             [- - 650 650]      [- - - -]          1 0 [1 1 0] VOP2_GFX67;
     VMulLoU32            "v_mul_lo_u32"         Vop3  Valu             [361 361 645 645]  [- - - -]          1 0 [1 1 0] 0;
@@ -367,6 +380,9 @@ table! {
     VLshlrevB64          "v_lshlrev_b64"        Vop3  Valu             [- - 655 655]      [- - - -]          2 0 [1 2 0] 0;
     VLshrrevB64          "v_lshrrev_b64"        Vop3  Valu             [- - 656 656]      [- - - -]          2 0 [1 2 0] 0;
     VAshrrevI64          "v_ashrrev_i64"        Vop3  Valu             [- - 657 657]      [- - - -]          2 0 [1 2 0] 0;
+    VLshlB64             "v_lshl_b64"           Vop3  Valu             [353 353 - -]      [- - - -]          2 0 [2 1 0] 0;
+    VLshrB64             "v_lshr_b64"           Vop3  Valu             [354 354 - -]      [- - - -]          2 0 [2 1 0] 0;
+    VAshrI64             "v_ashr_i64"           Vop3  Valu             [355 355 - -]      [- - - -]          2 0 [2 1 0] 0;
     VBcntU32B32          "v_bcnt_u32_b32"       Vop3  Valu             [290 290 651 651]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
     VBfeU32              "v_bfe_u32"            Vop3  Valu             [328 328 456 456]  [- - - -]          1 0 [1 1 1] 0;
     VBfeI32              "v_bfe_i32"            Vop3  Valu             [329 329 457 457]  [- - - -]          1 0 [1 1 1] 0;
@@ -397,6 +413,30 @@ table! {
     FlatStoreDword       "flat_store_dword"     Flat  FlatStore        [- 28 28 28]       [- - - -]          0 0 [2 1 0] 0;
     FlatStoreDwordx2     "flat_store_dwordx2"   Flat  FlatStore        [- 29 29 29]       [- - - -]          0 0 [2 2 0] 0;
     FlatStoreDwordx4     "flat_store_dwordx4"   Flat  FlatStore        [- 30 31 31]       [- - - -]          0 0 [2 4 0] 0;
+    GlobalLoadUbyte      "global_load_ubyte"    Global FlatLoad        [- - - 16]         [- - - -]          1 0 [2 0 0] 0;
+    GlobalLoadSbyte      "global_load_sbyte"    Global FlatLoad        [- - - 17]         [- - - -]          1 0 [2 0 0] 0;
+    GlobalLoadUshort     "global_load_ushort"   Global FlatLoad        [- - - 18]         [- - - -]          1 0 [2 0 0] 0;
+    GlobalLoadSshort     "global_load_sshort"   Global FlatLoad        [- - - 19]         [- - - -]          1 0 [2 0 0] 0;
+    GlobalLoadDword      "global_load_dword"    Global FlatLoad        [- - - 20]         [- - - -]          1 0 [2 0 0] 0;
+    GlobalLoadDwordx2    "global_load_dwordx2"  Global FlatLoad        [- - - 21]         [- - - -]          2 0 [2 0 0] 0;
+    GlobalLoadDwordx4    "global_load_dwordx4"  Global FlatLoad        [- - - 23]         [- - - -]          4 0 [2 0 0] 0;
+    GlobalStoreByte      "global_store_byte"    Global FlatStore       [- - - 24]         [- - - -]          0 0 [2 1 0] 0;
+    GlobalStoreShort     "global_store_short"   Global FlatStore       [- - - 26]         [- - - -]          0 0 [2 1 0] 0;
+    GlobalStoreDword     "global_store_dword"   Global FlatStore       [- - - 28]         [- - - -]          0 0 [2 1 0] 0;
+    GlobalStoreDwordx2   "global_store_dwordx2" Global FlatStore       [- - - 29]         [- - - -]          0 0 [2 2 0] 0;
+    GlobalStoreDwordx4   "global_store_dwordx4" Global FlatStore       [- - - 31]         [- - - -]          0 0 [2 4 0] 0;
+    BufferLoadUbyte      "buffer_load_ubyte"    Mubuf MubufLoad        [8 8 - -]          [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadSbyte      "buffer_load_sbyte"    Mubuf MubufLoad        [9 9 - -]          [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadUshort     "buffer_load_ushort"   Mubuf MubufLoad        [10 10 - -]        [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadSshort     "buffer_load_sshort"   Mubuf MubufLoad        [11 11 - -]        [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadDword      "buffer_load_dword"    Mubuf MubufLoad        [12 12 - -]        [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadDwordx2    "buffer_load_dwordx2"  Mubuf MubufLoad        [13 13 - -]        [- - - -]          2 0 [2 4 0] 0;
+    BufferLoadDwordx4    "buffer_load_dwordx4"  Mubuf MubufLoad        [14 14 - -]        [- - - -]          4 0 [2 4 0] 0;
+    BufferStoreByte      "buffer_store_byte"    Mubuf MubufStore       [24 24 - -]        [- - - -]          0 0 [2 1 4] 0;
+    BufferStoreShort     "buffer_store_short"   Mubuf MubufStore       [26 26 - -]        [- - - -]          0 0 [2 1 4] 0;
+    BufferStoreDword     "buffer_store_dword"   Mubuf MubufStore       [28 28 - -]        [- - - -]          0 0 [2 1 4] 0;
+    BufferStoreDwordx2   "buffer_store_dwordx2" Mubuf MubufStore       [29 29 - -]        [- - - -]          0 0 [2 2 4] 0;
+    BufferStoreDwordx4   "buffer_store_dwordx4" Mubuf MubufStore       [30 30 - -]        [- - - -]          0 0 [2 4 4] 0;
     VCmpFI32             "v_cmp_f_i32"          Vopc  Valu             [128 128 192 192]  [128 128 192 192]  0 2 [1 1 0] 0;
     VCmpLtI32            "v_cmp_lt_i32"         Vopc  Valu             [129 129 193 193]  [129 129 193 193]  0 2 [1 1 0] 0;
     VCmpEqI32            "v_cmp_eq_i32"         Vopc  Valu             [130 130 194 194]  [130 130 194 194]  0 2 [1 1 0] 0;
