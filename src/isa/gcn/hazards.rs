@@ -413,4 +413,23 @@ mod tests {
         );
         assert_eq!(run(vec![write(Gen::Gfx8), load], Gen::Gfx8).len(), 2);
     }
+
+    #[test]
+    fn block_entries_assume_only_writers_the_function_has() {
+        let v = Operand::vgpr;
+        // A block starting with v_div_fmas: it may follow any code of the function, so with
+        // a VCC writer somewhere it gets the full four wait states…
+        let starts = [Some(0), Some(1)];
+        let (out, new_starts) = run_blocks(vec![div_scale(), div_fmas()], &starts, Gen::Gfx8);
+        assert_eq!((out[1].op, out[1].imm), (Op::SNop, 3));
+        assert_eq!(new_starts, [Some(0), Some(1)]);
+        // …and none when nothing in the function writes VCC.
+        let code = vec![filler(), filler(), div_fmas()];
+        let (out, _) = run_blocks(code.clone(), &[Some(0), Some(2)], Gen::Gfx8);
+        assert_eq!(out, code);
+        // A plain VALU at a block entry needs nothing without wide stores around.
+        let add = McInst::valu(Op::VAddF32, Gen::Gfx8, Some(v(1)), None, &[v(2), v(3)]).unwrap();
+        let (out, _) = run_blocks(vec![filler(), add.clone()], &[Some(0), Some(1)], Gen::Gfx8);
+        assert_eq!(out.len(), 2);
+    }
 }
