@@ -93,6 +93,12 @@ enum Family {
     Fma,
     FloatToInt,
     IntToFloat,
+    Bitselect,
+    Bmask,
+    /// Two results: the value and an i8 flag.
+    Overflow,
+    /// `Overflow` with an i8 carry (borrow) in.
+    OverflowCarry,
 }
 
 struct OpSpec {
@@ -129,8 +135,8 @@ const OPS: &[OpSpec] = &[
     op(IntBinary, Opcode::Band, INTS, WIDE_INTS),
     op(IntBinary, Opcode::Bor, INTS, WIDE_INTS),
     op(IntBinary, Opcode::Bxor, INTS, WIDE_INTS),
-    op(IntBinary, Opcode::Umulhi, &[I32], WIDE_INTS),
-    op(IntBinary, Opcode::Smulhi, &[I32], WIDE_INTS),
+    op(IntBinary, Opcode::Umulhi, INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Smulhi, INTS, WIDE_INTS),
     op(IntBinary, Opcode::Udiv, NARROW_INTS, WIDE_INTS),
     op(IntBinary, Opcode::Sdiv, NARROW_INTS, WIDE_INTS),
     op(IntBinary, Opcode::Urem, NARROW_INTS, WIDE_INTS),
@@ -141,18 +147,36 @@ const OPS: &[OpSpec] = &[
     op(IntBinary, Opcode::Smax, &[I32], WIDE_INTS),
     op(IntUnary, Opcode::Bnot, INTS, WIDE_INTS),
     op(IntUnary, Opcode::Ineg, INTS, WIDE_INTS),
-    op(IntUnary, Opcode::Iabs, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Clz, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Ctz, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Popcnt, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Bitrev, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Cls, &[], WIDE_INTS),
-    op(IntUnary, Opcode::Bswap, &[], &[I16, I32, I64]),
+    op(IntUnary, Opcode::Iabs, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Clz, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Ctz, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Popcnt, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Bitrev, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Cls, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Bswap, &[I16, I32, I64], &[I128]),
     op(Shift, Opcode::Ishl, INTS, WIDE_INTS),
     op(Shift, Opcode::Ushr, INTS, WIDE_INTS),
     op(Shift, Opcode::Sshr, INTS, WIDE_INTS),
-    op(Shift, Opcode::Rotl, &[I32], WIDE_INTS),
-    op(Shift, Opcode::Rotr, &[I32], WIDE_INTS),
+    op(Shift, Opcode::Rotl, INTS, WIDE_INTS),
+    op(Shift, Opcode::Rotr, INTS, WIDE_INTS),
+    op(Bitselect, Opcode::Bitselect, INTS, WIDE_INTS),
+    op(Bmask, Opcode::Bmask, INTS, WIDE_INTS),
+    op(
+        Select,
+        Opcode::SelectSpectreGuard,
+        VALUE_TYPES,
+        &[I128, F64],
+    ),
+    op(Overflow, Opcode::UaddOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::SaddOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::UsubOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::SsubOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::UmulOverflow, INTS, INTS),
+    op(Overflow, Opcode::SmulOverflow, INTS, INTS),
+    op(OverflowCarry, Opcode::UaddOverflowCin, INTS, WIDE_INTS),
+    op(OverflowCarry, Opcode::SaddOverflowCin, INTS, WIDE_INTS),
+    op(OverflowCarry, Opcode::UsubOverflowBin, INTS, WIDE_INTS),
+    op(OverflowCarry, Opcode::SsubOverflowBin, INTS, WIDE_INTS),
     op(Icmp, Opcode::Icmp, INTS, WIDE_INTS),
     op(Fcmp, Opcode::Fcmp, &[F32], WIDE_FLOATS),
     op(Select, Opcode::Select, VALUE_TYPES, &[I128, F64]),
@@ -375,7 +399,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         // The controlling type is the operand type for most families; for conversions the
         // operand type is chosen (preferring present ones) in `emit`.
         let ty = match spec.family {
-            Extend | Ireduce | Bitcast | FloatToInt | IntToFloat => *self.u.choose(&types)?,
+            Extend | Ireduce | Bitcast | FloatToInt | IntToFloat | Bmask => {
+                *self.u.choose(&types)?
+            }
             _ => self.prefer_present(&types)?,
         };
         let value = self.emit(spec.family, spec.opcode, ty)?;
@@ -451,7 +477,33 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 let cond_ty = self.prefer_present(cond_types)?;
                 let c = self.operand(cond_ty)?;
                 let (x, y) = (self.operand(ty)?, self.operand(ty)?);
-                self.cursor().ins().select(c, x, y)
+                if opcode == Opcode::SelectSpectreGuard {
+                    self.cursor().ins().select_spectre_guard(c, x, y)
+                } else {
+                    self.cursor().ins().select(c, x, y)
+                }
+            }
+            Bitselect => {
+                let (c, x, y) = (self.operand(ty)?, self.operand(ty)?, self.operand(ty)?);
+                self.cursor().ins().bitselect(c, x, y)
+            }
+            Bmask => {
+                let from_ty =
+                    self.prefer_present(if self.config.wide { WIDE_INTS } else { INTS })?;
+                let x = self.operand(from_ty)?;
+                self.cursor().ins().bmask(ty, x)
+            }
+            Overflow | OverflowCarry => {
+                let (x, y) = (self.operand(ty)?, self.operand(ty)?);
+                let inst = if let OverflowCarry = family {
+                    let c = self.operand(I8)?;
+                    self.cursor().ins().Ternary(opcode, ty, x, y, c).0
+                } else {
+                    self.cursor().ins().Binary(opcode, ty, x, y).0
+                };
+                let results = self.func.dfg.inst_results(inst).to_vec();
+                self.define(results[1]);
+                results[0]
             }
             Extend => {
                 let from: Vec<Type> = WIDE_INTS

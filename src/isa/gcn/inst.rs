@@ -173,23 +173,19 @@ impl MachInst for Inst {
                 }
             }
             Inst::Valu {
-                dst,
-                sdst,
-                srcs,
-                op,
-                ..
+                dst, sdst, srcs, ..
             } => {
                 for s in srcs.iter_mut() {
                     src(s, visit);
                 }
                 // Sequences that read their sources after writing a result do not exist
-                // among single instructions, except v_readlane-style SGPR results.
+                // among single instructions, except v_readlane-style SGPR results. A carry
+                // op without `sdst` writes its carry-out to VCC (a clobber); with one, to
+                // that lane mask (VOP3b).
                 if let Some(d) = dst {
                     visit(d, OperandKind::Def);
                 }
-                if let Some(d) = sdst
-                    && !writes_carry(*op)
-                {
+                if let Some(d) = sdst {
                     visit(d, OperandKind::Def);
                 }
             }
