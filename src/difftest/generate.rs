@@ -14,7 +14,7 @@
 //! more control-flow shapes are a matter of more `Shape`s.
 
 use super::specified::{Spec, result_spec};
-use super::values::{F32_EDGES, int_edges};
+use super::values::{F32_EDGES, F64_EDGES, int_edges};
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::condcodes::{FloatCC, IntCC};
 use crate::ir::immediates::{Ieee32, Ieee64};
@@ -69,11 +69,12 @@ impl GenConfig {
 }
 
 /// The types of parameters, results and values the backend supports.
-pub const VALUE_TYPES: &[Type] = &[I8, I16, I32, I64, F32];
+pub const VALUE_TYPES: &[Type] = &[I8, I16, I32, I64, F32, F64];
 const INTS: &[Type] = &[I8, I16, I32, I64];
 const NARROW_INTS: &[Type] = &[I8, I16, I32];
 const WIDE_INTS: &[Type] = &[I8, I16, I32, I64, I128];
 const WIDE_FLOATS: &[Type] = &[F32, F64];
+const FLOATS: &[Type] = &[F32, F64];
 
 /// The operation families, each with the types the backend lowers it for and, for wide
 /// mode, the types the generator may also try.
@@ -178,35 +179,35 @@ const OPS: &[OpSpec] = &[
     op(OverflowCarry, Opcode::UsubOverflowBin, INTS, WIDE_INTS),
     op(OverflowCarry, Opcode::SsubOverflowBin, INTS, WIDE_INTS),
     op(Icmp, Opcode::Icmp, INTS, WIDE_INTS),
-    op(Fcmp, Opcode::Fcmp, &[F32], WIDE_FLOATS),
+    op(Fcmp, Opcode::Fcmp, FLOATS, WIDE_FLOATS),
     op(Select, Opcode::Select, VALUE_TYPES, &[I128, F64]),
     op(Extend, Opcode::Uextend, &[I16, I32, I64], &[I128]),
     op(Extend, Opcode::Sextend, &[I16, I32, I64], &[I128]),
     op(Ireduce, Opcode::Ireduce, NARROW_INTS, &[I64]),
-    op(Bitcast, Opcode::Bitcast, &[I32, F32], &[I64, F64]),
-    op(FloatBinary, Opcode::Fadd, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fsub, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fmul, &[F32], WIDE_FLOATS),
+    op(Bitcast, Opcode::Bitcast, &[I32, F32, I64, F64], &[I64, F64]),
+    op(FloatBinary, Opcode::Fadd, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fsub, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fmul, FLOATS, WIDE_FLOATS),
     op(FloatBinary, Opcode::Fdiv, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fmin, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fmax, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fcopysign, &[F32], WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fmin, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fmax, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fcopysign, FLOATS, WIDE_FLOATS),
     op(FloatUnary, Opcode::Sqrt, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Fneg, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Fabs, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Floor, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Ceil, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Trunc, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Nearest, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Fpromote, &[], &[F64]),
-    op(FloatUnary, Opcode::Fdemote, &[], &[F32]),
-    op(Fma, Opcode::Fma, &[F32], WIDE_FLOATS),
-    op(FloatToInt, Opcode::FcvtToUint, &[I32], WIDE_INTS),
-    op(FloatToInt, Opcode::FcvtToSint, &[I32], WIDE_INTS),
-    op(FloatToInt, Opcode::FcvtToUintSat, &[I32], WIDE_INTS),
-    op(FloatToInt, Opcode::FcvtToSintSat, &[I32], WIDE_INTS),
-    op(IntToFloat, Opcode::FcvtFromUint, &[F32], WIDE_FLOATS),
-    op(IntToFloat, Opcode::FcvtFromSint, &[F32], WIDE_FLOATS),
+    op(FloatUnary, Opcode::Fneg, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Fabs, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Floor, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Ceil, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Trunc, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Nearest, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Fpromote, &[F64], &[F64]),
+    op(FloatUnary, Opcode::Fdemote, &[F32], &[F32]),
+    op(Fma, Opcode::Fma, FLOATS, WIDE_FLOATS),
+    op(FloatToInt, Opcode::FcvtToUint, INTS, WIDE_INTS),
+    op(FloatToInt, Opcode::FcvtToSint, INTS, WIDE_INTS),
+    op(FloatToInt, Opcode::FcvtToUintSat, INTS, WIDE_INTS),
+    op(FloatToInt, Opcode::FcvtToSintSat, INTS, WIDE_INTS),
+    op(IntToFloat, Opcode::FcvtFromUint, FLOATS, WIDE_FLOATS),
+    op(IntToFloat, Opcode::FcvtFromSint, FLOATS, WIDE_FLOATS),
 ];
 
 /// The opcodes the generator emits in the default (supported-only) mode.
@@ -541,18 +542,16 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().bitcast(ty, MemFlagsData::new(), x)
             }
             FloatToInt => {
-                let from_ty = if self.config.wide {
-                    *self.u.choose(WIDE_FLOATS)?
-                } else {
-                    F32
-                };
+                let from_ty = *self.u.choose(FLOATS)?;
                 let x = self.operand(from_ty)?;
                 let inst = self.cursor().ins().Unary(opcode, ty, x).0;
                 self.func.dfg.first_result(inst)
             }
             IntToFloat => {
-                let from_ty = if self.config.wide && self.u.ratio(1, 2)? {
-                    *self.u.choose(WIDE_INTS)?
+                let from_ty = if self.u.ratio(1, 2)? {
+                    *self
+                        .u
+                        .choose(if self.config.wide { WIDE_INTS } else { INTS })?
                 } else {
                     I32
                 };
@@ -608,7 +607,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().f32const(Ieee32::with_bits(bits))
             }
             F64 => {
-                let bits: u64 = self.u.arbitrary()?;
+                let bits: u64 = if edge {
+                    *self.u.choose(F64_EDGES)?
+                } else {
+                    self.u.arbitrary()?
+                };
                 self.cursor().ins().f64const(Ieee64::with_bits(bits))
             }
             I128 => {

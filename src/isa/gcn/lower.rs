@@ -1073,6 +1073,30 @@ impl generated::Context for IsleContext<'_, '_> {
         carry.mask
     }
 
+    fn vop64_1(&mut self, op: &Op, a: Reg) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a)], 0)
+    }
+
+    fn vop64(&mut self, op: &Op, a: Reg, b: Reg, neg: u8) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a), Src::Reg(b)], neg)
+    }
+
+    fn vop64_3(&mut self, op: &Op, a: Reg, b: Reg, c: Reg) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a), Src::Reg(b), Src::Reg(c)], 0)
+    }
+
+    fn vcvt64(&mut self, op: &Op, a: Src) -> Reg {
+        self.valu_pair(*op, &[a], 0)
+    }
+
+    fn vldexp64(&mut self, a: Reg, e: Src) -> Reg {
+        self.valu_pair(Op::VLdexpF64, &[Src::Reg(a), e], 0)
+    }
+
+    fn vcmp_float64_op(&mut self, cc: &FloatCC) -> Op {
+        vcmp_float64(*cc)
+    }
+
     fn pair_carry(&mut self, value: Reg, mask: Reg) -> Carry {
         Carry { value, mask }
     }
@@ -1101,6 +1125,31 @@ pub struct Carry {
 }
 
 impl IsleContext<'_, '_> {
+    /// A VALU operation with a 64-bit (VGPR pair) result, negating the sources in `neg`.
+    /// Operations the generation lacks are a CompileError.
+    fn valu_pair(&mut self, op: Op, srcs: &[Src], neg: u8) -> Reg {
+        let generation = self.backend.generation;
+        if !op.info().available(generation) {
+            self.fail(format!(
+                "{} does not exist on {generation:?} (an expansion is not implemented yet)",
+                op.info().mnemonic(generation)
+            ));
+        }
+        let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
+        let op = self.legalize_valu_in(op, &mut srcs, neg != 0);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(dst),
+            sdst: None,
+            srcs,
+            neg,
+            abs: 0,
+            clamp: false,
+        });
+        dst
+    }
+
     /// A carry-writing add or subtract in its VOP3b form, which writes the carry-out to a
     /// lane mask of our choosing rather than VCC, and reads a carry-in from one. The
     /// carry-in is a constant-bus read, so the other sources are then VGPRs or inline
@@ -1212,6 +1261,28 @@ fn scmp_int(cc: IntCC, wide: bool) -> Option<Op> {
         (NotEqual, true) => SCmpLgU64,
         _ => return None,
     })
+}
+
+/// The f64 twin of [`vcmp_float`].
+fn vcmp_float64(cc: FloatCC) -> Op {
+    use FloatCC::*;
+    use Op::*;
+    match cc {
+        Ordered => VCmpOF64,
+        Unordered => VCmpUF64,
+        Equal => VCmpEqF64,
+        NotEqual => VCmpNeqF64,
+        OrderedNotEqual => VCmpLgF64,
+        UnorderedOrEqual => VCmpNlgF64,
+        LessThan => VCmpLtF64,
+        LessThanOrEqual => VCmpLeF64,
+        GreaterThan => VCmpGtF64,
+        GreaterThanOrEqual => VCmpGeF64,
+        UnorderedOrLessThan => VCmpNgeF64,
+        UnorderedOrLessThanOrEqual => VCmpNgtF64,
+        UnorderedOrGreaterThan => VCmpNleF64,
+        UnorderedOrGreaterThanOrEqual => VCmpNltF64,
+    }
 }
 
 /// The VOPC compare for a CLIF float condition. The `n…` compares are true for unordered

@@ -485,6 +485,89 @@ pub(crate) fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
     }
 }
 
+/// V_MIN_F64 and V_MAX_F64: the rules of [`min`] and [`max`] on f64.
+pub(crate) fn min64(a: f64, b: f64) -> f64 {
+    min_max64(a, b, true)
+}
+
+pub(crate) fn max64(a: f64, b: f64) -> f64 {
+    min_max64(a, b, false)
+}
+
+fn is_signalling64(x: f64) -> bool {
+    x.is_nan() && x.to_bits() & 0x0008_0000_0000_0000 == 0
+}
+
+fn min_max64(a: f64, b: f64, is_min: bool) -> f64 {
+    if is_signalling64(a) {
+        quiet64(a)
+    } else if is_signalling64(b) {
+        quiet64(b)
+    } else if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        if a.is_sign_negative() == is_min { a } else { b }
+    } else if (a < b) == is_min {
+        a
+    } else {
+        b
+    }
+}
+
+/// An f64 rounding to integral value (V_TRUNC_F64, V_CEIL_F64, V_FLOOR_F64, V_RNDNE_F64).
+pub(crate) fn round64(x: f64, op: fn(f64) -> f64) -> f64 {
+    arith64(&[x], || op(x))
+}
+
+/// V_LDEXP_F64: `x · 2^e` rounded once (denormal results included).
+pub(crate) fn ldexp64(x: f64, e: i32) -> f64 {
+    if x.is_nan() {
+        return quiet64(x);
+    }
+    if x == 0.0 || x.is_infinite() {
+        return x;
+    }
+    // x = y · 2^ex with 1 <= |y| < 2, exactly.
+    let (bits, bias) = if x.is_subnormal() {
+        ((x * pow2(64)).to_bits(), 1023 + 64)
+    } else {
+        (x.to_bits(), 1023)
+    };
+    let ex = ((bits >> 52) & 0x7ff) as i32 - bias;
+    let y = f64::from_bits(bits & !(0x7ff << 52) | 1023 << 52);
+    let t = ex.saturating_add(e.clamp(-4000, 4000));
+    if t > 1023 {
+        f64::copysign(f64::INFINITY, x)
+    } else if t >= -1022 {
+        y * pow2(t) // exact: the result is normal
+    } else {
+        // y · 2^-1022 is exact; the second product rounds once (to zero when t is far
+        // below the denormals).
+        y * pow2(-1022) * pow2((t + 1022).max(-1022))
+    }
+}
+
+/// V_CMP_CLASS_F64: the mask bits of [`class`].
+pub(crate) fn class64(x: f64, mask: u32) -> bool {
+    let neg = x.is_sign_negative();
+    let bit = if x.is_nan() {
+        if is_signalling64(x) { 0 } else { 1 }
+    } else if x.is_infinite() {
+        if neg { 2 } else { 9 }
+    } else if x == 0.0 {
+        if neg { 5 } else { 6 }
+    } else if x.is_subnormal() {
+        if neg { 4 } else { 7 }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    mask >> bit & 1 != 0
+}
+
 /// V_CMP_CLASS_F32 (GCN3 ISA 12.8): mask bits 0 sNaN, 1 qNaN, 2 −∞, 3 −normal,
 /// 4 −denormal, 5 −0, 6 +0, 7 +denormal, 8 +normal, 9 +∞.
 pub(crate) fn class(x: f32, mask: u32) -> bool {
@@ -508,6 +591,30 @@ pub(crate) fn class(x: f32, mask: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ldexp64_rounds_once() {
+        assert_eq!(ldexp64(1.5, 1), 3.0);
+        assert_eq!(ldexp64(1.0, -1074), f64::from_bits(1));
+        assert_eq!(ldexp64(1.0, -1075), 0.0); // a tie, to even
+        assert_eq!(ldexp64(1.5, -1075), f64::from_bits(1));
+        assert_eq!(ldexp64(3.0, -1075), f64::from_bits(2)); // 1.5 ulp: a tie, to even
+        assert_eq!(ldexp64(f64::from_bits(1), 1074), 1.0);
+        assert_eq!(ldexp64(f64::MAX, 1), f64::INFINITY);
+        assert_eq!(ldexp64(-f64::MIN_POSITIVE, -1), -f64::MIN_POSITIVE / 2.0);
+        assert_eq!(ldexp64(1.0, i32::MIN), 0.0);
+        assert_eq!(ldexp64(-1.0, i32::MAX), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn min_max64_follow_ieee_mode() {
+        let snan = f64::from_bits(0x7ff0_0000_0000_0001);
+        assert_eq!(min64(-0.0, 0.0).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(max64(-0.0, 0.0).to_bits(), 0.0f64.to_bits());
+        assert_eq!(min64(f64::NAN, 2.0), 2.0);
+        assert_eq!(min64(snan, 2.0).to_bits(), 0x7ff8_0000_0000_0001);
+        assert!(class64(snan, 1) && class64(f64::from_bits(1), 1 << 7));
+    }
 
     /// The rounding helper of v_div_fmas_f32 against the correctly rounded fma.
     #[test]

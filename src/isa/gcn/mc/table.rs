@@ -330,6 +330,14 @@ table! {
     VRsqF32              "v_rsq_f32"            Vop1  Valu             [46 46 36 36]      [430 430 356 356]  1 0 [1 0 0] FSRC0|FOUT;
     VSqrtF32             "v_sqrt_f32"           Vop1  Valu             [51 51 39 39]      [435 435 359 359]  1 0 [1 0 0] FSRC0|FOUT;
     VRcpF64              "v_rcp_f64"            Vop1  Valu             [47 47 37 37]      [431 431 357 357]  2 0 [2 0 0] FSRC0|FOUT;
+    VCvtI32F64           "v_cvt_i32_f64"        Vop1  Valu             [3 3 3 3]          [387 387 323 323]  1 0 [2 0 0] FSRC0;
+    VCvtF64I32           "v_cvt_f64_i32"        Vop1  Valu             [4 4 4 4]          [388 388 324 324]  2 0 [1 0 0] FOUT;
+    VCvtU32F64           "v_cvt_u32_f64"        Vop1  Valu             [21 21 21 21]      [405 405 341 341]  1 0 [2 0 0] FSRC0;
+    VCvtF64U32           "v_cvt_f64_u32"        Vop1  Valu             [22 22 22 22]      [406 406 342 342]  2 0 [1 0 0] FOUT;
+    VTruncF64            "v_trunc_f64"          Vop1  Valu             [- 23 23 23]       [- 407 343 343]    2 0 [2 0 0] FSRC0|FOUT;
+    VCeilF64             "v_ceil_f64"           Vop1  Valu             [- 24 24 24]       [- 408 344 344]    2 0 [2 0 0] FSRC0|FOUT;
+    VRndneF64            "v_rndne_f64"          Vop1  Valu             [- 25 25 25]       [- 409 345 345]    2 0 [2 0 0] FSRC0|FOUT;
+    VFloorF64            "v_floor_f64"          Vop1  Valu             [- 26 26 26]       [- 410 346 346]    2 0 [2 0 0] FSRC0|FOUT;
     VFrexpExpI32F32      "v_frexp_exp_i32_f32"  Vop1  Valu             [63 63 51 51]      [447 447 371 371]  1 0 [1 0 0] FSRC0;
     VFrexpMantF32        "v_frexp_mant_f32"     Vop1  Valu             [64 64 52 52]      [448 448 372 372]  1 0 [1 0 0] FSRC0|FOUT;
     VCndmaskB32          "v_cndmask_b32"        Vop2  Valu             [0 0 0 0]          [256 256 256 256]  1 0 [1 1 2] 0;
@@ -384,6 +392,9 @@ table! {
     VAddF64              "v_add_f64"            Vop3  Valu             [356 356 640 640]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
     VMulF64              "v_mul_f64"            Vop3  Valu             [357 357 641 641]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
     VFmaF64              "v_fma_f64"            Vop3  Valu             [332 332 460 460]  [- - - -]          2 0 [2 2 2] FSRC0|FSRC1|FSRC2|FOUT;
+    VMinF64              "v_min_f64"            Vop3  Valu             [358 358 642 642]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
+    VMaxF64              "v_max_f64"            Vop3  Valu             [359 359 643 643]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
+    VLdexpF64            "v_ldexp_f64"          Vop3  Valu             [360 360 644 644]  [- - - -]          2 0 [2 1 0] FSRC0|FOUT;
     VCmpClassF32         "v_cmp_class_f32"      Vopc  Valu             [136 136 16 16]    [136 136 16 16]    0 2 [1 1 0] FSRC0;
     FlatLoadUbyte        "flat_load_ubyte"      Flat  FlatLoad         [- 8 16 16]        [- - - -]          1 0 [2 0 0] 0;
     FlatLoadSbyte        "flat_load_sbyte"      Flat  FlatLoad         [- 9 17 17]        [- - - -]          1 0 [2 0 0] 0;
@@ -445,4 +456,21 @@ table! {
     VCmpNeqF32           "v_cmp_neq_f32"        Vopc  Valu             [13 13 77 77]      [13 13 77 77]      0 2 [1 1 0] FSRC0|FSRC1;
     VCmpNltF32           "v_cmp_nlt_f32"        Vopc  Valu             [14 14 78 78]      [14 14 78 78]      0 2 [1 1 0] FSRC0|FSRC1;
     VCmpTruF32           "v_cmp_tru_f32"        Vopc  Valu             [15 15 79 79]      [15 15 79 79]      0 2 [1 1 0] FSRC0|FSRC1;
+    VCmpFF64             "v_cmp_f_f64"          Vopc  Valu             [32 32 96 96]      [32 32 96 96]      0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpLtF64            "v_cmp_lt_f64"         Vopc  Valu             [33 33 97 97]      [33 33 97 97]      0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpEqF64            "v_cmp_eq_f64"         Vopc  Valu             [34 34 98 98]      [34 34 98 98]      0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpLeF64            "v_cmp_le_f64"         Vopc  Valu             [35 35 99 99]      [35 35 99 99]      0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpGtF64            "v_cmp_gt_f64"         Vopc  Valu             [36 36 100 100]    [36 36 100 100]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpLgF64            "v_cmp_lg_f64"         Vopc  Valu             [37 37 101 101]    [37 37 101 101]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpGeF64            "v_cmp_ge_f64"         Vopc  Valu             [38 38 102 102]    [38 38 102 102]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpOF64             "v_cmp_o_f64"          Vopc  Valu             [39 39 103 103]    [39 39 103 103]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpUF64             "v_cmp_u_f64"          Vopc  Valu             [40 40 104 104]    [40 40 104 104]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpNgeF64           "v_cmp_nge_f64"        Vopc  Valu             [41 41 105 105]    [41 41 105 105]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpNlgF64           "v_cmp_nlg_f64"        Vopc  Valu             [42 42 106 106]    [42 42 106 106]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpNgtF64           "v_cmp_ngt_f64"        Vopc  Valu             [43 43 107 107]    [43 43 107 107]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpNleF64           "v_cmp_nle_f64"        Vopc  Valu             [44 44 108 108]    [44 44 108 108]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpNeqF64           "v_cmp_neq_f64"        Vopc  Valu             [45 45 109 109]    [45 45 109 109]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpNltF64           "v_cmp_nlt_f64"        Vopc  Valu             [46 46 110 110]    [46 46 110 110]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpTruF64           "v_cmp_tru_f64"        Vopc  Valu             [47 47 111 111]    [47 47 111 111]    0 2 [2 2 0] FSRC0|FSRC1;
+    VCmpClassF64         "v_cmp_class_f64"      Vopc  Valu             [168 168 18 18]    [168 168 18 18]    0 2 [2 1 0] FSRC0;
 }
