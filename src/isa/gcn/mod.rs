@@ -2,6 +2,8 @@
 
 pub mod abi;
 #[cfg(test)]
+mod div64_model;
+#[cfg(test)]
 mod div_model;
 pub mod emit;
 #[cfg(test)]
