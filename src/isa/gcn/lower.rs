@@ -1093,6 +1093,22 @@ impl generated::Context for IsleContext<'_, '_> {
         self.valu_pair(Op::VLdexpF64, &[Src::Reg(a), e], 0)
     }
 
+    fn fdiv64(&mut self, num: Reg, den: Reg) -> Reg {
+        let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::FDiv64 { dst, num, den, tmp });
+        dst
+    }
+
+    fn sqrt64(&mut self, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::Sqrt64 { dst, src, tmp });
+        dst
+    }
+
     fn vcmp_float64_op(&mut self, cc: &FloatCC) -> Op {
         vcmp_float64(*cc)
     }

@@ -7,6 +7,8 @@ mod div64_model;
 mod div_model;
 pub mod emit;
 #[cfg(test)]
+mod fdiv64_model;
+#[cfg(test)]
 mod fdiv_model;
 pub mod hazards;
 pub mod insert_waitcnt;

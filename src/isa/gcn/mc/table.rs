@@ -338,6 +338,7 @@ table! {
     VCeilF64             "v_ceil_f64"           Vop1  Valu             [- 24 24 24]       [- 408 344 344]    2 0 [2 0 0] FSRC0|FOUT;
     VRndneF64            "v_rndne_f64"          Vop1  Valu             [- 25 25 25]       [- 409 345 345]    2 0 [2 0 0] FSRC0|FOUT;
     VFloorF64            "v_floor_f64"          Vop1  Valu             [- 26 26 26]       [- 410 346 346]    2 0 [2 0 0] FSRC0|FOUT;
+    VRsqF64              "v_rsq_f64"            Vop1  Valu             [49 49 38 38]      [433 433 358 358]  2 0 [2 0 0] FSRC0|FOUT;
     VFrexpExpI32F32      "v_frexp_exp_i32_f32"  Vop1  Valu             [63 63 51 51]      [447 447 371 371]  1 0 [1 0 0] FSRC0;
     VFrexpMantF32        "v_frexp_mant_f32"     Vop1  Valu             [64 64 52 52]      [448 448 372 372]  1 0 [1 0 0] FSRC0|FOUT;
     VCndmaskB32          "v_cndmask_b32"        Vop2  Valu             [0 0 0 0]          [256 256 256 256]  1 0 [1 1 2] 0;
@@ -395,6 +396,9 @@ table! {
     VMinF64              "v_min_f64"            Vop3  Valu             [358 358 642 642]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
     VMaxF64              "v_max_f64"            Vop3  Valu             [359 359 643 643]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;
     VLdexpF64            "v_ldexp_f64"          Vop3  Valu             [360 360 644 644]  [- - - -]          2 0 [2 1 0] FSRC0|FOUT;
+    VDivScaleF64         "v_div_scale_f64"      Vop3  Valu             [366 366 481 481]  [- - - -]          2 2 [2 2 2] FSRC0|FSRC1|FSRC2|FOUT;
+    VDivFmasF64          "v_div_fmas_f64"       Vop3  Valu             [368 368 483 483]  [- - - -]          2 0 [2 2 2] FSRC0|FSRC1|FSRC2|FOUT;
+    VDivFixupF64         "v_div_fixup_f64"      Vop3  Valu             [352 352 479 479]  [- - - -]          2 0 [2 2 2] FSRC0|FSRC1|FSRC2|FOUT;
     VCmpClassF32         "v_cmp_class_f32"      Vopc  Valu             [136 136 16 16]    [136 136 16 16]    0 2 [1 1 0] FSRC0;
     FlatLoadUbyte        "flat_load_ubyte"      Flat  FlatLoad         [- 8 16 16]        [- - - -]          1 0 [2 0 0] 0;
     FlatLoadSbyte        "flat_load_sbyte"      Flat  FlatLoad         [- 9 17 17]        [- - - -]          1 0 [2 0 0] 0;
