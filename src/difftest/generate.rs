@@ -14,7 +14,7 @@
 //! more control-flow shapes are a matter of more `Shape`s.
 
 use super::specified::{Spec, result_spec};
-use super::values::{F32_EDGES, int_edges};
+use super::values::{F32_EDGES, F64_EDGES, int_edges};
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::condcodes::{FloatCC, IntCC};
 use crate::ir::immediates::{Ieee32, Ieee64};
@@ -69,11 +69,12 @@ impl GenConfig {
 }
 
 /// The types of parameters, results and values the backend supports.
-pub const VALUE_TYPES: &[Type] = &[I8, I16, I32, I64, F32];
+pub const VALUE_TYPES: &[Type] = &[I8, I16, I32, I64, F32, F64];
 const INTS: &[Type] = &[I8, I16, I32, I64];
 const NARROW_INTS: &[Type] = &[I8, I16, I32];
 const WIDE_INTS: &[Type] = &[I8, I16, I32, I64, I128];
 const WIDE_FLOATS: &[Type] = &[F32, F64];
+const FLOATS: &[Type] = &[F32, F64];
 
 /// The operation families, each with the types the backend lowers it for and, for wide
 /// mode, the types the generator may also try.
@@ -93,6 +94,12 @@ enum Family {
     Fma,
     FloatToInt,
     IntToFloat,
+    Bitselect,
+    Bmask,
+    /// Two results: the value and an i8 flag.
+    Overflow,
+    /// `Overflow` with an i8 carry (borrow) in.
+    OverflowCarry,
 }
 
 struct OpSpec {
@@ -129,60 +136,78 @@ const OPS: &[OpSpec] = &[
     op(IntBinary, Opcode::Band, INTS, WIDE_INTS),
     op(IntBinary, Opcode::Bor, INTS, WIDE_INTS),
     op(IntBinary, Opcode::Bxor, INTS, WIDE_INTS),
-    op(IntBinary, Opcode::Umulhi, &[I32], WIDE_INTS),
-    op(IntBinary, Opcode::Smulhi, &[I32], WIDE_INTS),
-    op(IntBinary, Opcode::Udiv, NARROW_INTS, WIDE_INTS),
-    op(IntBinary, Opcode::Sdiv, NARROW_INTS, WIDE_INTS),
-    op(IntBinary, Opcode::Urem, NARROW_INTS, WIDE_INTS),
-    op(IntBinary, Opcode::Srem, NARROW_INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Umulhi, INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Smulhi, INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Udiv, INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Sdiv, INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Urem, INTS, WIDE_INTS),
+    op(IntBinary, Opcode::Srem, INTS, WIDE_INTS),
     op(IntBinary, Opcode::Umin, &[I32], WIDE_INTS),
     op(IntBinary, Opcode::Umax, &[I32], WIDE_INTS),
     op(IntBinary, Opcode::Smin, &[I32], WIDE_INTS),
     op(IntBinary, Opcode::Smax, &[I32], WIDE_INTS),
     op(IntUnary, Opcode::Bnot, INTS, WIDE_INTS),
     op(IntUnary, Opcode::Ineg, INTS, WIDE_INTS),
-    op(IntUnary, Opcode::Iabs, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Clz, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Ctz, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Popcnt, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Bitrev, &[I32], WIDE_INTS),
-    op(IntUnary, Opcode::Cls, &[], WIDE_INTS),
-    op(IntUnary, Opcode::Bswap, &[], &[I16, I32, I64]),
+    op(IntUnary, Opcode::Iabs, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Clz, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Ctz, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Popcnt, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Bitrev, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Cls, INTS, WIDE_INTS),
+    op(IntUnary, Opcode::Bswap, &[I16, I32, I64], &[I128]),
     op(Shift, Opcode::Ishl, INTS, WIDE_INTS),
     op(Shift, Opcode::Ushr, INTS, WIDE_INTS),
     op(Shift, Opcode::Sshr, INTS, WIDE_INTS),
-    op(Shift, Opcode::Rotl, &[I32], WIDE_INTS),
-    op(Shift, Opcode::Rotr, &[I32], WIDE_INTS),
+    op(Shift, Opcode::Rotl, INTS, WIDE_INTS),
+    op(Shift, Opcode::Rotr, INTS, WIDE_INTS),
+    op(Bitselect, Opcode::Bitselect, INTS, WIDE_INTS),
+    op(Bmask, Opcode::Bmask, INTS, WIDE_INTS),
+    op(
+        Select,
+        Opcode::SelectSpectreGuard,
+        VALUE_TYPES,
+        &[I128, F64],
+    ),
+    op(Overflow, Opcode::UaddOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::SaddOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::UsubOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::SsubOverflow, INTS, WIDE_INTS),
+    op(Overflow, Opcode::UmulOverflow, INTS, INTS),
+    op(Overflow, Opcode::SmulOverflow, INTS, INTS),
+    op(OverflowCarry, Opcode::UaddOverflowCin, INTS, WIDE_INTS),
+    op(OverflowCarry, Opcode::SaddOverflowCin, INTS, WIDE_INTS),
+    op(OverflowCarry, Opcode::UsubOverflowBin, INTS, WIDE_INTS),
+    op(OverflowCarry, Opcode::SsubOverflowBin, INTS, WIDE_INTS),
     op(Icmp, Opcode::Icmp, INTS, WIDE_INTS),
-    op(Fcmp, Opcode::Fcmp, &[F32], WIDE_FLOATS),
+    op(Fcmp, Opcode::Fcmp, FLOATS, WIDE_FLOATS),
     op(Select, Opcode::Select, VALUE_TYPES, &[I128, F64]),
     op(Extend, Opcode::Uextend, &[I16, I32, I64], &[I128]),
     op(Extend, Opcode::Sextend, &[I16, I32, I64], &[I128]),
     op(Ireduce, Opcode::Ireduce, NARROW_INTS, &[I64]),
-    op(Bitcast, Opcode::Bitcast, &[I32, F32], &[I64, F64]),
-    op(FloatBinary, Opcode::Fadd, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fsub, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fmul, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fdiv, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fmin, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fmax, &[F32], WIDE_FLOATS),
-    op(FloatBinary, Opcode::Fcopysign, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Sqrt, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Fneg, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Fabs, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Floor, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Ceil, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Trunc, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Nearest, &[F32], WIDE_FLOATS),
-    op(FloatUnary, Opcode::Fpromote, &[], &[F64]),
-    op(FloatUnary, Opcode::Fdemote, &[], &[F32]),
-    op(Fma, Opcode::Fma, &[F32], WIDE_FLOATS),
-    op(FloatToInt, Opcode::FcvtToUint, &[I32], WIDE_INTS),
-    op(FloatToInt, Opcode::FcvtToSint, &[I32], WIDE_INTS),
-    op(FloatToInt, Opcode::FcvtToUintSat, &[I32], WIDE_INTS),
-    op(FloatToInt, Opcode::FcvtToSintSat, &[I32], WIDE_INTS),
-    op(IntToFloat, Opcode::FcvtFromUint, &[F32], WIDE_FLOATS),
-    op(IntToFloat, Opcode::FcvtFromSint, &[F32], WIDE_FLOATS),
+    op(Bitcast, Opcode::Bitcast, &[I32, F32, I64, F64], &[I64, F64]),
+    op(FloatBinary, Opcode::Fadd, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fsub, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fmul, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fdiv, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fmin, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fmax, FLOATS, WIDE_FLOATS),
+    op(FloatBinary, Opcode::Fcopysign, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Sqrt, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Fneg, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Fabs, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Floor, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Ceil, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Trunc, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Nearest, FLOATS, WIDE_FLOATS),
+    op(FloatUnary, Opcode::Fpromote, &[F64], &[F64]),
+    op(FloatUnary, Opcode::Fdemote, &[F32], &[F32]),
+    op(Fma, Opcode::Fma, FLOATS, WIDE_FLOATS),
+    op(FloatToInt, Opcode::FcvtToUint, INTS, WIDE_INTS),
+    op(FloatToInt, Opcode::FcvtToSint, INTS, WIDE_INTS),
+    op(FloatToInt, Opcode::FcvtToUintSat, INTS, WIDE_INTS),
+    op(FloatToInt, Opcode::FcvtToSintSat, INTS, WIDE_INTS),
+    op(IntToFloat, Opcode::FcvtFromUint, FLOATS, WIDE_FLOATS),
+    op(IntToFloat, Opcode::FcvtFromSint, FLOATS, WIDE_FLOATS),
 ];
 
 /// The opcodes the generator emits in the default (supported-only) mode.
@@ -382,7 +407,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         // The controlling type is the operand type for most families; for conversions the
         // operand type is chosen (preferring present ones) in `emit`.
         let ty = match spec.family {
-            Extend | Ireduce | Bitcast | FloatToInt | IntToFloat => *self.u.choose(&types)?,
+            Extend | Ireduce | Bitcast | FloatToInt | IntToFloat | Bmask => {
+                *self.u.choose(&types)?
+            }
             _ => self.prefer_present(&types)?,
         };
         let value = self.emit(spec.family, spec.opcode, ty)?;
@@ -458,7 +485,33 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 let cond_ty = self.prefer_present(cond_types)?;
                 let c = self.operand(cond_ty)?;
                 let (x, y) = (self.operand(ty)?, self.operand(ty)?);
-                self.cursor().ins().select(c, x, y)
+                if opcode == Opcode::SelectSpectreGuard {
+                    self.cursor().ins().select_spectre_guard(c, x, y)
+                } else {
+                    self.cursor().ins().select(c, x, y)
+                }
+            }
+            Bitselect => {
+                let (c, x, y) = (self.operand(ty)?, self.operand(ty)?, self.operand(ty)?);
+                self.cursor().ins().bitselect(c, x, y)
+            }
+            Bmask => {
+                let from_ty =
+                    self.prefer_present(if self.config.wide { WIDE_INTS } else { INTS })?;
+                let x = self.operand(from_ty)?;
+                self.cursor().ins().bmask(ty, x)
+            }
+            Overflow | OverflowCarry => {
+                let (x, y) = (self.operand(ty)?, self.operand(ty)?);
+                let inst = if let OverflowCarry = family {
+                    let c = self.operand(I8)?;
+                    self.cursor().ins().Ternary(opcode, ty, x, y, c).0
+                } else {
+                    self.cursor().ins().Binary(opcode, ty, x, y).0
+                };
+                let results = self.func.dfg.inst_results(inst).to_vec();
+                self.define(results[1]);
+                results[0]
             }
             Extend => {
                 let from: Vec<Type> = WIDE_INTS
@@ -496,18 +549,16 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().bitcast(ty, MemFlagsData::new(), x)
             }
             FloatToInt => {
-                let from_ty = if self.config.wide {
-                    *self.u.choose(WIDE_FLOATS)?
-                } else {
-                    F32
-                };
+                let from_ty = *self.u.choose(FLOATS)?;
                 let x = self.operand(from_ty)?;
                 let inst = self.cursor().ins().Unary(opcode, ty, x).0;
                 self.func.dfg.first_result(inst)
             }
             IntToFloat => {
-                let from_ty = if self.config.wide && self.u.ratio(1, 2)? {
-                    *self.u.choose(WIDE_INTS)?
+                let from_ty = if self.u.ratio(1, 2)? {
+                    *self
+                        .u
+                        .choose(if self.config.wide { WIDE_INTS } else { INTS })?
                 } else {
                     I32
                 };
@@ -563,7 +614,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().f32const(Ieee32::with_bits(bits))
             }
             F64 => {
-                let bits: u64 = self.u.arbitrary()?;
+                let bits: u64 = if edge {
+                    *self.u.choose(F64_EDGES)?
+                } else {
+                    self.u.arbitrary()?
+                };
                 self.cursor().ins().f64const(Ieee64::with_bits(bits))
             }
             I128 => {

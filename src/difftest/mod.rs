@@ -24,7 +24,7 @@ pub use run::{
     run_case, run_case_with, run_line,
 };
 pub use specified::{Spec, return_specs};
-pub use values::{F32_EDGES, SplitMix64, int_edges, random_value};
+pub use values::{F32_EDGES, F64_EDGES, SplitMix64, int_edges, random_value};
 
 use crate::Target;
 use crate::ir::Function;

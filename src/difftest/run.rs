@@ -12,7 +12,7 @@
 use super::specified::{Spec, return_specs};
 use super::values::bits_of;
 use crate::intrinsics::{self, Intrinsic};
-use crate::ir::types::{F32, I64};
+use crate::ir::types::I64;
 use crate::ir::{self, AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Type};
 use crate::isa::gcn::mc::Gen;
 use crate::sim::gcn::{self as sim, Launch, Memory, SimError};
@@ -555,7 +555,7 @@ fn compare(expected: &[DataValue], actual: &[DataValue], specs: &[Spec]) -> Opti
         let spec = specs.get(i).copied().unwrap_or(Spec::Exact);
         let same = match spec {
             Spec::Unspecified => true,
-            Spec::AnyNan if e.ty() == F32 && is_nan(e) => is_nan(a),
+            Spec::AnyNan if is_nan(e) => is_nan(a),
             _ => bits_of(e) == bits_of(a),
         };
         if !same {
@@ -574,7 +574,11 @@ fn compare(expected: &[DataValue], actual: &[DataValue], specs: &[Spec]) -> Opti
 }
 
 fn is_nan(v: &DataValue) -> bool {
-    matches!(v, DataValue::F32(f) if f.is_nan())
+    match v {
+        DataValue::F32(f) => f.is_nan(),
+        DataValue::F64(f) => f.is_nan(),
+        _ => false,
+    }
 }
 
 /// The kernel with `func`'s body: call conv `system_v`, the same parameters (read from

@@ -133,6 +133,44 @@ pub const F32_EDGES: &[u32] = &[
     0x0100_0000, // 2^-125
 ];
 
+/// f64 edge values as bit patterns, in the spirit of [`F32_EDGES`]: the limits of the
+/// integer conversions (2^31, 2^32, 2^53, 2^63, 2^64 and neighbours), denormals, NaNs.
+pub const F64_EDGES: &[u64] = &[
+    0x0000_0000_0000_0000, // +0.0
+    0x8000_0000_0000_0000, // -0.0
+    0x3ff0_0000_0000_0000, // 1.0
+    0xbff0_0000_0000_0000, // -1.0
+    0x3fe0_0000_0000_0000, // 0.5
+    0xbfe0_0000_0000_0000, // -0.5
+    0x4004_0000_0000_0000, // 2.5
+    0x3fef_ffff_ffff_ffff, // largest below 1
+    0x7ff8_0000_0000_0000, // quiet NaN
+    0xfff8_0000_0000_0000, // -quiet NaN
+    0x7ff8_0000_0000_0001, // quiet NaN with a payload
+    0x7ff0_0000_0000_0001, // signalling NaN
+    0x7ff0_0000_0000_0000, // +inf
+    0xfff0_0000_0000_0000, // -inf
+    0x7fef_ffff_ffff_ffff, // f64::MAX
+    0x0010_0000_0000_0000, // smallest normal
+    0x0000_0000_0000_0001, // smallest denormal
+    0x800f_ffff_ffff_ffff, // -largest denormal
+    0x41e0_0000_0000_0000, // 2^31
+    0xc1e0_0000_0000_0000, // -2^31
+    0x41ef_ffff_ffff_fffe, // just below 2^32 - 1
+    0x41f0_0000_0000_0000, // 2^32
+    0x4340_0000_0000_0001, // 2^53 + 2
+    0x43e0_0000_0000_0000, // 2^63
+    0xc3e0_0000_0000_0000, // -2^63
+    0xc3e0_0000_0000_0001, // just below -2^63
+    0x43df_ffff_ffff_ffff, // just below 2^63
+    0x43f0_0000_0000_0000, // 2^64
+    0x43ef_ffff_ffff_ffff, // just below 2^64
+    0x47ef_ffff_e000_0000, // f32::MAX
+    0x47ef_ffff_f000_0000, // f32::MAX + half an ulp (rounds to inf)
+    0x36a0_0000_0000_0000, // smallest f32 denormal
+    0x3690_0000_0000_0000, // half of it (ties to 0)
+];
+
 /// The bits of the low `bits` of a register.
 pub fn mask(bits: u32) -> u64 {
     if bits >= 64 {
@@ -150,6 +188,7 @@ pub fn data_value(ty: Type, bits: u64) -> DataValue {
         types::I32 => DataValue::I32(bits as i32),
         types::I64 => DataValue::I64(bits as i64),
         types::F32 => DataValue::F32(Ieee32::with_bits(bits as u32)),
+        types::F64 => DataValue::F64(crate::ir::immediates::Ieee64::with_bits(bits)),
         _ => panic!("difftest values of type {ty} are not supported"),
     }
 }
@@ -162,6 +201,7 @@ pub fn bits_of(value: &DataValue) -> u64 {
         DataValue::I32(v) => v as u32 as u64,
         DataValue::I64(v) => v as u64,
         DataValue::F32(v) => v.bits() as u64,
+        DataValue::F64(v) => v.bits(),
         ref other => panic!("difftest values of type {} are not supported", other.ty()),
     }
 }
@@ -178,7 +218,17 @@ pub fn random_value(rng: &mut SplitMix64, ty: Type) -> DataValue {
             );
         }
         types::F64 => {
-            return DataValue::F64(crate::ir::immediates::Ieee64::with_bits(rng.next_u64()));
+            let bits = if rng.chance(1, 2) {
+                F64_EDGES[rng.below(F64_EDGES.len() as u64) as usize]
+            } else if rng.chance(1, 2) {
+                rng.next_u64()
+            } else {
+                let int = rng.below(2001) as i64 - 1000;
+                let scale =
+                    [1.0f64, 0.5, 0.25, 0.125, 1024.0, 2f64.powi(40)][rng.below(6) as usize];
+                (int as f64 * scale).to_bits()
+            };
+            return DataValue::F64(crate::ir::immediates::Ieee64::with_bits(bits));
         }
         ty if ty.is_vector() && ty.bytes() == 16 => {
             let mut bytes = [0; 16];

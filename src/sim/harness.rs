@@ -90,6 +90,8 @@ pub enum Reference {
 
 /// Calls `func` with `args` in `cranelift-interpreter`.
 pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
     let mut store = FunctionStore::default();
     store.add(func.name.to_string(), func);
     let state = InterpreterState::default().with_function_store(store);
@@ -100,6 +102,76 @@ pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
         Ok(_) => Reference::Unavailable("the interpreter stopped unexpectedly".into()),
         Err(e) => Reference::Unavailable(e.to_string()),
     }
+}
+
+/// `func` with `sadd_overflow_cin` and `ssub_overflow_bin` expanded into plain CLIF, when
+/// it has any. cranelift-interpreter 0.135 computes their flag as "x ± y overflowed, or
+/// adding the carry (subtracting the borrow) to that overflowed", which reports overflow
+/// when the two wraps cancel (`sadd_overflow_cin.i8 -128, -1, 1` is -128, in range, with
+/// the flag set). The flag wavelift implements, and the reference checks it against, is
+/// whether the mathematical x + y + c (x - y - b) leaves the type's range: what a
+/// multi-word signed add needs, and what hardware add-with-carry computes (docs/ir.md).
+fn with_exact_signed_carries(func: &ir::Function) -> Option<ir::Function> {
+    use cranelift_codegen::cursor::{Cursor, FuncCursor};
+    use ir::InstBuilder;
+    use ir::condcodes::IntCC;
+    let uses = |f: &ir::Function| {
+        f.layout.blocks().any(|b| {
+            f.layout.block_insts(b).any(|i| {
+                matches!(
+                    f.dfg.insts[i].opcode(),
+                    ir::Opcode::SaddOverflowCin | ir::Opcode::SsubOverflowBin
+                )
+            })
+        })
+    };
+    if !uses(func) {
+        return None;
+    }
+    let mut func = func.clone();
+    let mut pos = FuncCursor::new(&mut func);
+    while let Some(_block) = pos.next_block() {
+        while let Some(inst) = pos.next_inst() {
+            let opcode = pos.func.dfg.insts[inst].opcode();
+            if !matches!(
+                opcode,
+                ir::Opcode::SaddOverflowCin | ir::Opcode::SsubOverflowBin
+            ) {
+                continue;
+            }
+            let [x, y, c] = pos.func.dfg.inst_args(inst) else {
+                continue;
+            };
+            let (x, y, c) = (*x, *y, *c);
+            let ty = pos.func.dfg.value_type(x);
+            let old: Vec<ir::Value> = pos.func.dfg.inst_results(inst).to_vec();
+            let flag = pos.ins().icmp_imm_u(IntCC::NotEqual, c, 0);
+            let one = if ty == ir::types::I8 {
+                flag
+            } else {
+                pos.ins().uextend(ty, flag)
+            };
+            let (a, sign) = if opcode == ir::Opcode::SaddOverflowCin {
+                let s = pos.ins().iadd(x, y);
+                let a = pos.ins().iadd(s, one);
+                let ax = pos.ins().bxor(a, x);
+                let ay = pos.ins().bxor(a, y);
+                (a, pos.ins().band(ax, ay))
+            } else {
+                let s = pos.ins().isub(x, y);
+                let a = pos.ins().isub(s, one);
+                let xy = pos.ins().bxor(x, y);
+                let xa = pos.ins().bxor(x, a);
+                (a, pos.ins().band(xy, xa))
+            };
+            let of = pos.ins().icmp_imm_s(IntCC::SignedLessThan, sign, 0);
+            pos.func.dfg.clear_results(inst);
+            pos.func.dfg.change_to_alias(old[0], a);
+            pos.func.dfg.change_to_alias(old[1], of);
+            pos.remove_inst_and_step_back();
+        }
+    }
+    Some(func)
 }
 
 /// A deterministic pseudo-random dword for the unused bits of lane `lane`'s argument `arg`.

@@ -18,16 +18,16 @@ use smallvec::{SmallVec, smallvec};
 /// (GCN3 ISA, V_RCP_IFLAG_F32), so any f32 within 1 ulp of the exact 1/x may come back. The
 /// tests run the correctly rounded one and the lowest and highest admissible ones.
 #[derive(Copy, Clone, Debug)]
-enum Rcp {
+pub(super) enum Rcp {
     Nearest,
     Lowest,
     Highest,
 }
 
 impl Rcp {
-    const ALL: [Rcp; 3] = [Rcp::Nearest, Rcp::Lowest, Rcp::Highest];
+    pub(super) const ALL: [Rcp; 3] = [Rcp::Nearest, Rcp::Lowest, Rcp::Highest];
 
-    fn eval(self, x: f32) -> f32 {
+    pub(super) fn eval(self, x: f32) -> f32 {
         let admissible = rcp_admissible(x);
         match self {
             Rcp::Nearest => 1.0 / x,

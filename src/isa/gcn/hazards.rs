@@ -63,7 +63,7 @@ fn lane_select_reads(inst: &McInst, _: Gen) -> Vec<u16> {
 /// `v_div_fmas_f32` reads VCC implicitly.
 fn div_fmas_reads(inst: &McInst, _: Gen) -> Vec<u16> {
     match inst.op {
-        Op::VDivFmasF32 => vec![Operand::VCC.0],
+        Op::VDivFmasF32 | Op::VDivFmasF64 => vec![Operand::VCC.0],
         _ => Vec::new(),
     }
 }

@@ -89,6 +89,17 @@ pub enum Inst {
     /// Correctly rounded f32 square root: v_sqrt_f32 corrected by testing its neighbours
     /// with fma residuals. Writes VCC; `dst` and `tmp` are early defs, as for `FDiv32`.
     Sqrt32 { dst: Reg, src: Reg, tmp: [Reg; 4] },
+    /// IEEE-correct f64 division (the v_div_scale_f64, v_rcp_f64, v_fma_f64,
+    /// v_div_fmas_f64, v_div_fixup_f64 sequence); like `FDiv32`, with VGPR pairs.
+    FDiv64 {
+        dst: Reg,
+        num: Reg,
+        den: Reg,
+        tmp: [Reg; 4],
+    },
+    /// Correctly rounded f64 square root (v_rsq_f64 refined by fma steps, tiny inputs
+    /// rescaled); like `Sqrt32`, with VGPR pairs.
+    Sqrt64 { dst: Reg, src: Reg, tmp: [Reg; 4] },
     /// A 64-bit constant into a register pair.
     Const64 { dst: Reg, value: u64 },
     /// Builds a pair from two 32-bit registers of the same file.
@@ -198,7 +209,10 @@ impl Inst {
             Inst::Alu64 { dst, op, .. } => {
                 dst.file() != SGPR && matches!(op, Op64::Add | Op64::Sub | Op64::Mul)
             }
-            Inst::FDiv32 { .. } | Inst::Sqrt32 { .. } => true,
+            Inst::FDiv32 { .. }
+            | Inst::Sqrt32 { .. }
+            | Inst::FDiv64 { .. }
+            | Inst::Sqrt64 { .. } => true,
             _ => false,
         }
     }
@@ -226,23 +240,19 @@ impl MachInst for Inst {
                 }
             }
             Inst::Valu {
-                dst,
-                sdst,
-                srcs,
-                op,
-                ..
+                dst, sdst, srcs, ..
             } => {
                 for s in srcs.iter_mut() {
                     src(s, visit);
                 }
                 // Sequences that read their sources after writing a result do not exist
-                // among single instructions, except v_readlane-style SGPR results.
+                // among single instructions, except v_readlane-style SGPR results. A carry
+                // op without `sdst` writes its carry-out to VCC (a clobber); with one, to
+                // that lane mask (VOP3b).
                 if let Some(d) = dst {
                     visit(d, OperandKind::Def);
                 }
-                if let Some(d) = sdst
-                    && !writes_carry(*op)
-                {
+                if let Some(d) = sdst {
                     visit(d, OperandKind::Def);
                 }
             }
@@ -266,7 +276,7 @@ impl MachInst for Inst {
                 };
                 visit(dst, kind);
             }
-            Inst::FDiv32 { dst, num, den, tmp } => {
+            Inst::FDiv32 { dst, num, den, tmp } | Inst::FDiv64 { dst, num, den, tmp } => {
                 visit(num, OperandKind::Use);
                 visit(den, OperandKind::Use);
                 visit(dst, OperandKind::EarlyDef);
@@ -274,7 +284,7 @@ impl MachInst for Inst {
                     visit(t, OperandKind::EarlyDef);
                 }
             }
-            Inst::Sqrt32 { dst, src: s, tmp } => {
+            Inst::Sqrt32 { dst, src: s, tmp } | Inst::Sqrt64 { dst, src: s, tmp } => {
                 visit(s, OperandKind::Use);
                 visit(dst, OperandKind::EarlyDef);
                 for t in tmp {

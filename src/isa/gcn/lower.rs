@@ -781,6 +781,7 @@ fn short_form(op: Op) -> bool {
 pub(crate) mod generated {
     pub use super::super::inst::{Op64, Src};
     pub use super::super::mc::Op;
+    pub use super::Carry;
     pub use super::InstOutput;
     pub use super::IsleContext;
     pub use crate::ir::condcodes::{FloatCC, IntCC};
@@ -1237,6 +1238,159 @@ impl generated::Context for IsleContext<'_, '_> {
     fn u64_to_u32(&mut self, v: u64) -> u32 {
         v as u32
     }
+
+    fn vadd_co(&mut self, a: Src, b: Src) -> Carry {
+        self.valu_carry(Op::VAddU32, a, b, None)
+    }
+
+    fn vaddc_co(&mut self, a: Src, b: Src, carry_in: Reg) -> Carry {
+        self.valu_carry(Op::VAddcU32, a, b, Some(carry_in))
+    }
+
+    fn vsub_co(&mut self, a: Src, b: Src) -> Carry {
+        self.valu_carry(Op::VSubU32, a, b, None)
+    }
+
+    fn vsubb_co(&mut self, a: Src, b: Src, borrow_in: Reg) -> Carry {
+        self.valu_carry(Op::VSubbU32, a, b, Some(borrow_in))
+    }
+
+    fn carry_value(&mut self, carry: Carry) -> Reg {
+        carry.value
+    }
+
+    fn carry_mask(&mut self, carry: Carry) -> Reg {
+        carry.mask
+    }
+
+    fn vop64_1(&mut self, op: &Op, a: Reg) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a)], 0)
+    }
+
+    fn vop64(&mut self, op: &Op, a: Reg, b: Reg, neg: u8) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a), Src::Reg(b)], neg)
+    }
+
+    fn vop64_3(&mut self, op: &Op, a: Reg, b: Reg, c: Reg) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a), Src::Reg(b), Src::Reg(c)], 0)
+    }
+
+    fn vcvt64(&mut self, op: &Op, a: Src) -> Reg {
+        self.valu_pair(*op, &[a], 0)
+    }
+
+    fn vldexp64(&mut self, a: Reg, e: Src) -> Reg {
+        self.valu_pair(Op::VLdexpF64, &[Src::Reg(a), e], 0)
+    }
+
+    fn fdiv64(&mut self, num: Reg, den: Reg) -> Reg {
+        let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::FDiv64 { dst, num, den, tmp });
+        dst
+    }
+
+    fn sqrt64(&mut self, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::Sqrt64 { dst, src, tmp });
+        dst
+    }
+
+    fn vcmp_float64_op(&mut self, cc: &FloatCC) -> Op {
+        vcmp_float64(*cc)
+    }
+
+    fn pair_carry(&mut self, value: Reg, mask: Reg) -> Carry {
+        Carry { value, mask }
+    }
+
+    fn ty_64(&mut self, ty: ir::Type) -> Option<ir::Type> {
+        (ty.bits() == 64 && !ty.is_vector() && !ty.is_dynamic_vector()).then_some(ty)
+    }
+
+    fn put_in_neg_narrow_amount(&mut self, ty: ir::Type, value: Value) -> Src {
+        let mask = ty.bits() - 1;
+        match self.put_in_amount(value) {
+            Src::Imm(c) => Src::Imm(c.wrapping_neg() & mask),
+            amount => {
+                let neg = self.valu(Op::VSubU32, &[Src::Imm(0), amount], RegClass::Int);
+                Src::Reg(self.valu(Op::VAndB32, &[Src::Imm(mask), Src::Reg(neg)], RegClass::Int))
+            }
+        }
+    }
+}
+
+/// A VALU result with the carry-out (or borrow-out) it produced, as a lane mask.
+#[derive(Copy, Clone, Debug)]
+pub struct Carry {
+    value: Reg,
+    mask: Reg,
+}
+
+impl IsleContext<'_, '_> {
+    /// A VALU operation with a 64-bit (VGPR pair) result, negating the sources in `neg`.
+    /// Operations the generation lacks are a CompileError.
+    fn valu_pair(&mut self, op: Op, srcs: &[Src], neg: u8) -> Reg {
+        let generation = self.backend.generation;
+        if !op.info().available(generation) {
+            self.fail(format!(
+                "{} does not exist on {generation:?} (an expansion is not implemented yet)",
+                op.info().mnemonic(generation)
+            ));
+        }
+        let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
+        let op = self.legalize_valu_in(op, &mut srcs, neg != 0);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(dst),
+            sdst: None,
+            srcs,
+            neg,
+            abs: 0,
+            clamp: false,
+        });
+        dst
+    }
+
+    /// A carry-writing add or subtract in its VOP3b form, which writes the carry-out to a
+    /// lane mask of our choosing rather than VCC, and reads a carry-in from one. The
+    /// carry-in is a constant-bus read, so the other sources are then VGPRs or inline
+    /// constants (as for `v_cndmask_b32`).
+    fn valu_carry(&mut self, op: Op, a: Src, b: Src, carry_in: Option<Reg>) -> Carry {
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
+        let op = match carry_in {
+            None => self.legalize_valu_in(op, &mut srcs, true),
+            Some(mask) => {
+                for s in srcs.iter_mut() {
+                    let ok = match *s {
+                        Src::Reg(r) => r.file() == VGPR,
+                        Src::Imm(v) => self.inline(v),
+                    };
+                    if !ok {
+                        *s = Src::Reg(self.src_to_vgpr(*s));
+                    }
+                }
+                srcs.push(Src::Reg(mask));
+                op
+            }
+        };
+        let value = self.vreg(VGPR, RegClass::Int);
+        let mask = self.vreg(SGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(value),
+            sdst: Some(mask),
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        });
+        Carry { value, mask }
+    }
 }
 
 type ValueSliceArg = (ir::ValueList, usize);
@@ -1409,6 +1563,28 @@ fn scmp_int(cc: IntCC, wide: bool) -> Option<Op> {
         (NotEqual, true) => SCmpLgU64,
         _ => return None,
     })
+}
+
+/// The f64 twin of [`vcmp_float`].
+fn vcmp_float64(cc: FloatCC) -> Op {
+    use FloatCC::*;
+    use Op::*;
+    match cc {
+        Ordered => VCmpOF64,
+        Unordered => VCmpUF64,
+        Equal => VCmpEqF64,
+        NotEqual => VCmpNeqF64,
+        OrderedNotEqual => VCmpLgF64,
+        UnorderedOrEqual => VCmpNlgF64,
+        LessThan => VCmpLtF64,
+        LessThanOrEqual => VCmpLeF64,
+        GreaterThan => VCmpGtF64,
+        GreaterThanOrEqual => VCmpGeF64,
+        UnorderedOrLessThan => VCmpNgeF64,
+        UnorderedOrLessThanOrEqual => VCmpNgtF64,
+        UnorderedOrGreaterThan => VCmpNleF64,
+        UnorderedOrGreaterThanOrEqual => VCmpNltF64,
+    }
 }
 
 /// The VOPC compare for a CLIF float condition. The `n…` compares are true for unordered

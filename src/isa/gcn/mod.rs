@@ -2,8 +2,12 @@
 
 pub mod abi;
 #[cfg(test)]
+mod div64_model;
+#[cfg(test)]
 mod div_model;
 pub mod emit;
+#[cfg(test)]
+mod fdiv64_model;
 #[cfg(test)]
 mod fdiv_model;
 pub mod hazards;

@@ -485,6 +485,294 @@ pub(crate) fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
     }
 }
 
+/// V_MIN_F64 and V_MAX_F64: the rules of [`min`] and [`max`] on f64.
+pub(crate) fn min64(a: f64, b: f64) -> f64 {
+    min_max64(a, b, true)
+}
+
+pub(crate) fn max64(a: f64, b: f64) -> f64 {
+    min_max64(a, b, false)
+}
+
+fn is_signalling64(x: f64) -> bool {
+    x.is_nan() && x.to_bits() & 0x0008_0000_0000_0000 == 0
+}
+
+fn min_max64(a: f64, b: f64, is_min: bool) -> f64 {
+    if is_signalling64(a) {
+        quiet64(a)
+    } else if is_signalling64(b) {
+        quiet64(b)
+    } else if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        if a.is_sign_negative() == is_min { a } else { b }
+    } else if (a < b) == is_min {
+        a
+    } else {
+        b
+    }
+}
+
+/// An f64 rounding to integral value (V_TRUNC_F64, V_CEIL_F64, V_FLOOR_F64, V_RNDNE_F64).
+pub(crate) fn round64(x: f64, op: fn(f64) -> f64) -> f64 {
+    arith64(&[x], || op(x))
+}
+
+/// V_LDEXP_F64: `x · 2^e` rounded once (denormal results included).
+pub(crate) fn ldexp64(x: f64, e: i32) -> f64 {
+    if x.is_nan() {
+        return quiet64(x);
+    }
+    if x == 0.0 || x.is_infinite() {
+        return x;
+    }
+    // x = y · 2^ex with 1 <= |y| < 2, exactly.
+    let (bits, bias) = if x.is_subnormal() {
+        ((x * pow2(64)).to_bits(), 1023 + 64)
+    } else {
+        (x.to_bits(), 1023)
+    };
+    let ex = ((bits >> 52) & 0x7ff) as i32 - bias;
+    let y = f64::from_bits(bits & !(0x7ff << 52) | 1023 << 52);
+    let t = ex.saturating_add(e.clamp(-4000, 4000));
+    if t > 1023 {
+        f64::copysign(f64::INFINITY, x)
+    } else if t >= -1022 {
+        y * pow2(t) // exact: the result is normal
+    } else {
+        // y · 2^-1022 is exact; the second product rounds once (to zero when t is far
+        // below the denormals).
+        y * pow2(-1022) * pow2((t + 1022).max(-1022))
+    }
+}
+
+/// V_CMP_CLASS_F64: the mask bits of [`class`].
+pub(crate) fn class64(x: f64, mask: u32) -> bool {
+    let neg = x.is_sign_negative();
+    let bit = if x.is_nan() {
+        if is_signalling64(x) { 0 } else { 1 }
+    } else if x.is_infinite() {
+        if neg { 2 } else { 9 }
+    } else if x == 0.0 {
+        if neg { 5 } else { 6 }
+    } else if x.is_subnormal() {
+        if neg { 4 } else { 7 }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    mask >> bit & 1 != 0
+}
+
+/// `x` moved by `ulps` in magnitude, when finite, non-zero and staying so.
+pub(crate) fn perturb64(x: f64, ulps: i64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let moved = f64::from_bits((x.to_bits() as i64 + ulps) as u64);
+    if moved.is_finite() && moved != 0.0 && moved.is_sign_negative() == x.is_sign_negative() {
+        moved
+    } else {
+        x
+    }
+}
+
+/// V_RSQ_F64, modelled as the correctly rounded 1/√x moved by `ulps` (the hardware
+/// result is an approximation), denormal inputs flushed; 1/√±0 = ±∞.
+pub(crate) fn rsq64(x: f64, ulps: i64) -> f64 {
+    if x.is_nan() {
+        return quiet64(x);
+    }
+    let x = ftz64(x);
+    if x == 0.0 {
+        return f64::copysign(f64::INFINITY, x);
+    }
+    if x < 0.0 {
+        return default_nan64();
+    }
+    if x.is_infinite() {
+        return 0.0;
+    }
+    // The two-rounding estimate is within 2 ulps; exact midpoint tests settle it.
+    let mut y = 1.0 / x.sqrt();
+    loop {
+        let up = f64::from_bits(y.to_bits() + 1);
+        let down = f64::from_bits(y.to_bits() - 1);
+        if below_rsq64(y, x) {
+            y = up;
+        } else if !below_rsq64(down, x) {
+            y = down;
+        } else {
+            return perturb64(y, ulps);
+        }
+    }
+}
+
+/// Whether the midpoint m of `y` and the next f64 above it is below 1/√x (m²·x < 1),
+/// decided exactly in integers: m = (2·my + 1)·2^(ey-1), x = mx·2^ex.
+fn below_rsq64(y: f64, x: f64) -> bool {
+    let (my, ey) = int_significand(y);
+    let (mx, ex) = int_significand(x);
+    let m = 2 * my as u128 + 1;
+    // (2my + 1)² · mx < 2^K with K = -(2(ey - 1) + ex).
+    let k = -(2 * (ey - 1) + ex);
+    let square = m * m; // < 2^108
+    let lo = (square & u64::MAX as u128) * mx as u128;
+    let hi = (square >> 64) * mx as u128 + (lo >> 64);
+    // The product is hi·2^64 + (lo mod 2^64), below 2^161.
+    let bits = if hi == 0 {
+        64 - (lo as u64).leading_zeros() as i32
+    } else {
+        192 - hi.leading_zeros() as i32
+    };
+    if k >= 192 {
+        return true;
+    }
+    if k < 0 {
+        return false;
+    }
+    // product < 2^k ⟺ its bit length is at most k.
+    bits <= k
+}
+
+/// x = m·2^e with m an integer below 2^53 (finite, non-zero x).
+fn int_significand(x: f64) -> (u64, i32) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1 << 52) - 1);
+    if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, exp - 1075)
+    }
+}
+
+/// The biased exponent field of an f64.
+fn exponent64(x: f64) -> i32 {
+    ((x.to_bits() >> 52) & 0x7ff) as i32
+}
+
+/// V_DIV_SCALE_F64: [`div_scale`] for f64 (scale 2^±128, thresholds 768 and 53, from the
+/// manuals' V_DIV_SCALE_F64 pseudo-code with the same correction). "The quotient is
+/// denormal" is decided exactly: |s2|·2^1022 < |s1|.
+pub(crate) fn div_scale64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
+    let (e1, e2) = (exponent64(s1), exponent64(s2));
+    let recip_denormal = s1.abs() > pow2(1022);
+    let quot_denormal = ldexp64(s2.abs(), 1022) < s1.abs();
+    if s1 == 0.0 || s2 == 0.0 {
+        (default_nan64(), false)
+    } else if e2 - e1 >= 768 {
+        (if s0 == s1 { ldexp64(s0, 128) } else { s0 }, true)
+    } else if s1.is_subnormal() {
+        (ldexp64(s0, 128), false)
+    } else if recip_denormal && quot_denormal {
+        (if s0 == s1 { ldexp64(s0, -128) } else { s0 }, true)
+    } else if recip_denormal {
+        (ldexp64(s0, -128), false)
+    } else if quot_denormal {
+        (if s0 == s2 { ldexp64(s0, 128) } else { s0 }, true)
+    } else if e2 <= 53 {
+        (ldexp64(s0, 128), false)
+    } else {
+        (s0, false)
+    }
+}
+
+/// V_DIV_FMAS_F64: `s0·s1 + s2`, and when `vcc` is set scaled by 2^128 if `s2` is large
+/// (exponent above 1023) and by 2^-128 otherwise, rounded once (the f32 correction).
+pub(crate) fn div_fmas64(s0: f64, s1: f64, s2: f64, vcc: bool) -> f64 {
+    if !vcc {
+        return fma64(s0, s1, s2);
+    }
+    arith64(&[s0, s1, s2], || {
+        fma_scaled64(s0, s1, s2, if exponent64(s2) > 1023 { 128 } else { -128 })
+    })
+}
+
+/// `(a·b + c)·2^scale` rounded once. The fma result r is exact up to an error e (found
+/// exactly with Boldo and Muller's ErrFma); scaling r is exact unless the result is
+/// denormal, where r + e is rounded to the coarser denormal spacing directly.
+pub(crate) fn fma_scaled64(a: f64, b: f64, c: f64, scale: i32) -> f64 {
+    let r = a.mul_add(b, c);
+    // (The bound is a power of two: the comparison is exact.)
+    if !r.is_finite() || r == 0.0 || r.abs() >= ldexp64(f64::MIN_POSITIVE, -scale) {
+        return ldexp64(r, scale);
+    }
+    let err = fma_error_sign(a, b, c, r);
+    // Round |r| + err·sign(r) to a multiple of q = 2^(-1074-scale).
+    let mag = r.abs();
+    let err = if r < 0.0 { -err } else { err };
+    let units = ldexp64(mag, 1074 + scale); // below 2^52: exact
+    let lo = ldexp64(units.floor(), -1074 - scale);
+    let half_q = ldexp64(1.0, -1075 - scale);
+    let d = (mag - lo) - half_q; // exact: multiples of ulp(r)
+    let up = if d != 0.0 {
+        d > 0.0
+    } else if err != 0.0 {
+        err > 0.0
+    } else {
+        units.floor() % 2.0 != 0.0 // a tie: to even
+    };
+    let q = ldexp64(1.0, -1074 - scale);
+    let rounded = if up { lo + q } else { lo };
+    f64::copysign(ldexp64(rounded, scale), r)
+}
+
+/// The sign (-1, 0 or 1, as an f64) of a·b + c - r for r = fma(a, b, c): ErrFma (Boldo and
+/// Muller, "Exact and approximated error of the FMA", IEEE TC 2011), exact barring
+/// underflow of the partial products.
+fn fma_error_sign(a: f64, b: f64, c: f64, r: f64) -> f64 {
+    let two_sum = |x: f64, y: f64| {
+        let s = x + y;
+        let bb = s - x;
+        (s, (x - (s - bb)) + (y - bb))
+    };
+    let u1 = a * b;
+    let u2 = a.mul_add(b, -u1);
+    let (alpha1, z) = two_sum(c, u2);
+    let (beta1, beta2) = two_sum(u1, alpha1);
+    let gamma = (beta1 - r) + beta2;
+    let (r2, r3) = two_sum(gamma, z);
+    let e = if r2 != 0.0 { r2 } else { r3 };
+    if e > 0.0 {
+        1.0
+    } else if e < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// V_DIV_FIXUP_F64: [`div_fixup`] for f64.
+pub(crate) fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
+    let sign = |x: f64| {
+        if s1.is_sign_negative() != s2.is_sign_negative() {
+            -x
+        } else {
+            x
+        }
+    };
+    if s2.is_nan() {
+        quiet64(s2)
+    } else if s1.is_nan() {
+        quiet64(s1)
+    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
+        f64::from_bits(0xfff8_0000_0000_0000)
+    } else if s1 == 0.0 || s2.is_infinite() {
+        sign(f64::INFINITY)
+    } else if s1.is_infinite() || s2 == 0.0 || exponent64(s2) - exponent64(s1) < -1075 {
+        sign(0.0)
+    } else if s0.is_nan() {
+        sign(f64::INFINITY)
+    } else {
+        sign(s0.abs())
+    }
+}
+
 /// V_CMP_CLASS_F32 (GCN3 ISA 12.8): mask bits 0 sNaN, 1 qNaN, 2 −∞, 3 −normal,
 /// 4 −denormal, 5 −0, 6 +0, 7 +denormal, 8 +normal, 9 +∞.
 pub(crate) fn class(x: f32, mask: u32) -> bool {
@@ -508,6 +796,85 @@ pub(crate) fn class(x: f32, mask: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ldexp64_rounds_once() {
+        assert_eq!(ldexp64(1.5, 1), 3.0);
+        assert_eq!(ldexp64(1.0, -1074), f64::from_bits(1));
+        assert_eq!(ldexp64(1.0, -1075), 0.0); // a tie, to even
+        assert_eq!(ldexp64(1.5, -1075), f64::from_bits(1));
+        assert_eq!(ldexp64(3.0, -1075), f64::from_bits(2)); // 1.5 ulp: a tie, to even
+        assert_eq!(ldexp64(f64::from_bits(1), 1074), 1.0);
+        assert_eq!(ldexp64(f64::MAX, 1), f64::INFINITY);
+        assert_eq!(ldexp64(-f64::MIN_POSITIVE, -1), -f64::MIN_POSITIVE / 2.0);
+        assert_eq!(ldexp64(1.0, i32::MIN), 0.0);
+        assert_eq!(ldexp64(-1.0, i32::MAX), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn rsq64_is_correctly_rounded() {
+        for x in [
+            1.0f64,
+            2.0,
+            4.0,
+            0.5,
+            3.0,
+            1e300,
+            1e-300,
+            f64::MIN_POSITIVE,
+            7.0,
+        ] {
+            let y = rsq64(x, 0);
+            // y is the f64 nearest 1/√x: the midpoints on either side bracket it.
+            assert!(below_rsq64(f64::from_bits(y.to_bits() - 1), x), "{x}");
+            assert!(!below_rsq64(y, x), "{x}");
+        }
+        assert_eq!(rsq64(4.0, 0), 0.5);
+        assert_eq!(rsq64(0.25, 0), 2.0);
+    }
+
+    #[test]
+    fn fma_scaled64_rounds_once() {
+        // Normal results: the fma itself, scaled exactly.
+        assert_eq!(fma_scaled64(3.0, 5.0, 1.0, 4), 256.0);
+        // Denormal results: 1.5·2^-1074 is a tie (to even: 2·2^-1074); just above it rounds up.
+        let tiny = f64::from_bits(1);
+        assert_eq!(fma_scaled64(1.5, 1.0, 0.0, -1074).to_bits(), 2);
+        assert_eq!(fma_scaled64(1.0, 0.5, 0.0, -1074).to_bits(), 0);
+        assert_eq!(fma_scaled64(1.0, 1.0, 2f64.powi(-60), -1075).to_bits(), 1);
+        assert_eq!(
+            fma_scaled64(1.0, 1.0, -(2f64.powi(-60)), -1075).to_bits(),
+            0
+        );
+        assert_eq!(fma_scaled64(-1.0, 3.0, 0.0, -1075), -2.0 * tiny);
+        // Just below the midpoint of the largest denormal and MIN_POSITIVE: the scaled
+        // fma result is that midpoint, and the error decides (down).
+        let r = ldexp64(1.0, -894) - ldexp64(1.0, -947);
+        assert_eq!(
+            fma_scaled64(r, 1.0, -ldexp64(1.0, -1000), -128).to_bits(),
+            0x000f_ffff_ffff_ffff
+        );
+        // The same values through ldexp64 (one rounding of an exact value).
+        let mut state = 9u64;
+        for _ in 0..100_000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = (state >> 11) as f64; // an integer below 2^53: exact
+            let k = -(1074 + 53) + (state % 60) as i32;
+            assert_eq!(fma_scaled64(m, 1.0, 0.0, k), ldexp64(m, k), "{m} {k}");
+        }
+    }
+
+    #[test]
+    fn min_max64_follow_ieee_mode() {
+        let snan = f64::from_bits(0x7ff0_0000_0000_0001);
+        assert_eq!(min64(-0.0, 0.0).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(max64(-0.0, 0.0).to_bits(), 0.0f64.to_bits());
+        assert_eq!(min64(f64::NAN, 2.0), 2.0);
+        assert_eq!(min64(snan, 2.0).to_bits(), 0x7ff8_0000_0000_0001);
+        assert!(class64(snan, 1) && class64(f64::from_bits(1), 1 << 7));
+    }
 
     /// The rounding helper of v_div_fmas_f32 against the correctly rounded fma.
     #[test]

@@ -67,7 +67,7 @@ fn sbuffer_sgprs(d: &Decoded) -> Option<RegSet> {
 }
 
 fn div_fmas_vcc(d: &Decoded) -> Option<RegSet> {
-    (d.inst.op == Op::VDivFmasF32).then_some(VCC)
+    matches!(d.inst.op, Op::VDivFmasF32 | Op::VDivFmasF64).then_some(VCC)
 }
 
 fn lane_select(d: &Decoded) -> Option<RegSet> {

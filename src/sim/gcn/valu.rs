@@ -304,6 +304,35 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VMulF64 => Out::f64(float::mul64(d(0), d(1))),
         VFmaF64 => Out::f64(float::fma64(d(0), d(1), d(2))),
         VRcpF64 => Out::f64(float::rcp64(d(0))),
+        VMinF64 => Out::f64(float::min64(d(0), d(1))),
+        VRsqF64 => Out::f64(float::rsq64(d(0), 0)),
+        VDivScaleF64 => {
+            let (value, vcc) = float::div_scale64(d(0), d(1), d(2));
+            Out {
+                dst: value.to_bits(),
+                sdst: vcc,
+            }
+        }
+        VDivFmasF64 => Out::f64(float::div_fmas64(d(0), d(1), d(2), input.mask_in)),
+        VDivFixupF64 => Out::f64(float::div_fixup64(d(0), d(1), d(2))),
+        VMaxF64 => Out::f64(float::max64(d(0), d(1))),
+        VLdexpF64 => Out::f64(float::ldexp64(d(0), i(1))),
+        VTruncF64 => Out::f64(float::round64(d(0), f64::trunc)),
+        VCeilF64 => Out::f64(float::round64(d(0), f64::ceil)),
+        VFloorF64 => Out::f64(float::round64(d(0), f64::floor)),
+        VRndneF64 => Out::f64(float::round64(d(0), f64::round_ties_even)),
+        // Like the f32 conversions: truncate, saturate, NaN to 0 (Rust's `as`).
+        VCvtI32F64 => Out::b32(d(0) as i32 as u32),
+        VCvtU32F64 => Out::b32(d(0) as u32),
+        VCvtF64I32 => Out::f64(i(0) as f64),
+        VCvtF64U32 => Out::f64(u(0) as f64),
+        VCmpClassF64 => Out::mask(float::class64(d(0), u(1))),
+        VCmpFF64 | VCmpLtF64 | VCmpEqF64 | VCmpLeF64 | VCmpGtF64 | VCmpLgF64 | VCmpGeF64
+        | VCmpOF64 | VCmpUF64 | VCmpNgeF64 | VCmpNlgF64 | VCmpNgtF64 | VCmpNleF64 | VCmpNeqF64
+        | VCmpNltF64 | VCmpTruF64 => Out::mask(compare_order(
+            f64_compare_as_f32(op),
+            d(0).partial_cmp(&d(1)),
+        )),
 
         // Compares.
         VCmpClassF32 => Out::mask(float::class(f(0), u(1))),
@@ -383,9 +412,37 @@ fn compare(op: Op, ord: std::cmp::Ordering) -> bool {
 /// An f32 compare (GCN3 ISA 12.8, VOPC): the ordered predicates are false for unordered
 /// operands, the `n…` ones are their negations; −0 equals +0.
 fn compare_f32(op: Op, a: f32, b: f32) -> bool {
+    compare_order(op, a.partial_cmp(&b))
+}
+
+/// The f32 compare with the predicate of an f64 one.
+fn f64_compare_as_f32(op: Op) -> Op {
+    use Op::*;
+    match op {
+        VCmpFF64 => VCmpFF32,
+        VCmpLtF64 => VCmpLtF32,
+        VCmpEqF64 => VCmpEqF32,
+        VCmpLeF64 => VCmpLeF32,
+        VCmpGtF64 => VCmpGtF32,
+        VCmpLgF64 => VCmpLgF32,
+        VCmpGeF64 => VCmpGeF32,
+        VCmpOF64 => VCmpOF32,
+        VCmpUF64 => VCmpUF32,
+        VCmpNgeF64 => VCmpNgeF32,
+        VCmpNlgF64 => VCmpNlgF32,
+        VCmpNgtF64 => VCmpNgtF32,
+        VCmpNleF64 => VCmpNleF32,
+        VCmpNeqF64 => VCmpNeqF32,
+        VCmpNltF64 => VCmpNltF32,
+        VCmpTruF64 => VCmpTruF32,
+        _ => unreachable!("{op:?} is not an f64 compare"),
+    }
+}
+
+/// A float compare's predicate (named by its f32 opcode) on the operands' ordering.
+fn compare_order(op: Op, order: Option<std::cmp::Ordering>) -> bool {
     use Op::*;
     use std::cmp::Ordering::*;
-    let order = a.partial_cmp(&b);
     match op {
         VCmpFF32 => false,
         VCmpLtF32 => order == Some(Less),
@@ -396,12 +453,12 @@ fn compare_f32(op: Op, a: f32, b: f32) -> bool {
         VCmpGeF32 => matches!(order, Some(Greater | Equal)),
         VCmpOF32 => order.is_some(),
         VCmpUF32 => order.is_none(),
-        VCmpNgeF32 => !compare_f32(VCmpGeF32, a, b),
-        VCmpNlgF32 => !compare_f32(VCmpLgF32, a, b),
-        VCmpNgtF32 => !compare_f32(VCmpGtF32, a, b),
-        VCmpNleF32 => !compare_f32(VCmpLeF32, a, b),
-        VCmpNeqF32 => !compare_f32(VCmpEqF32, a, b),
-        VCmpNltF32 => !compare_f32(VCmpLtF32, a, b),
+        VCmpNgeF32 => !compare_order(VCmpGeF32, order),
+        VCmpNlgF32 => !compare_order(VCmpLgF32, order),
+        VCmpNgtF32 => !compare_order(VCmpGtF32, order),
+        VCmpNleF32 => !compare_order(VCmpLeF32, order),
+        VCmpNeqF32 => !compare_order(VCmpEqF32, order),
+        VCmpNltF32 => !compare_order(VCmpLtF32, order),
         VCmpTruF32 => true,
         _ => unreachable!("{op:?} is not an f32 compare"),
     }

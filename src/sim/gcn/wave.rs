@@ -1012,7 +1012,7 @@ impl Wave {
                     return Err(Violation::Other("a lane mask must be scalar".into()));
                 }
             }
-        } else if inst.op == Op::VDivFmasF32 {
+        } else if matches!(inst.op, Op::VDivFmasF32 | Op::VDivFmasF64) {
             self.vcc()
         } else {
             0
