@@ -1,4 +1,5 @@
 //! Analyses of the CLIF function that instruction selection consults.
 
 pub mod cfg;
+pub mod linearize;
 pub mod uniformity;

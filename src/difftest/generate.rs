@@ -307,7 +307,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     }
 
     fn body(&mut self) -> Result<()> {
-        let shape = if self.config.wide && self.u.ratio(1, 4)? {
+        let shape = if self.u.ratio(1, if self.config.wide { 4 } else { 5 })? {
             Shape::Diamond
         } else if self.u.ratio(1, 4)? {
             Shape::Loop
@@ -763,6 +763,17 @@ impl Generator<'_, '_, '_> {
         let trips = self.u.int_in_range(1..=4u32)?;
         let carried = self.u.int_in_range(1..=3usize)?;
         let mut types = Vec::new();
+        // Half the loops run a per-lane number of times (1 + x & 3 for an operand x), so
+        // that lanes leave in different iterations (divergent control flow).
+        let bound = if self.u.ratio(1, 2)? {
+            let x = self.operand(I32)?;
+            let three = self.cursor().ins().iconst(I32, 3);
+            let low = self.cursor().ins().band(x, three);
+            let one = self.cursor().ins().iconst(I32, 1);
+            self.cursor().ins().iadd(low, one)
+        } else {
+            self.cursor().ins().iconst(I32, trips as i64)
+        };
         let zero = self.cursor().ins().iconst(I32, 0);
         let mut init = vec![BlockArg::Value(zero)];
         for _ in 0..carried {
@@ -785,7 +796,6 @@ impl Generator<'_, '_, '_> {
         }
         let one = self.cursor().ins().iconst(I32, 1);
         let bumped = self.cursor().ins().iadd(counter, one);
-        let bound = self.cursor().ins().iconst(I32, trips as i64);
         let more = self
             .cursor()
             .ins()

@@ -58,12 +58,12 @@ pub struct Lower<'f, I: MachInst> {
     /// The CLIF instruction being lowered, for error messages.
     pub cur_inst: Option<ir::Inst>,
     /// The number of CLIF blocks; deferred blocks are numbered after them.
-    num_blocks: usize,
-    deferred: Vec<DeferredBlock<I>>,
+    pub(super) num_blocks: usize,
+    pub(super) deferred: Vec<DeferredBlock<I>>,
 }
 
 impl<'f, I: MachInst> Lower<'f, I> {
-    fn new(func: &'f ir::Function) -> Self {
+    pub(super) fn new(func: &'f ir::Function) -> Self {
         let mut use_counts = SecondaryMap::new();
         for block in func.layout.blocks() {
             for inst in func.layout.block_insts(block) {
@@ -121,9 +121,9 @@ impl<'f, I: MachInst> Lower<'f, I> {
 
 /// A block appended after the function's own blocks: critical-edge splits and the
 /// compare chains of `br_table`. Its instructions end in a branch.
-struct DeferredBlock<I> {
-    insts: Vec<I>,
-    succs: Vec<(usize, Vec<Reg>)>,
+pub(super) struct DeferredBlock<I> {
+    pub(super) insts: Vec<I>,
+    pub(super) succs: Vec<(usize, Vec<Reg>)>,
 }
 
 impl<I: MachInst> Lower<'_, I> {

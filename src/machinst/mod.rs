@@ -4,6 +4,7 @@
 pub mod buffer;
 pub mod dce;
 pub mod isle;
+pub mod linearize;
 pub mod lower;
 pub mod regalloc;
 pub mod vcode;
@@ -119,6 +120,11 @@ pub trait MachInst: Clone + fmt::Debug {
     fn gen_move(dst: Reg, src: Reg) -> Self;
     /// An unconditional branch to VCode block `target`.
     fn gen_jump(target: usize) -> Self;
+    /// A copy of every lane of the wave, whatever the current lane mask (the allocator's
+    /// moves in linearized code, where registers hold values of lanes that are off).
+    fn gen_wave_move(dst: Reg, src: Reg) -> Self {
+        Self::gen_move(dst, src)
+    }
 }
 
 /// Verifies `func` and runs Cranelift's mid-end (the egraph pass at opt level `speed`).

@@ -442,6 +442,11 @@ pub fn allocate<I: MachInst>(
     }
     edits.sort_by_key(|(point, _, _)| *point);
 
+    let gen_move = if vcode.wave_moves {
+        I::gen_wave_move
+    } else {
+        I::gen_move
+    };
     // Interleave the moves with the instructions, block by block.
     let mut out = Vec::with_capacity(insts.len() + edits.len());
     let mut block_starts = Vec::with_capacity(vcode.blocks.len());
@@ -453,7 +458,7 @@ pub fn allocate<I: MachInst>(
                 && edits[next_edit].0 <= ProgPoint::before(Inst::new(index))
             {
                 let (_, dst, src) = edits[next_edit];
-                out.push(I::gen_move(dst, src));
+                out.push(gen_move(dst, src));
                 next_edit += 1;
             }
             out.push(insts[index].clone());
@@ -461,7 +466,7 @@ pub fn allocate<I: MachInst>(
                 && edits[next_edit].0 <= ProgPoint::after(Inst::new(index))
             {
                 let (_, dst, src) = edits[next_edit];
-                out.push(I::gen_move(dst, src));
+                out.push(gen_move(dst, src));
                 next_edit += 1;
             }
         }

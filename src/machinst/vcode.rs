@@ -24,6 +24,10 @@ pub struct VCode<I> {
     /// The register file of each virtual register, by vreg index.
     pub vreg_files: Vec<RegFile>,
     pub vreg_classes: Vec<RegClass>,
+    /// Linearized code (divergent control flow): the allocator's moves copy whole waves.
+    pub wave_moves: bool,
+    /// Linearized code: how many lane-mask registers the blocks use.
+    pub masks: usize,
 }
 
 impl<I: MachInst> VCode<I> {
@@ -33,6 +37,8 @@ impl<I: MachInst> VCode<I> {
             blocks: Vec::new(),
             vreg_files: Vec::new(),
             vreg_classes: Vec::new(),
+            wave_moves: false,
+            masks: 0,
         }
     }
 

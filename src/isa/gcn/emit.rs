@@ -93,6 +93,17 @@ pub fn lower_blocks(
                         }
                     }
                 }
+                Inst::BrExecnz { taken, not_taken } => {
+                    let (t, f) = (resolve(taken), resolve(not_taken));
+                    if Some(t) == next {
+                        branches.push((Op::SCbranchExecz, f));
+                    } else {
+                        branches.push((Op::SCbranchExecnz, t));
+                        if Some(f) != next {
+                            branches.push((Op::SBranch, f));
+                        }
+                    }
+                }
                 _ => body.extend(lower_to_mc(std::slice::from_ref(inst), generation)?),
             }
         }
@@ -410,6 +421,30 @@ impl Emitter<'_> {
                 );
             }
             Inst::Copy { dst, src } => self.copy(*dst, *src),
+            Inst::Undef { .. } => {}
+            Inst::MaskedMove {
+                dst,
+                old,
+                src,
+                mask,
+            } => {
+                for k in 0..dst.width() {
+                    self.valu(
+                        Op::VCndmaskB32,
+                        Some(reg_operand(*dst, k)),
+                        None,
+                        &[
+                            reg_operand(*old, k),
+                            reg_operand(*src, k),
+                            reg_operand(*mask, 0),
+                        ],
+                        None,
+                    );
+                }
+            }
+            Inst::WaveCopy { .. } | Inst::BrExecnz { .. } => {
+                return Err(format!("internal error: {inst:?} at emission"));
+            }
             Inst::SLoad {
                 op,
                 dst,

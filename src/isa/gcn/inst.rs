@@ -154,6 +154,23 @@ pub enum Inst {
         taken: usize,
         not_taken: usize,
     },
+    /// Linearized code: a two-way branch on EXEC, `s_cbranch_execnz` to `taken`, else on
+    /// to `not_taken` (a loop latch, after EXEC is set to the lanes that continue).
+    BrExecnz { taken: usize, not_taken: usize },
+    /// Linearized code: a register with no defined value, the first version of a value
+    /// collected from several edges by `MaskedMove`s. Emits nothing.
+    Undef { dst: Reg },
+    /// Linearized code: `dst` is `old` with `src` in the lanes of `mask` (`v_cndmask_b32`
+    /// per dword), written in `old`'s register so that the lanes that are off keep it.
+    MaskedMove {
+        dst: Reg,
+        old: Reg,
+        src: Reg,
+        mask: Reg,
+    },
+    /// Linearized code: an allocator's VGPR move, copying every lane the function runs
+    /// for; expanded after allocation, when the registers holding EXEC are known.
+    WaveCopy { dst: Reg, src: Reg },
     /// End of a kernel.
     EndPgm,
     /// Return from a device function: the results in their ABI registers, then
@@ -334,7 +351,27 @@ impl MachInst for Inst {
                 src(a, visit);
                 src(b, visit);
             }
-            Inst::Waitcnt { .. } | Inst::Nop(_) | Inst::EndPgm | Inst::Jump { .. } => {}
+            Inst::Undef { dst } => visit(dst, OperandKind::Def),
+            Inst::MaskedMove {
+                dst,
+                old,
+                src: s,
+                mask,
+            } => {
+                visit(old, OperandKind::Use);
+                visit(s, OperandKind::Use);
+                visit(mask, OperandKind::Use);
+                visit(dst, OperandKind::DefReuse(0));
+            }
+            Inst::WaveCopy { dst, src: s } => {
+                visit(s, OperandKind::Use);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::Waitcnt { .. }
+            | Inst::Nop(_)
+            | Inst::EndPgm
+            | Inst::Jump { .. }
+            | Inst::BrExecnz { .. } => {}
         }
     }
 
@@ -359,7 +396,10 @@ impl MachInst for Inst {
     }
 
     fn is_branch(&self) -> bool {
-        matches!(self, Inst::Jump { .. } | Inst::BrScc { .. })
+        matches!(
+            self,
+            Inst::Jump { .. } | Inst::BrScc { .. } | Inst::BrExecnz { .. }
+        )
     }
 
     fn gen_jump(target: usize) -> Self {
@@ -370,5 +410,13 @@ impl MachInst for Inst {
         debug_assert_eq!(dst.class(), src.class());
         debug_assert!(dst.class() != RegClass::Vector || dst.file() == src.file());
         Inst::Copy { dst, src }
+    }
+
+    fn gen_wave_move(dst: Reg, src: Reg) -> Self {
+        if dst.file() == super::regs::VGPR {
+            Inst::WaveCopy { dst, src }
+        } else {
+            Inst::Copy { dst, src }
+        }
     }
 }

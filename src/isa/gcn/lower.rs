@@ -19,6 +19,8 @@ use std::collections::HashMap;
 
 pub use crate::machinst::isle::InstOutput;
 
+pub mod linear;
+
 pub struct GcnLower<'a> {
     pub generation: Gen,
     pub uniformity: &'a Uniformity,

@@ -20,6 +20,7 @@ pub mod regs;
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
 use crate::ir;
+use crate::machinst::linearize::lower_linearized;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
 use crate::machinst::{MachInst, Reg, VCode};
@@ -60,20 +61,6 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     };
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
-    if uniformity.has_divergent_branches() {
-        let block = cfg
-            .order
-            .iter()
-            .find(|&&b| uniformity.is_divergent_branch(b))
-            .expect("a divergent branch");
-        return Err(CompileError::new(
-            func,
-            format!(
-                "divergent control flow is not supported yet: the branch ending {block} \
-                 depends on a per-lane value or is reached under divergent control"
-            ),
-        ));
-    }
     let backend = lower::GcnLower {
         generation,
         uniformity: &uniformity,
@@ -81,8 +68,16 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         frame: &frame,
         buffer_rsrc: Default::default(),
     };
-    let vcode = lower_function(func, &cfg, &backend)?;
-    let allocated = allocate(func, &vcode, &frame, generation)?;
+    // Divergent branches: the blocks run one after another under lane masks (see
+    // `machinst::linearize`), whose registers come before the allocator's.
+    let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
+        let vcode = lower_linearized(func, &cfg, &backend)?;
+        let first = lower::linear::first_free_sgpr(&frame, vcode.masks);
+        (vcode, first)
+    } else {
+        (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
+    };
+    let allocated = allocate(func, &vcode, first_sgpr, generation)?;
     // Each block separately: nothing is in flight at a block boundary.
     let mut blocks = Vec::with_capacity(allocated.block_starts.len());
     for (b, &start) in allocated.block_starts.iter().enumerate() {
@@ -91,10 +86,11 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             .get(b + 1)
             .copied()
             .unwrap_or(allocated.insts.len());
-        blocks.push(insert_waitcnt::run(
-            allocated.insts[start..end].to_vec(),
-            generation,
-        ));
+        let mut block = allocated.insts[start..end].to_vec();
+        if vcode.wave_moves {
+            block = lower::linear::expand_wave_copies(block, &frame);
+        }
+        blocks.push(insert_waitcnt::run(block, generation));
     }
     let insts: Vec<Inst> = blocks.iter().flatten().cloned().collect();
     let (mc, starts) = emit::lower_blocks(&blocks, generation)
@@ -113,6 +109,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
                 match file {
                     VGPR => vgprs = vgprs.max(end),
                     _ if *r == VCC => uses_vcc = true,
+                    _ if *r == lower::linear::EXEC => {}
                     _ => sgprs = sgprs.max(end),
                 }
             }
@@ -134,7 +131,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
 fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
-    frame: &Frame,
+    first_sgpr: u16,
     generation: Gen,
 ) -> Result<Allocated<Inst>, CompileError> {
     let mut vdemand = regalloc::pressure(vcode, VGPR);
@@ -171,7 +168,7 @@ fn allocate(
         let venv = regs::partition(VGPR, 0, VGPR_LIMIT, capped(vdemand), min_vsingles, &[]);
         let senv = regs::partition(
             SGPR,
-            frame.reserved_sgprs,
+            first_sgpr,
             sgpr_limit,
             capped(sdemand),
             0,

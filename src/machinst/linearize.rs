@@ -1,0 +1,642 @@
+//! Lowering of functions with divergent branches by *mask linearization* (see
+//! `docs/decisions.md`, "Control flow").
+//!
+//! The blocks run one after another in the order of [`Layout`] (loops contiguous), each
+//! with EXEC set to its lane mask: the lanes that branched to it. A branch does not jump:
+//! each edge ORs its lanes (`exec & condition`) into its target's mask, and writes its
+//! block arguments into the target's pending parameters with masked moves (each tied to
+//! the previous version, so that the other lanes keep theirs and SSA holds along the
+//! linear order). A loop ends in a latch that sets EXEC to the header's mask (the lanes
+//! that took a back edge this iteration) and branches back while it is not empty. Values
+//! defined in a loop and used after it are copied, by masked moves, on the loop's exit
+//! edges; `return` is an edge to one exit block after every other.
+//!
+//! regalloc2 sees this linear CFG, so a VGPR holding a value for lanes that are off is
+//! live across the blocks in between and is never reused there; its moves copy whole
+//! waves ([`MachInst::gen_wave_move`]).
+//!
+//! Lane masks live in fixed register pairs outside the allocator ([`LinearBackend::mask`]),
+//! coloured by their live ranges in the linear order.
+
+use super::lower::Lower;
+use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, dce, lower::LowerBackend};
+use crate::CompileError;
+use crate::analysis::cfg::{Cfg, destinations};
+use crate::analysis::linearize::Layout;
+use cranelift_codegen::ir::{self, Opcode, Value};
+use std::collections::HashMap;
+
+/// What a target supplies to lower linearized code, besides [`LowerBackend`].
+pub trait LinearBackend: LowerBackend {
+    /// Whether `value` is the same in every lane (a loop's uniform values need no copies
+    /// at its exits).
+    fn is_uniform(&self, value: Value) -> bool;
+    /// The register file of divergent values.
+    fn vector_file(&self) -> RegFile;
+    /// Lane-mask register `k` (a fixed register outside the allocator).
+    fn mask(&self, k: usize) -> Reg;
+    /// At the entry, after `lower_entry`: remembers the lanes the function runs for.
+    fn save_entry_lanes(&self, ctx: &mut Lower<'_, Self::MInst>);
+    /// At a block's start: EXEC = `mask`; then `mask` = 0 when `reset` (a loop header,
+    /// whose mask collects the back edges of this iteration).
+    fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, reset: bool);
+    fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg);
+    /// The lanes taking each destination of the terminator `inst` (in the order of
+    /// `destinations`; one, all active lanes, for a `return`).
+    fn edge_masks(
+        &self,
+        ctx: &mut Lower<'_, Self::MInst>,
+        inst: ir::Inst,
+    ) -> Result<Vec<Reg>, CompileError>;
+    /// `mask |= lanes`.
+    fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, lanes: Reg);
+    /// A register of `class` with no defined value (the start of a pending value).
+    fn undef(&self, ctx: &mut Lower<'_, Self::MInst>, file: RegFile, class: RegClass) -> Reg;
+    /// `old` with `src` in the lanes of `lanes`: a new register tied to `old`.
+    fn masked_move(&self, ctx: &mut Lower<'_, Self::MInst>, old: Reg, src: Reg, lanes: Reg) -> Reg;
+    /// A loop latch: EXEC = `mask`, then branch to `back` if any lane is on, else to `out`.
+    fn latch(&self, mask: Reg, back: usize, out: usize) -> Vec<Self::MInst>;
+    /// The exit block: every lane back on, and the function's return with `values`.
+    fn exit(
+        &self,
+        ctx: &mut Lower<'_, Self::MInst>,
+        values: &[(Reg, ir::Type)],
+    ) -> Result<(), CompileError>;
+}
+
+/// A value collected from several edges: a block parameter of a non-header block
+/// (`Param`), of a loop header from outside (`Fwd`) or from its back edges (`Back`), a
+/// return value (`Param` of the exit), or a value leaving a loop (`Exit`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+enum Key {
+    Param(usize, usize),
+    Fwd(usize, usize),
+    Back(usize, usize),
+    Exit(Value, usize),
+}
+
+struct Var {
+    class: RegClass,
+    /// Its current version while lowering.
+    cur: Option<Reg>,
+}
+
+/// What the linear walk does where: computed before lowering from the CFG.
+struct Plan {
+    /// The exit block's index among targets (after the CFG's blocks).
+    exit: usize,
+    vars: Vec<Var>,
+    keys: HashMap<Key, usize>,
+    /// Variables and masks started at the beginning of each block (by CFG index; the
+    /// entry also starts those of the whole function).
+    var_inits: Vec<Vec<usize>>,
+    mask_inits: Vec<Vec<usize>>,
+    /// Variables that are parameters of each loop header (defined in the loop, pending
+    /// past it).
+    header_vars: Vec<Vec<usize>>,
+    /// Each target's mask register number (targets: CFG blocks, then the exit).
+    mask_of: Vec<usize>,
+    masks: usize,
+    /// For each loop header, the variables of values leaving its loop.
+    exit_vars: Vec<Vec<(Value, usize)>>,
+}
+
+fn class_of(ty: ir::Type) -> Option<RegClass> {
+    match ty.bits() {
+        _ if ty.is_vector() => None,
+        1..=32 => Some(RegClass::Int),
+        64 => Some(RegClass::Float),
+        _ => None,
+    }
+}
+
+/// A terminator's destinations: (target, arguments), the exit (`cfg.len()`) for `return`.
+type Dests = Vec<(usize, Vec<Value>)>;
+
+/// Each block's terminator and its destinations.
+fn edges(func: &ir::Function, cfg: &Cfg) -> Vec<(ir::Inst, Dests)> {
+    let exit = cfg.len();
+    cfg.order
+        .iter()
+        .map(|&block| {
+            let term = func
+                .layout
+                .last_inst(block)
+                .expect("blocks end in a terminator");
+            let dests = if func.dfg.insts[term].opcode() == Opcode::Return {
+                vec![(exit, func.dfg.inst_args(term).to_vec())]
+            } else {
+                destinations(func, term)
+                    .into_iter()
+                    .map(|(t, args)| {
+                        let values = args
+                            .iter()
+                            .filter_map(|a| match *a {
+                                ir::BlockArg::Value(v) => Some(v),
+                                _ => None,
+                            })
+                            .collect();
+                        (cfg.index[t].expect("reachable"), values)
+                    })
+                    .collect()
+            };
+            (term, dests)
+        })
+        .collect()
+}
+
+impl Plan {
+    fn new<B: LinearBackend>(
+        func: &ir::Function,
+        cfg: &Cfg,
+        layout: &Layout,
+        backend: &B,
+    ) -> Result<Plan, CompileError> {
+        let n = cfg.len();
+        let exit = n;
+        let edges = edges(func, cfg);
+        // The loops containing a target's consumption point.
+        let consumed_in = |key: Key| -> Vec<usize> {
+            match key {
+                Key::Param(t, _) if t == exit => Vec::new(),
+                Key::Param(t, _) | Key::Back(t, _) => cfg.loops[t].clone(),
+                Key::Fwd(h, _) | Key::Exit(_, h) => {
+                    let l = &cfg.loops[h];
+                    l[..l.len() - 1].to_vec()
+                }
+            }
+        };
+        // Variables and their contributing blocks.
+        let mut keys = HashMap::new();
+        let mut var_list: Vec<(Key, RegClass, Vec<usize>)> = Vec::new();
+        fn add(
+            keys: &mut HashMap<Key, usize>,
+            var_list: &mut Vec<(Key, RegClass, Vec<usize>)>,
+            key: Key,
+            class: RegClass,
+            from: usize,
+        ) {
+            let id = *keys.entry(key).or_insert_with(|| {
+                var_list.push((key, class, Vec::new()));
+                var_list.len() - 1
+            });
+            var_list[id].2.push(from);
+        }
+        let param_class = |v: Value| {
+            class_of(func.dfg.value_type(v)).ok_or_else(|| {
+                CompileError::new(
+                    func,
+                    format!(
+                        "block parameters of type {} are not supported",
+                        func.dfg.value_type(v)
+                    ),
+                )
+            })
+        };
+        let ret_types: Vec<ir::Type> = func
+            .signature
+            .returns
+            .iter()
+            .map(|r| r.value_type)
+            .collect();
+        for (p, (_, dests)) in edges.iter().enumerate() {
+            for (t, args) in dests {
+                for (i, _) in args.iter().enumerate() {
+                    let (key, class) = if *t == exit {
+                        let class = class_of(ret_types[i]).ok_or_else(|| {
+                            CompileError::new(func, "return values of this type are not supported")
+                        })?;
+                        (Key::Param(exit, i), class)
+                    } else {
+                        let param = func.dfg.block_params(cfg.order[*t])[i];
+                        let key = if !layout.is_header(*t) {
+                            Key::Param(*t, i)
+                        } else if cfg.in_loop(p, *t) {
+                            Key::Back(*t, i)
+                        } else {
+                            Key::Fwd(*t, i)
+                        };
+                        (key, param_class(param)?)
+                    };
+                    add(&mut keys, &mut var_list, key, class, p);
+                }
+            }
+        }
+        // Values leaving loops.
+        let mut exit_vars = vec![Vec::new(); n];
+        for h in (0..n).filter(|&h| layout.is_header(h)) {
+            let exits: Vec<usize> = (0..n)
+                .filter(|&p| {
+                    cfg.in_loop(p, h)
+                        && edges[p]
+                            .1
+                            .iter()
+                            .any(|(t, _)| *t != exit && !cfg.in_loop(*t, h))
+                })
+                .collect();
+            for b in (0..n).filter(|&b| cfg.in_loop(b, h)) {
+                let block = cfg.order[b];
+                let defined = func.dfg.block_params(block).iter().copied().chain(
+                    func.layout
+                        .block_insts(block)
+                        .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
+                );
+                for v in defined.collect::<Vec<_>>() {
+                    if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
+                        continue;
+                    }
+                    let Some(class) = class_of(func.dfg.value_type(v)) else {
+                        return Err(CompileError::new(
+                            func,
+                            format!(
+                                "{v} of type {} leaves a divergent loop, which is not supported",
+                                func.dfg.value_type(v)
+                            ),
+                        ));
+                    };
+                    for &p in &exits {
+                        add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
+                    }
+                    if let Some(&id) = keys.get(&Key::Exit(v, h)) {
+                        exit_vars[h].push((v, id));
+                    }
+                }
+            }
+        }
+        let mut var_inits = vec![Vec::new(); n];
+        let mut header_vars = vec![Vec::new(); n];
+        let mut vars = Vec::new();
+        for (id, (key, class, from)) in var_list.iter().enumerate() {
+            let consumed = consumed_in(*key);
+            var_inits[consumed.last().copied().unwrap_or(0)].push(id);
+            let mut headers: Vec<usize> = from
+                .iter()
+                .flat_map(|&p| cfg.loops[p].iter().copied())
+                .filter(|h| !consumed.contains(h))
+                .collect();
+            headers.sort_unstable();
+            headers.dedup();
+            for h in headers {
+                header_vars[h].push(id);
+            }
+            vars.push(Var {
+                class: *class,
+                cur: None,
+            });
+        }
+        // Masks: one per target, live from the start of the innermost loop around its
+        // consumption (or the entry) to the consumption; coloured greedily.
+        let mut intervals = Vec::new();
+        for t in 0..=n {
+            let (scope, end) = if t == exit {
+                (None, 4 * n)
+            } else if layout.is_header(t) {
+                let l = &cfg.loops[t];
+                let end = layout.loop_end[t].expect("header");
+                (l.len().checked_sub(2).map(|k| l[k]), 4 * end + 3)
+            } else {
+                (cfg.loops[t].last().copied(), 4 * layout.pos[t])
+            };
+            let start = 4 * scope.map_or(0, |s| layout.pos[s]) + 1;
+            intervals.push((start, end, t, scope.unwrap_or(0)));
+        }
+        intervals.sort_unstable();
+        let mut reg_free_after: Vec<usize> = Vec::new();
+        let mut mask_of = vec![0; n + 1];
+        let mut mask_inits = vec![Vec::new(); n];
+        for &(start, end, t, scope) in &intervals {
+            if t == 0 {
+                continue;
+            }
+            let k = match reg_free_after.iter().position(|&e| e < start) {
+                Some(k) => k,
+                None => {
+                    reg_free_after.push(0);
+                    reg_free_after.len() - 1
+                }
+            };
+            reg_free_after[k] = end;
+            mask_of[t] = k;
+            mask_inits[scope].push(k);
+        }
+        Ok(Plan {
+            exit,
+            vars,
+            keys,
+            var_inits,
+            mask_inits,
+            header_vars,
+            mask_of,
+            masks: reg_free_after.len(),
+            exit_vars,
+        })
+    }
+
+    fn cur(&self, key: Key) -> Reg {
+        self.vars[self.keys[&key]]
+            .cur
+            .expect("started at its scope")
+    }
+}
+
+/// Whether `v` is used by an instruction outside the loop with header `h`.
+pub fn used_outside_loop(func: &ir::Function, cfg: &Cfg, v: Value, h: usize) -> bool {
+    cfg.order.iter().enumerate().any(|(x, &xb)| {
+        !cfg.in_loop(x, h)
+            && func.layout.block_insts(xb).any(|inst| {
+                func.dfg
+                    .inst_values(inst)
+                    .any(|a| func.dfg.resolve_aliases(a) == v)
+            })
+    })
+}
+
+/// Lowers `func`, which has divergent branches, to linearized VCode: the blocks in the
+/// order of [`Layout`], each followed by the latches of the loops it ends, then the exit
+/// block, then the edge blocks of the latches.
+pub fn lower_linearized<B: LinearBackend>(
+    func: &ir::Function,
+    cfg: &Cfg,
+    backend: &B,
+) -> Result<VCode<B::MInst>, CompileError> {
+    let n = cfg.len();
+    if !cfg.preds[0].is_empty() {
+        return Err(CompileError::new(
+            func,
+            "the entry block is a branch target; branch to a block of its own instead",
+        ));
+    }
+    let layout = Layout::new(cfg);
+    let mut plan = Plan::new(func, cfg, &layout, backend)?;
+    let edges = edges(func, cfg);
+    let mut ctx = Lower::new(func);
+    let vfile = backend.vector_file();
+
+    // VCode block numbers: each block, then the latches of the loops ending there
+    // (innermost first), then the exit block.
+    let mut vindex = vec![0; n];
+    let mut latches: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut count = 0;
+    for (p, &b) in layout.order.iter().enumerate() {
+        vindex[b] = count;
+        count += 1;
+        let mut ending: Vec<usize> = (0..n).filter(|&h| layout.loop_end[h] == Some(p)).collect();
+        ending.sort_by_key(|&h| std::cmp::Reverse(cfg.loops[h].len()));
+        count += ending.len();
+        latches[p] = ending;
+    }
+    let exit_vindex = count;
+    ctx.num_blocks = count + 1;
+
+    // CLIF parameters of loop headers are regalloc2 block parameters.
+    let mut header_params = vec![Vec::new(); n];
+    for h in (0..n).filter(|&h| layout.is_header(h)) {
+        for &p in func.dfg.block_params(cfg.order[h]) {
+            let r = backend.block_param_reg(&mut ctx, p)?;
+            ctx.set_value_reg(p, r);
+            header_params[h].push(r);
+        }
+    }
+    // The arguments of an edge into header `h` from outside its loop.
+    let entry_args = |plan: &Plan, h: usize| -> Vec<Reg> {
+        let mut args: Vec<Reg> = (0..header_params[h].len())
+            .map(|i| plan.cur(Key::Fwd(h, i)))
+            .collect();
+        args.extend(
+            plan.header_vars[h]
+                .iter()
+                .map(|&id| plan.vars[id].cur.expect("started")),
+        );
+        args
+    };
+    // Which VCode block follows block position `p`, and the header it starts if any.
+    let next_header = |p: usize| -> Option<usize> {
+        layout
+            .order
+            .get(p + 1)
+            .copied()
+            .filter(|&b| layout.is_header(b))
+    };
+
+    let mut blocks: Vec<VBlock> = Vec::new();
+    for (p, &b) in layout.order.iter().enumerate() {
+        let block = cfg.order[b];
+        let start = ctx.vcode.insts.len();
+        let mut params = Vec::new();
+        if p == 0 {
+            // First, so that the allocator's whole-wave moves after the entry can use it.
+            backend.save_entry_lanes(&mut ctx);
+            backend.lower_entry(&mut ctx)?;
+        } else {
+            params = header_params[b].clone();
+            for &id in &plan.header_vars[b] {
+                let v = ctx.new_vreg(vfile, plan.vars[id].class);
+                params.push(v);
+                plan.vars[id].cur = Some(v);
+            }
+            backend.enter_block(&mut ctx, backend.mask(plan.mask_of[b]), layout.is_header(b));
+        }
+        for &k in &plan.mask_inits[b] {
+            backend.clear_mask(&mut ctx, backend.mask(k));
+        }
+        for id in plan.var_inits[b].clone() {
+            plan.vars[id].cur = Some(backend.undef(&mut ctx, vfile, plan.vars[id].class));
+        }
+        if p != 0 && !layout.is_header(b) {
+            for (i, &param) in func.dfg.block_params(block).iter().enumerate() {
+                let r = plan.cur(Key::Param(b, i));
+                ctx.set_value_reg(param, r);
+            }
+        }
+        for inst in func.layout.block_insts(block) {
+            ctx.cur_inst = Some(inst);
+            let opcode = func.dfg.insts[inst].opcode();
+            if opcode.is_branch() || opcode == Opcode::Return {
+                debug_assert_eq!(inst, edges[b].0);
+                lower_edges(
+                    &mut ctx,
+                    backend,
+                    cfg,
+                    &layout,
+                    &mut plan,
+                    b,
+                    inst,
+                    &edges[b].1,
+                )?;
+                continue;
+            }
+            if opcode.is_terminator() {
+                return Err(ctx.error(format!("`{opcode}` is not supported")));
+            }
+            let results = func.dfg.inst_results(inst);
+            let needed = results.is_empty()
+                || results.iter().any(|&v| ctx.is_used(v))
+                || opcode.can_store()
+                || opcode.other_side_effects();
+            if !needed {
+                continue;
+            }
+            let regs = backend.lower_inst(&mut ctx, inst)?;
+            if regs.len() != results.len() {
+                return Err(ctx.error("internal error: lowering produced the wrong results"));
+            }
+            for (&value, reg) in results.iter().zip(regs) {
+                ctx.set_value_reg(value, reg);
+            }
+        }
+        ctx.cur_inst = None;
+        let next = blocks.len() + 1;
+        let args = match (latches[p].is_empty(), next_header(p)) {
+            (true, Some(h)) => entry_args(&plan, h),
+            _ => Vec::new(),
+        };
+        ctx.emit(B::MInst::gen_jump(next));
+        blocks.push(VBlock {
+            insts: start..ctx.vcode.insts.len(),
+            succs: vec![next],
+            preds: Vec::new(),
+            params,
+            branch_args: vec![args],
+        });
+        // The latches of the loops ending here.
+        let ending = latches[p].clone();
+        for (k, &h) in ending.iter().enumerate() {
+            let next = blocks.len() + 1;
+            let mut back_args: Vec<Reg> = (0..header_params[h].len())
+                .map(|i| plan.cur(Key::Back(h, i)))
+                .collect();
+            back_args.extend(
+                plan.header_vars[h]
+                    .iter()
+                    .map(|&id| plan.vars[id].cur.unwrap()),
+            );
+            let back = ctx.deferred_block(
+                vec![B::MInst::gen_jump(vindex[h])],
+                vec![(vindex[h], back_args)],
+            );
+            // Values leaving the loop are their exit copies from here on.
+            for &(v, id) in &plan.exit_vars[h] {
+                let r = plan.vars[id].cur.expect("started");
+                ctx.set_value_reg(v, r);
+            }
+            let out_args = match (k + 1 == ending.len(), next_header(p)) {
+                (true, Some(nh)) => entry_args(&plan, nh),
+                _ => Vec::new(),
+            };
+            let out = ctx.deferred_block(vec![B::MInst::gen_jump(next)], vec![(next, out_args)]);
+            let start = ctx.vcode.insts.len();
+            for i in backend.latch(backend.mask(plan.mask_of[h]), back, out) {
+                ctx.emit(i);
+            }
+            blocks.push(VBlock {
+                insts: start..ctx.vcode.insts.len(),
+                succs: vec![back, out],
+                preds: Vec::new(),
+                params: Vec::new(),
+                branch_args: vec![Vec::new(), Vec::new()],
+            });
+        }
+    }
+    // The exit block.
+    debug_assert_eq!(blocks.len(), exit_vindex);
+    let start = ctx.vcode.insts.len();
+    backend.enter_block(&mut ctx, backend.mask(plan.mask_of[plan.exit]), false);
+    let returns: Vec<(Reg, ir::Type)> = func
+        .signature
+        .returns
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let reg = match plan.keys.get(&Key::Param(plan.exit, i)) {
+                Some(&id) => plan.vars[id].cur.expect("started"),
+                None => backend.undef(&mut ctx, vfile, class_of(r.value_type).unwrap()),
+            };
+            (reg, r.value_type)
+        })
+        .collect();
+    backend.exit(&mut ctx, &returns)?;
+    blocks.push(VBlock {
+        insts: start..ctx.vcode.insts.len(),
+        succs: Vec::new(),
+        preds: Vec::new(),
+        params: Vec::new(),
+        branch_args: Vec::new(),
+    });
+    for d in std::mem::take(&mut ctx.deferred) {
+        let start = ctx.vcode.insts.len();
+        ctx.vcode.insts.extend(d.insts);
+        let (succs, branch_args) = d.succs.into_iter().unzip();
+        blocks.push(VBlock {
+            insts: start..ctx.vcode.insts.len(),
+            succs,
+            preds: Vec::new(),
+            params: Vec::new(),
+            branch_args,
+        });
+    }
+    for b in 0..blocks.len() {
+        for s in blocks[b].succs.clone() {
+            blocks[s].preds.push(b);
+        }
+    }
+    ctx.vcode.blocks = blocks;
+    ctx.vcode.wave_moves = true;
+    ctx.vcode.masks = plan.masks;
+    let mut vcode = ctx.vcode;
+    dce::run(&mut vcode);
+    Ok(vcode)
+}
+
+/// The terminator of block `b`: each destination's lanes join its target's mask, its
+/// arguments the target's pending parameters, and values leaving loops their copies.
+#[allow(clippy::too_many_arguments)]
+fn lower_edges<B: LinearBackend>(
+    ctx: &mut Lower<'_, B::MInst>,
+    backend: &B,
+    cfg: &Cfg,
+    layout: &Layout,
+    plan: &mut Plan,
+    b: usize,
+    inst: ir::Inst,
+    dests: &[(usize, Vec<Value>)],
+) -> Result<(), CompileError> {
+    let lanes = backend.edge_masks(ctx, inst)?;
+    debug_assert_eq!(lanes.len(), dests.len());
+    for ((t, args), &e) in dests.iter().zip(&lanes) {
+        let t = *t;
+        backend.add_lanes(ctx, backend.mask(plan.mask_of[t]), e);
+        for (i, &v) in args.iter().enumerate() {
+            let key = if t == plan.exit || !layout.is_header(t) {
+                Key::Param(t, i)
+            } else if cfg.in_loop(b, t) {
+                Key::Back(t, i)
+            } else {
+                Key::Fwd(t, i)
+            };
+            let id = plan.keys[&key];
+            let old = plan.vars[id].cur.expect("started");
+            let src = backend.branch_arg(ctx, v, old)?;
+            plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));
+        }
+        if t == plan.exit {
+            continue;
+        }
+        // Exits of the loops around `b` that do not contain `t`, innermost first.
+        for &h in cfg.loops[b].iter().rev() {
+            if cfg.in_loop(t, h) {
+                break;
+            }
+            for k in 0..plan.exit_vars[h].len() {
+                let (v, id) = plan.exit_vars[h][k];
+                let Ok(value) = ctx.value_reg(v) else {
+                    // Not defined yet on this path: lanes leaving here never use it.
+                    continue;
+                };
+                let old = plan.vars[id].cur.expect("started");
+                let src = backend.branch_arg(ctx, v, old).unwrap_or(value);
+                plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));
+            }
+        }
+    }
+    Ok(())
+}
