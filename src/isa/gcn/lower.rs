@@ -1469,7 +1469,12 @@ impl IsleContext<'_, '_> {
             && self.is_uniform(y)
         {
             let ty = dfg.value_type(x);
-            if let Some(op) = scmp_int(cond, ty.bits() == 64) {
+            // `s_cmp_{eq,lg}_u64` exist from gfx8 on; otherwise the compare's 0/1 value is
+            // tested below.
+            let generation = self.backend.generation;
+            if let Some(op) =
+                scmp_int(cond, ty.bits() == 64).filter(|op| op.info().available(generation))
+            {
                 let (a, b) = if ty.bits() == 64 {
                     let a = self.pair_of(x, SGPR);
                     let b = self.pair_of(y, SGPR);
