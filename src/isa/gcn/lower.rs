@@ -128,13 +128,59 @@ impl LowerBackend for GcnLower<'_> {
 fn unsupported_reason(func: &ir::Function, inst: ir::Inst) -> String {
     let opcode = func.dfg.insts[inst].opcode();
     let ty = func.dfg.ctrl_typevar(inst);
-    if ty.is_vector() || ty.is_dynamic_vector() {
+    if let Some(reason) = rejection_reason(opcode) {
+        format!("`{opcode}` is not supported by the GCN backend: {reason}")
+    } else if ty.is_vector() || ty.is_dynamic_vector() {
         format!("`{opcode}` on vector type {ty} is not supported (GCN code is scalar per lane)")
+    } else if matches!(ty, types::I128 | types::F16 | types::F128) {
+        format!(
+            "`{opcode}` on type {ty} is not supported by the GCN backend (i8-i64, f32, f64 are)"
+        )
     } else if ty == types::INVALID {
         format!("`{opcode}` is not supported by the GCN backend")
     } else {
         format!("`{opcode}` on type {ty} is not supported by the GCN backend")
     }
+}
+
+/// Why the backend rejects every use of `opcode` (docs/ir.md, "Rejected"), for the
+/// opcodes rejected whatever their types.
+fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
+    use Opcode::*;
+    Some(match opcode {
+        Trap | Trapz | Trapnz | Debugtrap => "a GPU wave cannot trap",
+        StackAddr
+        | DynamicStackAddr
+        | StackSwitch
+        | GetFramePointer
+        | GetStackPointer
+        | GetReturnAddress
+        | GetExceptionHandlerAddress => {
+            "GCN functions have no stack frame (scratch memory is not supported)"
+        }
+        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
+            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
+        }
+        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
+            "calls other than to intrinsics are not supported yet"
+        }
+        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
+            "atomics and fences are not supported yet"
+        }
+        F16const | F128const => "f16 and f128 are not supported",
+        Uload32 | Sload32 | Istore32 => {
+            "32-bit extending loads and truncating stores are not supported yet"
+        }
+        Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
+        | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2
+        | Sload32x2 | Vconst | Shuffle | Blendv | VanyTrue | VallTrue | VhighBits
+        | SqmulRoundSat | X86Pmulhrsw | ScalarToVector | Snarrow | Unarrow | Uunarrow
+        | SwidenLow | SwidenHigh | UwidenLow | UwidenHigh | IaddPairwise | X86Pmaddubsw
+        | Fvdemote | FvpromoteLow | X86Cvtt2dq | ExtractVector => {
+            "vector operations are not supported (GCN code is scalar per lane)"
+        }
+        _ => return None,
+    })
 }
 
 pub struct IsleContext<'a, 'f> {
