@@ -1120,6 +1120,13 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn vop64_1(&mut self, op: &Op, a: Reg) -> Reg {
+        let rounding = matches!(
+            op,
+            Op::VTruncF64 | Op::VFloorF64 | Op::VCeilF64 | Op::VRndneF64
+        );
+        if rounding && !op.info().available(self.backend.generation) {
+            return self.round64_expanded(*op, a);
+        }
         self.valu_pair(*op, &[Src::Reg(a)], 0)
     }
 
@@ -1209,6 +1216,16 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
         });
+        dst
+    }
+
+    /// An f64 rounding for a generation without the instruction (gfx6): the expansion
+    /// `Inst::RoundF64`.
+    fn round64_expanded(&mut self, op: Op, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 2].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::RoundF64 { op, dst, src, tmp });
         dst
     }
 
