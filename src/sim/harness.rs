@@ -90,18 +90,54 @@ pub enum Reference {
 
 /// Calls `func` with `args` in `cranelift-interpreter`.
 pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
+    if let Some(why) = beyond_the_interpreter(func) {
+        return Reference::Unavailable(why);
+    }
     let fixed = with_exact_signed_carries(func);
     let func = fixed.as_ref().unwrap_or(func);
     let mut store = FunctionStore::default();
     store.add(func.name.to_string(), func);
     let state = InterpreterState::default().with_function_store(store);
     let mut interpreter = Interpreter::new(state).with_fuel(Some(1_000_000));
-    match interpreter.call_by_name(&func.name.to_string(), args) {
+    // The interpreter panics on some operations it does not implement (`iconcat` below
+    // i64, for one): that is "unavailable", not a failure of the code under test.
+    let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        interpreter.call_by_name(&func.name.to_string(), args)
+    }));
+    let Ok(call) = call else {
+        return Reference::Unavailable("cranelift-interpreter panicked".into());
+    };
+    match call {
         Ok(ControlFlow::Return(values)) => Reference::Returned(values.into_vec()),
         Ok(ControlFlow::Trap(trap)) => Reference::Trapped(trap.to_string()),
         Ok(_) => Reference::Unavailable("the interpreter stopped unexpectedly".into()),
         Err(e) => Reference::Unavailable(e.to_string()),
     }
+}
+
+/// Why cranelift-interpreter 0.135 cannot be trusted with `func`, if it cannot: it gets
+/// `isplit` below i128 wrong (the halves come back as the wide value) and panics on
+/// `iconcat` below i128.
+fn beyond_the_interpreter(func: &ir::Function) -> Option<String> {
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            let opcode = func.dfg.insts[inst].opcode();
+            if !matches!(opcode, ir::Opcode::Isplit | ir::Opcode::Iconcat) {
+                continue;
+            }
+            let arg = func.dfg.inst_args(inst)[0];
+            let (wide, implemented) = match opcode {
+                ir::Opcode::Isplit => (func.dfg.value_type(arg).bits(), 128),
+                _ => (2 * func.dfg.value_type(arg).bits(), 128),
+            };
+            if wide < implemented {
+                return Some(format!(
+                    "cranelift-interpreter does not implement `{opcode}` of i{wide}"
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// `func` with `sadd_overflow_cin` and `ssub_overflow_bin` expanded into plain CLIF, when

@@ -100,6 +100,15 @@ pub enum Inst {
     /// Correctly rounded f64 square root (v_rsq_f64 refined by fma steps, tiny inputs
     /// rescaled); like `Sqrt32`, with VGPR pairs.
     Sqrt64 { dst: Reg, src: Reg, tmp: [Reg; 4] },
+    /// An f64 rounding to integral value (`op` is v_trunc_f64, v_floor_f64, v_ceil_f64 or
+    /// v_rndne_f64) expanded into 32-bit integer and f64 arithmetic, for gfx6, which lacks
+    /// those four. Writes VCC; `dst` and `tmp` (pairs) are early defs.
+    RoundF64 {
+        op: Op,
+        dst: Reg,
+        src: Reg,
+        tmp: [Reg; 2],
+    },
     /// A 64-bit constant into a register pair.
     Const64 { dst: Reg, value: u64 },
     /// Builds a pair from two 32-bit registers of the same file.
@@ -229,7 +238,8 @@ impl Inst {
             Inst::FDiv32 { .. }
             | Inst::Sqrt32 { .. }
             | Inst::FDiv64 { .. }
-            | Inst::Sqrt64 { .. } => true,
+            | Inst::Sqrt64 { .. }
+            | Inst::RoundF64 { .. } => true,
             _ => false,
         }
     }
@@ -302,6 +312,15 @@ impl MachInst for Inst {
                 }
             }
             Inst::Sqrt32 { dst, src: s, tmp } | Inst::Sqrt64 { dst, src: s, tmp } => {
+                visit(s, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+                for t in tmp {
+                    visit(t, OperandKind::EarlyDef);
+                }
+            }
+            Inst::RoundF64 {
+                dst, src: s, tmp, ..
+            } => {
                 visit(s, OperandKind::Use);
                 visit(dst, OperandKind::EarlyDef);
                 for t in tmp {

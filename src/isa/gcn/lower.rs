@@ -236,13 +236,56 @@ impl LowerBackend for GcnLower<'_> {
 fn unsupported_reason(func: &ir::Function, inst: ir::Inst) -> String {
     let opcode = func.dfg.insts[inst].opcode();
     let ty = func.dfg.ctrl_typevar(inst);
-    if ty.is_vector() || ty.is_dynamic_vector() {
+    if let Some(reason) = rejection_reason(opcode) {
+        format!("`{opcode}` is not supported by the GCN backend: {reason}")
+    } else if ty.is_vector() || ty.is_dynamic_vector() {
         format!("`{opcode}` on vector type {ty} is not supported (GCN code is scalar per lane)")
+    } else if matches!(ty, types::I128 | types::F16 | types::F128) {
+        format!(
+            "`{opcode}` on type {ty} is not supported by the GCN backend (i8-i64, f32, f64 are)"
+        )
     } else if ty == types::INVALID {
         format!("`{opcode}` is not supported by the GCN backend")
     } else {
         format!("`{opcode}` on type {ty} is not supported by the GCN backend")
     }
+}
+
+/// Why the backend rejects every use of `opcode` (docs/ir.md, "Rejected"), for the
+/// opcodes rejected whatever their types.
+fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
+    use Opcode::*;
+    Some(match opcode {
+        Trap | Trapz | Trapnz | Debugtrap => "a GPU wave cannot trap",
+        StackAddr
+        | DynamicStackAddr
+        | StackSwitch
+        | GetFramePointer
+        | GetStackPointer
+        | GetReturnAddress
+        | GetExceptionHandlerAddress => {
+            "GCN functions have no stack frame (scratch memory is not supported)"
+        }
+        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
+            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
+        }
+        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
+            "calls other than to intrinsics are not supported yet"
+        }
+        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
+            "atomics and fences are not supported yet"
+        }
+        F16const | F128const => "f16 and f128 are not supported",
+        Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
+        | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2
+        | Sload32x2 | Vconst | Shuffle | Blendv | VanyTrue | VallTrue | VhighBits
+        | SqmulRoundSat | X86Pmulhrsw | ScalarToVector | Snarrow | Unarrow | Uunarrow
+        | SwidenLow | SwidenHigh | UwidenLow | UwidenHigh | IaddPairwise | X86Pmaddubsw
+        | Fvdemote | FvpromoteLow | X86Cvtt2dq | ExtractVector => {
+            "vector operations are not supported (GCN code is scalar per lane)"
+        }
+        _ => return None,
+    })
 }
 
 pub struct IsleContext<'a, 'f> {
@@ -563,7 +606,9 @@ impl IsleContext<'_, '_> {
             (Opcode::Sload8, _) => (Op::FlatLoadSbyte, RegClass::Int),
             (Opcode::Uload16, _) | (Opcode::Load, 2) => (Op::FlatLoadUshort, RegClass::Int),
             (Opcode::Sload16, _) => (Op::FlatLoadSshort, RegClass::Int),
-            (Opcode::Load, 4) => (Op::FlatLoadDword, RegClass::Int),
+            (Opcode::Load, 4) | (Opcode::Uload32 | Opcode::Sload32, _) => {
+                (Op::FlatLoadDword, RegClass::Int)
+            }
             (Opcode::Load, 8) => (Op::FlatLoadDwordx2, RegClass::Float),
             (Opcode::Load, 16) => (Op::FlatLoadDwordx4, RegClass::Vector),
             _ => return None,
@@ -1149,7 +1194,7 @@ impl generated::Context for IsleContext<'_, '_> {
         let op = match (opcode, ty.bytes()) {
             (Opcode::Istore8, _) | (Opcode::Store, 1) => Op::FlatStoreByte,
             (Opcode::Istore16, _) | (Opcode::Store, 2) => Op::FlatStoreShort,
-            (Opcode::Store, 4) => Op::FlatStoreDword,
+            (Opcode::Store, 4) | (Opcode::Istore32, _) => Op::FlatStoreDword,
             (Opcode::Store, 8) => Op::FlatStoreDwordx2,
             (Opcode::Store, 16) => Op::FlatStoreDwordx4,
             _ => {
@@ -1266,6 +1311,13 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn vop64_1(&mut self, op: &Op, a: Reg) -> Reg {
+        let rounding = matches!(
+            op,
+            Op::VTruncF64 | Op::VFloorF64 | Op::VCeilF64 | Op::VRndneF64
+        );
+        if rounding && !op.info().available(self.backend.generation) {
+            return self.round64_expanded(*op, a);
+        }
         self.valu_pair(*op, &[Src::Reg(a)], 0)
     }
 
@@ -1303,6 +1355,18 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn vcmp_float64_op(&mut self, cc: &FloatCC) -> Op {
         vcmp_float64(*cc)
+    }
+
+    fn load_dword(&mut self, inst: ir::Inst, addr: Value, offset: i32) -> Reg {
+        let ty = self
+            .lower
+            .dfg()
+            .value_type(self.lower.dfg().first_result(inst));
+        match self.lower_load(inst, ty, addr, offset).as_slice() {
+            [dword] => *dword,
+            // `lower_load` failed and said why; a placeholder finishes the rule.
+            _ => self.vreg(VGPR, RegClass::Int),
+        }
     }
 
     fn pair_carry(&mut self, value: Reg, mask: Reg) -> Carry {
@@ -1355,6 +1419,16 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
         });
+        dst
+    }
+
+    /// An f64 rounding for a generation without the instruction (gfx6): the expansion
+    /// `Inst::RoundF64`.
+    fn round64_expanded(&mut self, op: Op, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 2].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::RoundF64 { op, dst, src, tmp });
         dst
     }
 

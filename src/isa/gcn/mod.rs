@@ -16,6 +16,8 @@ pub mod inst;
 pub mod lower;
 pub mod mc;
 pub mod regs;
+#[cfg(test)]
+mod round64_model;
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;

@@ -31,7 +31,7 @@ pub(crate) mod float;
 mod hazard;
 mod memory;
 mod program;
-mod valu;
+pub(crate) mod valu;
 mod waitcnt;
 mod wave;
 
