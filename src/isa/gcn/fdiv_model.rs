@@ -23,6 +23,7 @@ use super::emit::lower_to_mc;
 use super::inst::Inst;
 use super::mc::{Gen, McInst, Op, Operand};
 use super::regs::vgpr;
+use crate::difftest::SplitMix64;
 use crate::sim::gcn::float::{self, class, div_fixup, div_fmas, div_scale, rcp, sqrt};
 
 /// How far the transcendental unit's results are from the correctly rounded ones, in ulps.
@@ -265,14 +266,11 @@ fn edge_values() -> Vec<f32> {
     bits.into_iter().map(f32::from_bits).collect()
 }
 
-/// xorshift64*, enough for test inputs.
-struct Rng(u64);
+/// The random inputs, reproducible from a seed.
+struct Rng(SplitMix64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.0.next_u64()
     }
     fn u32(&mut self) -> u32 {
         (self.next() >> 32) as u32
@@ -283,7 +281,7 @@ impl Rng {
 /// close or whose quotient lands near the denormal and overflow boundaries (where the
 /// scaling matters).
 fn random_pairs(count: usize, seed: u64) -> impl Iterator<Item = (f32, f32)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     (0..count).map(move |i| {
         let (a, b) = (rng.u32(), rng.u32());
         let (a, b) = match i % 4 {
@@ -353,7 +351,7 @@ fn fdiv_random() {
 #[test]
 fn sqrt_edge_and_random_values() {
     let code = sqrt_code();
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng(SplitMix64::new(0x1234_5678_9abc_def1));
     let mut inputs = edge_values();
     // Every denormal with a stride, and random bit patterns.
     inputs.extend((0..0x0080_0000u32).step_by(61).map(f32::from_bits));
