@@ -1141,8 +1141,15 @@ impl generated::Context for IsleContext<'_, '_> {
     fn lower_load(&mut self, inst: ir::Inst, ty: ir::Type, addr: Value, offset: i32) -> InstOutput {
         let opcode = self.lower.dfg().insts[inst].opcode();
         let result = self.lower.dfg().first_result(inst);
+        // In a linearized function (divergent branches) a block may run with no lane
+        // active; a scalar load would still execute, perhaps from an address read out of an
+        // inactive lane. Only the entry block surely runs with lanes.
+        let layout = &self.lower.func.layout;
+        let may_run_empty = self.backend.uniformity.has_divergent_branches()
+            && layout.inst_block(inst) != layout.entry_block();
         // Uniform loads (readonly memory, uniform address) use the scalar cache.
         if self.is_uniform(result)
+            && !may_run_empty
             && opcode == Opcode::Load
             && matches!(ty.bytes(), 4 | 8)
             && offset >= 0
