@@ -15,7 +15,7 @@ use super::mc::{Gen, McInst, Op, Operand};
 use crate::difftest::SplitMix64;
 use crate::machinst::{Reg, RegClass};
 use crate::sim::gcn::float::{
-    self, class64, div_fixup64, div_fmas64, div_scale64, ldexp64, perturb64, rcp64, rsq64,
+    self, class, div_fixup64, div_fmas64, div_scale64, ldexp64, perturb64, rcp64, rsq64,
 };
 
 fn pair(hw: u16) -> Reg {
@@ -92,7 +92,7 @@ impl Lane {
                     self.set_mask(inst, value);
                 }
                 Op::VCmpClassF64 => {
-                    let value = class64(self.d(inst, 0), self.read32(inst, 1));
+                    let value = class(self.d(inst, 0), self.read32(inst, 1));
                     self.set_mask(inst, value);
                 }
                 Op::VLdexpF64 => {

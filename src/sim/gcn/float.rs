@@ -30,49 +30,80 @@ pub(crate) const DEFAULT_NAN_F64: u64 = 0x7ff8_0000_0000_0000;
 /// The NaN v_div_fixup_f32 returns for 0/0 and ∞/∞ (its pseudo-code in the manuals).
 const DIV_FIXUP_NAN: u32 = 0xffc0_0000;
 
-pub(crate) fn default_nan() -> f32 {
-    f32::from_bits(DEFAULT_NAN)
+/// The operations on the bits of an IEEE float that the f32 and f64 semantics share.
+pub(crate) trait Ieee: Copy + PartialOrd {
+    /// The quiet bit and the default NaN, as raw bits of the type.
+    const QUIET_BIT: u64;
+    const DEFAULT_NAN: u64;
+    const ZERO: Self;
+    const ONE: Self;
+    fn to_raw(self) -> u64;
+    fn from_raw(bits: u64) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    fn is_subnormal(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+    fn copysign(self, sign: Self) -> Self;
 }
 
-fn default_nan64() -> f64 {
-    f64::from_bits(DEFAULT_NAN_F64)
+macro_rules! ieee {
+    ($t:ty, $quiet:expr, $nan:expr) => {
+        impl Ieee for $t {
+            const QUIET_BIT: u64 = $quiet;
+            const DEFAULT_NAN: u64 = $nan;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            fn to_raw(self) -> u64 {
+                self.to_bits() as u64
+            }
+            fn from_raw(bits: u64) -> Self {
+                <$t>::from_bits(bits as _)
+            }
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn is_infinite(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            fn is_subnormal(self) -> bool {
+                <$t>::is_subnormal(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
+            fn copysign(self, sign: Self) -> Self {
+                <$t>::copysign(self, sign)
+            }
+        }
+    };
+}
+
+ieee!(f32, 0x0040_0000, DEFAULT_NAN as u64);
+ieee!(f64, 0x0008_0000_0000_0000, DEFAULT_NAN_F64);
+
+pub(crate) fn default_nan<F: Ieee>() -> F {
+    F::from_raw(F::DEFAULT_NAN)
 }
 
 /// `x` with the quiet bit set (a no-op on quiet NaNs).
-pub(crate) fn quiet(x: f32) -> f32 {
-    f32::from_bits(x.to_bits() | 0x0040_0000)
-}
-
-fn quiet64(x: f64) -> f64 {
-    f64::from_bits(x.to_bits() | 0x0008_0000_0000_0000)
+pub(crate) fn quiet<F: Ieee>(x: F) -> F {
+    F::from_raw(x.to_raw() | F::QUIET_BIT)
 }
 
 /// The first NaN among `xs`, quieted: the result of an operation with these operands when
 /// any is NaN.
-pub(crate) fn nan_operand(xs: &[f32]) -> Option<f32> {
+pub(crate) fn nan_operand<F: Ieee>(xs: &[F]) -> Option<F> {
     xs.iter().find(|x| x.is_nan()).map(|&x| quiet(x))
-}
-
-fn nan_operand64(xs: &[f64]) -> Option<f64> {
-    xs.iter().find(|x| x.is_nan()).map(|&x| quiet64(x))
 }
 
 /// `op(xs)` with the NaN rules above: a NaN operand propagates, a NaN result of non-NaN
 /// operands is the default NaN.
-fn arith(xs: &[f32], op: impl FnOnce() -> f32) -> f32 {
+fn arith<F: Ieee>(xs: &[F], op: impl FnOnce() -> F) -> F {
     if let Some(nan) = nan_operand(xs) {
         return nan;
     }
     let r = op();
     if r.is_nan() { default_nan() } else { r }
-}
-
-fn arith64(xs: &[f64], op: impl FnOnce() -> f64) -> f64 {
-    if let Some(nan) = nan_operand64(xs) {
-        return nan;
-    }
-    let r = op();
-    if r.is_nan() { default_nan64() } else { r }
 }
 
 /// The biased exponent field.
@@ -85,17 +116,9 @@ pub(crate) fn is_denormal(x: f32) -> bool {
 }
 
 /// Denormals flushed to zero of the same sign.
-pub(crate) fn ftz(x: f32) -> f32 {
+pub(crate) fn ftz<F: Ieee>(x: F) -> F {
     if x.is_subnormal() {
-        f32::copysign(0.0, x)
-    } else {
-        x
-    }
-}
-
-fn ftz64(x: f64) -> f64 {
-    if x.is_subnormal() {
-        f64::copysign(0.0, x)
+        F::ZERO.copysign(x)
     } else {
         x
     }
@@ -160,36 +183,36 @@ pub(crate) fn mad_ftz(a: f32, b: f32, c: f32) -> f32 {
 }
 
 pub(crate) fn add64(a: f64, b: f64) -> f64 {
-    arith64(&[a, b], || a + b)
+    arith(&[a, b], || a + b)
 }
 
 pub(crate) fn mul64(a: f64, b: f64) -> f64 {
-    arith64(&[a, b], || a * b)
+    arith(&[a, b], || a * b)
 }
 
 pub(crate) fn fma64(a: f64, b: f64, c: f64) -> f64 {
-    arith64(&[a, b, c], || a.mul_add(b, c))
+    arith(&[a, b, c], || a.mul_add(b, c))
 }
 
 /// V_MIN_F32 in IEEE mode: a signalling NaN operand gives it quieted; otherwise a quiet NaN
 /// operand gives the other operand; -0 is less than +0 (LLVM's FMINNUM_IEEE, which the
 /// AMDGPU backend selects to v_min_f32, is the IEEE 754-2019 minimumNumber with that
 /// ordering: llvm-project PR #85195, "The AMDGPU and PPC instructions respect the signed
-/// zero behavior").
-pub(crate) fn min(a: f32, b: f32) -> f32 {
+/// zero behavior"). The same for V_MIN_F64.
+pub(crate) fn min<F: Ieee>(a: F, b: F) -> F {
     min_max(a, b, true)
 }
 
-/// V_MAX_F32 in IEEE mode; see [`min`].
-pub(crate) fn max(a: f32, b: f32) -> f32 {
+/// V_MAX_F32 and V_MAX_F64 in IEEE mode; see [`min`].
+pub(crate) fn max<F: Ieee>(a: F, b: F) -> F {
     min_max(a, b, false)
 }
 
-fn is_signalling(x: f32) -> bool {
-    x.is_nan() && x.to_bits() & 0x0040_0000 == 0
+fn is_signalling<F: Ieee>(x: F) -> bool {
+    x.is_nan() && x.to_raw() & F::QUIET_BIT == 0
 }
 
-fn min_max(a: f32, b: f32, is_min: bool) -> f32 {
+fn min_max<F: Ieee>(a: F, b: F, is_min: bool) -> F {
     if is_signalling(a) {
         quiet(a)
     } else if is_signalling(b) {
@@ -339,9 +362,9 @@ fn below_rsq(m: f64, x: f64) -> bool {
 /// f32 transcendentals (the hardware result is an approximation).
 pub(crate) fn rcp64(x: f64) -> f64 {
     if x.is_nan() {
-        return quiet64(x);
+        return quiet(x);
     }
-    ftz64(1.0 / ftz64(x))
+    ftz(1.0 / ftz(x))
 }
 
 /// V_CVT_F64_F32: exact; a NaN keeps its sign and payload (shifted into the wider field).
@@ -349,7 +372,7 @@ pub(crate) fn f32_to_f64(x: f32) -> f64 {
     if x.is_nan() {
         let bits = x.to_bits() as u64;
         let sign = bits >> 31 << 63;
-        return quiet64(f64::from_bits(
+        return quiet(f64::from_bits(
             sign | 0x7ff << 52 | (bits & 0x007f_ffff) << 29,
         ));
     }
@@ -371,19 +394,13 @@ pub(crate) fn f64_to_f32(x: f64) -> f32 {
 /// The float clamp: the result limited to [0, 1], NaN to +0 (DX10 clamp mode). −0 gives +0:
 /// LLVM folds max(x, +0.0) followed by min(…, 1.0) into the clamp bit but not
 /// max(x, −0.0) (test/CodeGen/AMDGPU/clamp.ll, `v_clamp_negzero_f32`).
-pub(crate) fn clamp(x: f32) -> f32 {
-    if x.is_nan() || x <= 0.0 {
-        0.0
+pub(crate) fn clamp<F: Ieee>(x: F) -> F {
+    if x.is_nan() || x <= F::ZERO {
+        F::ZERO
+    } else if x > F::ONE {
+        F::ONE
     } else {
-        x.min(1.0)
-    }
-}
-
-pub(crate) fn clamp64(x: f64) -> f64 {
-    if x.is_nan() || x <= 0.0 {
-        0.0
-    } else {
-        x.min(1.0)
+        x
     }
 }
 
@@ -485,46 +502,15 @@ pub(crate) fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
     }
 }
 
-/// V_MIN_F64 and V_MAX_F64: the rules of [`min`] and [`max`] on f64.
-pub(crate) fn min64(a: f64, b: f64) -> f64 {
-    min_max64(a, b, true)
-}
-
-pub(crate) fn max64(a: f64, b: f64) -> f64 {
-    min_max64(a, b, false)
-}
-
-fn is_signalling64(x: f64) -> bool {
-    x.is_nan() && x.to_bits() & 0x0008_0000_0000_0000 == 0
-}
-
-fn min_max64(a: f64, b: f64, is_min: bool) -> f64 {
-    if is_signalling64(a) {
-        quiet64(a)
-    } else if is_signalling64(b) {
-        quiet64(b)
-    } else if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_negative() == is_min { a } else { b }
-    } else if (a < b) == is_min {
-        a
-    } else {
-        b
-    }
-}
-
 /// An f64 rounding to integral value (V_TRUNC_F64, V_CEIL_F64, V_FLOOR_F64, V_RNDNE_F64).
 pub(crate) fn round64(x: f64, op: fn(f64) -> f64) -> f64 {
-    arith64(&[x], || op(x))
+    arith(&[x], || op(x))
 }
 
 /// V_LDEXP_F64: `x · 2^e` rounded once (denormal results included).
 pub(crate) fn ldexp64(x: f64, e: i32) -> f64 {
     if x.is_nan() {
-        return quiet64(x);
+        return quiet(x);
     }
     if x == 0.0 || x.is_infinite() {
         return x;
@@ -549,25 +535,6 @@ pub(crate) fn ldexp64(x: f64, e: i32) -> f64 {
     }
 }
 
-/// V_CMP_CLASS_F64: the mask bits of [`class`].
-pub(crate) fn class64(x: f64, mask: u32) -> bool {
-    let neg = x.is_sign_negative();
-    let bit = if x.is_nan() {
-        if is_signalling64(x) { 0 } else { 1 }
-    } else if x.is_infinite() {
-        if neg { 2 } else { 9 }
-    } else if x == 0.0 {
-        if neg { 5 } else { 6 }
-    } else if x.is_subnormal() {
-        if neg { 4 } else { 7 }
-    } else if neg {
-        3
-    } else {
-        8
-    };
-    mask >> bit & 1 != 0
-}
-
 /// `x` moved by `ulps` in magnitude, when finite, non-zero and staying so.
 pub(crate) fn perturb64(x: f64, ulps: i64) -> f64 {
     if !x.is_finite() || x == 0.0 {
@@ -585,14 +552,14 @@ pub(crate) fn perturb64(x: f64, ulps: i64) -> f64 {
 /// result is an approximation), denormal inputs flushed; 1/√±0 = ±∞.
 pub(crate) fn rsq64(x: f64, ulps: i64) -> f64 {
     if x.is_nan() {
-        return quiet64(x);
+        return quiet(x);
     }
-    let x = ftz64(x);
+    let x = ftz(x);
     if x == 0.0 {
         return f64::copysign(f64::INFINITY, x);
     }
     if x < 0.0 {
-        return default_nan64();
+        return default_nan::<f64>();
     }
     if x.is_infinite() {
         return 0.0;
@@ -664,7 +631,7 @@ pub(crate) fn div_scale64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
     let recip_denormal = s1.abs() > pow2(1022);
     let quot_denormal = ldexp64(s2.abs(), 1022) < s1.abs();
     if s1 == 0.0 || s2 == 0.0 {
-        (default_nan64(), false)
+        (default_nan::<f64>(), false)
     } else if e2 - e1 >= 768 {
         (if s0 == s1 { ldexp64(s0, 128) } else { s0 }, true)
     } else if s1.is_subnormal() {
@@ -688,7 +655,7 @@ pub(crate) fn div_fmas64(s0: f64, s1: f64, s2: f64, vcc: bool) -> f64 {
     if !vcc {
         return fma64(s0, s1, s2);
     }
-    arith64(&[s0, s1, s2], || {
+    arith(&[s0, s1, s2], || {
         fma_scaled64(s0, s1, s2, if exponent64(s2) > 1023 { 128 } else { -128 })
     })
 }
@@ -757,9 +724,9 @@ pub(crate) fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
         }
     };
     if s2.is_nan() {
-        quiet64(s2)
+        quiet(s2)
     } else if s1.is_nan() {
-        quiet64(s1)
+        quiet(s1)
     } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
         f64::from_bits(0xfff8_0000_0000_0000)
     } else if s1 == 0.0 || s2.is_infinite() {
@@ -774,14 +741,14 @@ pub(crate) fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
 }
 
 /// V_CMP_CLASS_F32 (GCN3 ISA 12.8): mask bits 0 sNaN, 1 qNaN, 2 −∞, 3 −normal,
-/// 4 −denormal, 5 −0, 6 +0, 7 +denormal, 8 +normal, 9 +∞.
-pub(crate) fn class(x: f32, mask: u32) -> bool {
+/// 4 −denormal, 5 −0, 6 +0, 7 +denormal, 8 +normal, 9 +∞. The same for V_CMP_CLASS_F64.
+pub(crate) fn class<F: Ieee>(x: F, mask: u32) -> bool {
     let neg = x.is_sign_negative();
     let bit = if x.is_nan() {
         if is_signalling(x) { 0 } else { 1 }
     } else if x.is_infinite() {
         if neg { 2 } else { 9 }
-    } else if x == 0.0 {
+    } else if x == F::ZERO {
         if neg { 5 } else { 6 }
     } else if x.is_subnormal() {
         if neg { 4 } else { 7 }
@@ -869,11 +836,11 @@ mod tests {
     #[test]
     fn min_max64_follow_ieee_mode() {
         let snan = f64::from_bits(0x7ff0_0000_0000_0001);
-        assert_eq!(min64(-0.0, 0.0).to_bits(), (-0.0f64).to_bits());
-        assert_eq!(max64(-0.0, 0.0).to_bits(), 0.0f64.to_bits());
-        assert_eq!(min64(f64::NAN, 2.0), 2.0);
-        assert_eq!(min64(snan, 2.0).to_bits(), 0x7ff8_0000_0000_0001);
-        assert!(class64(snan, 1) && class64(f64::from_bits(1), 1 << 7));
+        assert_eq!(min::<f64>(-0.0, 0.0).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(max::<f64>(-0.0, 0.0).to_bits(), 0.0f64.to_bits());
+        assert_eq!(min::<f64>(f64::NAN, 2.0), 2.0);
+        assert_eq!(min::<f64>(snan, 2.0).to_bits(), 0x7ff8_0000_0000_0001);
+        assert!(class(snan, 1) && class(f64::from_bits(1), 1 << 7));
     }
 
     /// The rounding helper of v_div_fmas_f32 against the correctly rounded fma.

@@ -145,7 +145,7 @@ fn clamp(
     use Op::*;
     if float_result {
         out.dst = if width == 2 {
-            float::clamp64(f64::from_bits(out.dst)).to_bits()
+            float::clamp(f64::from_bits(out.dst)).to_bits()
         } else {
             float::clamp(f32::from_bits(out.dst as u32)).to_bits() as u64
         };
@@ -304,7 +304,7 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VMulF64 => Out::f64(float::mul64(d(0), d(1))),
         VFmaF64 => Out::f64(float::fma64(d(0), d(1), d(2))),
         VRcpF64 => Out::f64(float::rcp64(d(0))),
-        VMinF64 => Out::f64(float::min64(d(0), d(1))),
+        VMinF64 => Out::f64(float::min(d(0), d(1))),
         VRsqF64 => Out::f64(float::rsq64(d(0), 0)),
         VDivScaleF64 => {
             let (value, vcc) = float::div_scale64(d(0), d(1), d(2));
@@ -315,7 +315,7 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         }
         VDivFmasF64 => Out::f64(float::div_fmas64(d(0), d(1), d(2), input.mask_in)),
         VDivFixupF64 => Out::f64(float::div_fixup64(d(0), d(1), d(2))),
-        VMaxF64 => Out::f64(float::max64(d(0), d(1))),
+        VMaxF64 => Out::f64(float::max(d(0), d(1))),
         VLdexpF64 => Out::f64(float::ldexp64(d(0), i(1))),
         VTruncF64 => Out::f64(float::round64(d(0), f64::trunc)),
         VCeilF64 => Out::f64(float::round64(d(0), f64::ceil)),
@@ -326,7 +326,7 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VCvtU32F64 => Out::b32(d(0) as u32),
         VCvtF64I32 => Out::f64(i(0) as f64),
         VCvtF64U32 => Out::f64(u(0) as f64),
-        VCmpClassF64 => Out::mask(float::class64(d(0), u(1))),
+        VCmpClassF64 => Out::mask(float::class(d(0), u(1))),
         VCmpFF64 | VCmpLtF64 | VCmpEqF64 | VCmpLeF64 | VCmpGtF64 | VCmpLgF64 | VCmpGeF64
         | VCmpOF64 | VCmpUF64 | VCmpNgeF64 | VCmpNlgF64 | VCmpNgtF64 | VCmpNleF64 | VCmpNeqF64
         | VCmpNltF64 | VCmpTruF64 => Out::mask(compare_order(
