@@ -19,7 +19,7 @@
 //! coloured by their live ranges in the linear order.
 
 use super::lower::Lower;
-use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, dce, lower::LowerBackend};
+use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, lower::LowerBackend};
 use crate::CompileError;
 use crate::analysis::cfg::{Cfg, destinations};
 use crate::analysis::linearize::Layout;
@@ -562,28 +562,10 @@ pub fn lower_linearized<B: LinearBackend>(
         params: Vec::new(),
         branch_args: Vec::new(),
     });
-    for d in std::mem::take(&mut ctx.deferred) {
-        let start = ctx.vcode.insts.len();
-        ctx.vcode.insts.extend(d.insts);
-        let (succs, branch_args) = d.succs.into_iter().unzip();
-        blocks.push(VBlock {
-            insts: start..ctx.vcode.insts.len(),
-            succs,
-            preds: Vec::new(),
-            params: Vec::new(),
-            branch_args,
-        });
-    }
-    for b in 0..blocks.len() {
-        for s in blocks[b].succs.clone() {
-            blocks[s].preds.push(b);
-        }
-    }
-    ctx.vcode.blocks = blocks;
-    ctx.vcode.wave_moves = true;
-    ctx.vcode.masks = plan.masks;
-    let mut vcode = ctx.vcode;
-    dce::run(&mut vcode);
+    let masks = plan.masks;
+    let mut vcode = ctx.finish(blocks);
+    vcode.wave_moves = true;
+    vcode.masks = masks;
     Ok(vcode)
 }
 

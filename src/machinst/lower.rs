@@ -133,6 +133,32 @@ impl<I: MachInst> Lower<'_, I> {
         self.deferred.push(DeferredBlock { insts, succs });
         self.num_blocks + self.deferred.len() - 1
     }
+
+    /// The VCode of `blocks` (the lowered CLIF blocks, in order) followed by the deferred
+    /// blocks, with predecessors filled in and dead instructions removed.
+    pub(super) fn finish(mut self, mut blocks: Vec<VBlock>) -> VCode<I> {
+        for d in std::mem::take(&mut self.deferred) {
+            let start = self.vcode.insts.len();
+            self.vcode.insts.extend(d.insts);
+            let (succs, branch_args) = d.succs.into_iter().unzip();
+            blocks.push(VBlock {
+                insts: start..self.vcode.insts.len(),
+                succs,
+                preds: Vec::new(),
+                params: Vec::new(),
+                branch_args,
+            });
+        }
+        for b in 0..blocks.len() {
+            for s in blocks[b].succs.clone() {
+                blocks[s].preds.push(b);
+            }
+        }
+        self.vcode.blocks = blocks;
+        let mut vcode = self.vcode;
+        dce::run(&mut vcode);
+        vcode
+    }
 }
 
 /// Lowers `func` with `backend`: one VCode block per reachable CLIF block, in reverse
@@ -253,25 +279,5 @@ pub fn lower_function<B: LowerBackend>(
             branch_args,
         });
     }
-    for d in std::mem::take(&mut ctx.deferred) {
-        let start = ctx.vcode.insts.len();
-        ctx.vcode.insts.extend(d.insts);
-        let (succs, branch_args) = d.succs.into_iter().unzip();
-        blocks.push(VBlock {
-            insts: start..ctx.vcode.insts.len(),
-            succs,
-            preds: Vec::new(),
-            params: Vec::new(),
-            branch_args,
-        });
-    }
-    for b in 0..blocks.len() {
-        for s in blocks[b].succs.clone() {
-            blocks[s].preds.push(b);
-        }
-    }
-    ctx.vcode.blocks = blocks;
-    let mut vcode = ctx.vcode;
-    dce::run(&mut vcode);
-    Ok(vcode)
+    Ok(ctx.finish(blocks))
 }
