@@ -6,9 +6,10 @@
 //!
 //! Like `gcn_llvm_mc.rs`, this fails without `llvm-mc-14` unless `WAVELIFT_SKIP_LLVM_MC=1`.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use wavelift::{Arch, Target, isa::gcn::mc::Gen};
 
 fn clif_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -35,54 +36,27 @@ fn llvm_cpu(generation: Gen) -> (&'static str, bool) {
 
 /// The bytes `llvm-mc-14` assembles `lines` to.
 fn llvm_assemble(cpu: &str, lines: &[String]) -> Vec<u8> {
-    let mut child = Command::new("llvm-mc-14")
-        .args(["-arch=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("llvm-mc-14 runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all((lines.join("\n") + "\n").as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = common::llvm_mc(cpu, &["-show-encoding"], &(lines.join("\n") + "\n"))
+        .expect("checked that llvm-mc-14 runs");
     assert!(
         output.status.success() && output.stderr.is_empty(),
         "llvm-mc-14 -mcpu={cpu} rejects our disassembly: {}",
         String::from_utf8_lossy(&output.stderr)
     );
     let stdout = String::from_utf8(output.stdout).unwrap();
-    let mut bytes = Vec::new();
-    for line in stdout.lines() {
-        let Some((_, enc)) = line.split_once("; encoding: [") else {
-            continue;
-        };
-        for b in enc.trim_end_matches(']').split(',') {
-            bytes.push(u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap());
-        }
-    }
-    bytes
+    common::encoded_lines(&stdout)
+        .flat_map(|(_, enc)| {
+            enc.split(',')
+                .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 fn llvm_disassemble(cpu: &str, code: &[u8]) -> Vec<String> {
     let hex: Vec<String> = code.iter().map(|b| format!("0x{b:02x}")).collect();
-    let mut child = Command::new("llvm-mc-14")
-        .args(["-arch=amdgcn", &format!("-mcpu={cpu}"), "-disassemble"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("llvm-mc-14 runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(hex.join(" ").as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = common::llvm_mc(cpu, &["-disassemble"], &hex.join(" "))
+        .expect("checked that llvm-mc-14 runs");
     assert!(
         output.status.success() && output.stderr.is_empty(),
         "llvm-mc-14 failed: {}",

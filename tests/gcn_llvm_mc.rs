@@ -5,8 +5,7 @@
 //! `llvm-mc-14` must be installed (Debian's `llvm-14`); without it these tests fail unless
 //! `WAVELIFT_SKIP_LLVM_MC=1` is set.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use wavelift::isa::gcn::mc::*;
 
@@ -514,44 +513,11 @@ fn hex(bytes: &[u8]) -> String {
 /// skip variable is set.
 fn llvm_disassemble(cpu: &str, rows: &[Vec<u8>]) -> Option<Vec<Option<String>>> {
     let input: String = rows.iter().map(|b| hex(b) + "\n").collect();
-    let child = Command::new("llvm-mc-14")
-        .args([
-            "-arch=amdgcn",
-            &format!("-mcpu={cpu}"),
-            "-disassemble",
-            "-show-encoding",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) if std::env::var("WAVELIFT_SKIP_LLVM_MC").as_deref() == Ok("1") => {
-            eprintln!("llvm-mc-14 not run ({e}); skipped because WAVELIFT_SKIP_LLVM_MC=1");
-            return None;
-        }
-        Err(e) => {
-            panic!("cannot run llvm-mc-14 ({e}); install llvm-14 or set WAVELIFT_SKIP_LLVM_MC=1")
-        }
-    };
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::llvm_mc(cpu, &["-disassemble", "-show-encoding"], &input)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    // Lines look like "\tv_add_f32_e32 v1, v2, v3 ; encoding: [0x02,...]"; map them back to
-    // rows by their encoding so that an undecodable row cannot shift the others.
-    let mut decoded = stdout.lines().filter_map(|l| {
-        let (text, enc) = l.split_once("; encoding: [")?;
-        Some((
-            text.trim().to_string(),
-            enc.trim_end_matches(']').to_string(),
-        ))
-    });
+    // Map llvm-mc's lines back to rows by their encoding, so that an undecodable row cannot
+    // shift the others.
+    let mut decoded = common::encoded_lines(&stdout);
     let mut result = Vec::new();
     let mut pending = decoded.next();
     for row in rows {
@@ -806,27 +772,10 @@ fn check_by_assembling(generation: Gen, cpu: &str, rows: &[(McInst, &str)]) {
         encoded.push(bytes);
     }
     let texts: Vec<String> = cases.iter().map(|inst| print(inst, generation)).collect();
-    let child = Command::new("llvm-mc-14")
-        .args(["-arch=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(_) if std::env::var("WAVELIFT_SKIP_LLVM_MC").as_deref() == Ok("1") => return,
-        Err(e) => {
-            panic!("cannot run llvm-mc-14 ({e}); install llvm-14 or set WAVELIFT_SKIP_LLVM_MC=1")
-        }
-    };
     let input: String = texts.iter().map(|t| t.clone() + "\n").collect();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let Some(out) = common::llvm_mc(cpu, &["-show-encoding"], &input) else {
+        return;
+    };
     let stderr = String::from_utf8_lossy(&out.stderr);
     // Errors name the input line; the encodings of the other lines follow in order.
     let bad: Vec<usize> = stderr
@@ -834,14 +783,7 @@ fn check_by_assembling(generation: Gen, cpu: &str, rows: &[(McInst, &str)]) {
         .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
         .collect();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let mut encodings = stdout.lines().filter_map(|l| {
-        Some(
-            l.split_once("; encoding: [")?
-                .1
-                .trim_end_matches(']')
-                .to_string(),
-        )
-    });
+    let mut encodings = common::encoded_lines(&stdout).map(|(_, enc)| enc);
     for (k, text) in texts.iter().enumerate() {
         if bad.contains(&(k + 1)) {
             failures.push(format!(
