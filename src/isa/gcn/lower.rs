@@ -1126,8 +1126,7 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn scmp_int_op(&mut self, cc: &IntCC, ty: ir::Type) -> Option<Op> {
-        // s_cmp_eq_u64/s_cmp_lg_u64 came with gfx8: before, 64-bit compares use the VALU.
-        scmp_int(*cc, ty.bits() == 64).filter(|op| op.info().available(self.backend.generation))
+        scmp_int(*cc, ty.bits() == 64, self.backend.generation)
     }
 
     fn vcmp_float_op(&mut self, cc: &FloatCC) -> Op {
@@ -1550,12 +1549,7 @@ impl IsleContext<'_, '_> {
             && self.is_uniform(y)
         {
             let ty = dfg.value_type(x);
-            // `s_cmp_{eq,lg}_u64` exist from gfx8 on; otherwise the compare's 0/1 value is
-            // tested below.
-            let generation = self.backend.generation;
-            if let Some(op) =
-                scmp_int(cond, ty.bits() == 64).filter(|op| op.info().available(generation))
-            {
+            if let Some(op) = scmp_int(cond, ty.bits() == 64, self.backend.generation) {
                 let (a, b) = if ty.bits() == 64 {
                     let a = self.pair_of(x, SGPR);
                     let b = self.pair_of(y, SGPR);
@@ -1633,10 +1627,12 @@ fn vcmp_int(cc: IntCC, wide: bool) -> Op {
     }
 }
 
-fn scmp_int(cc: IntCC, wide: bool) -> Option<Op> {
+/// The SALU compare for `cc` on `generation`, if it has one (`s_cmp_eq_u64`/`s_cmp_lg_u64`
+/// came with gfx8; before, 64-bit compares use the VALU).
+fn scmp_int(cc: IntCC, wide: bool, generation: Gen) -> Option<Op> {
     use IntCC::*;
     use Op::*;
-    Some(match (cc, wide) {
+    let op = match (cc, wide) {
         (Equal, false) => SCmpEqU32,
         (NotEqual, false) => SCmpLgU32,
         (SignedLessThan, false) => SCmpLtI32,
@@ -1650,7 +1646,8 @@ fn scmp_int(cc: IntCC, wide: bool) -> Option<Op> {
         (Equal, true) => SCmpEqU64,
         (NotEqual, true) => SCmpLgU64,
         _ => return None,
-    })
+    };
+    op.info().available(generation).then_some(op)
 }
 
 /// The f64 twin of [`vcmp_float`].
