@@ -465,6 +465,14 @@ impl IsleContext<'_, '_> {
         op
     }
 
+    /// The result and four temporaries of an fdiv/sqrt expansion, VGPRs of `class`.
+    fn expansion_vgprs(&mut self, class: RegClass) -> (Reg, [Reg; 4]) {
+        (
+            self.vreg(VGPR, class),
+            [(); 4].map(|_| self.vreg(VGPR, class)),
+        )
+    }
+
     fn valu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
         // The result is the only output: an add needs no carry-out where it can go without.
         let op = without_carry(op, self.backend.generation);
@@ -1020,16 +1028,14 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn fdiv32(&mut self, num: Reg, den: Reg) -> Reg {
         let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
-        let dst = self.vreg(VGPR, RegClass::Int);
-        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Int));
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Int);
         self.emit(Inst::FDiv32 { dst, num, den, tmp });
         dst
     }
 
     fn sqrt32(&mut self, src: Reg) -> Reg {
         let src = self.vgpr_copy(src);
-        let dst = self.vreg(VGPR, RegClass::Int);
-        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Int));
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Int);
         self.emit(Inst::Sqrt32 { dst, src, tmp });
         dst
     }
@@ -1345,16 +1351,14 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn fdiv64(&mut self, num: Reg, den: Reg) -> Reg {
         let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
-        let dst = self.vreg(VGPR, RegClass::Float);
-        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Float));
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Float);
         self.emit(Inst::FDiv64 { dst, num, den, tmp });
         dst
     }
 
     fn sqrt64(&mut self, src: Reg) -> Reg {
         let src = self.vgpr_copy(src);
-        let dst = self.vreg(VGPR, RegClass::Float);
-        let tmp = [(); 4].map(|_| self.vreg(VGPR, RegClass::Float));
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Float);
         self.emit(Inst::Sqrt64 { dst, src, tmp });
         dst
     }
