@@ -7,8 +7,9 @@ use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
 use wavelift::sim::gcn::{Launch, Memory, Options, Violation, launch};
 use wavelift::{CompiledCode, FunctionKind, Target};
 
-fn saxpy() -> CompiledCode {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/filetests/gcn/saxpy.clif");
+/// The first function of a filetest, compiled for `cpu`.
+fn compile_filetest(file: &str, cpu: &str) -> CompiledCode {
+    let path = format!("{}/filetests/gcn/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     // The `test`/`target` header is clif-util's; the function is plain CLIF.
     let body: Vec<&str> = text
@@ -16,8 +17,12 @@ fn saxpy() -> CompiledCode {
         .filter(|l| !l.starts_with("test ") && !l.starts_with("target "))
         .collect();
     let funcs = cranelift_reader::parse_functions(&body.join("\n")).unwrap();
-    let target = Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap();
+    let target = Target::new("amdgcn-amd-amdhsa", cpu).unwrap();
     wavelift::compile_function(&funcs[0], &target).unwrap()
+}
+
+fn saxpy() -> CompiledCode {
+    compile_filetest("saxpy.clif", "gfx803")
 }
 
 fn f32s(bytes: &[u8]) -> Vec<f32> {
@@ -300,4 +305,53 @@ fn compiled_kernel_without_its_waitcnt_fails() {
             .is_some_and(|t| t.starts_with("v_fma_f32")),
         "{err}"
     );
+}
+
+/// `out[i] = 3 * in[i] + 1` for `i < n` (filetests/gcn/control-skip.clif): when no lane
+/// passes the bounds check, the wave branches over the guarded block's loads and stores
+/// (`s_cbranch_execz`) instead of running them with EXEC = 0, on every generation.
+#[test]
+fn blocks_no_lane_enters_are_skipped() {
+    for (cpu, generation) in [
+        ("gfx600", Gen::Gfx6),
+        ("gfx700", Gen::Gfx7),
+        ("gfx803", Gen::Gfx8),
+        ("gfx900", Gen::Gfx9),
+    ] {
+        let code = compile_filetest("control-skip.clif", cpu);
+        let run = |n: u32| {
+            let mut memory = Memory::new();
+            let input: Vec<u8> = (0..64u32).flat_map(|i| i.to_le_bytes()).collect();
+            let in_addr = memory.alloc(&input);
+            let out_addr = memory.alloc(&[0; 256]);
+            let mut kernarg = Vec::new();
+            kernarg.extend(in_addr.to_le_bytes());
+            kernarg.extend(out_addr.to_le_bytes());
+            kernarg.extend(n.to_le_bytes());
+            let grid = Launch {
+                workgroup_size: [64, 1, 1],
+                groups: [1, 1, 1],
+                kernarg,
+            };
+            let stats = launch(&code, generation, &grid, &mut memory, &Options::default())
+                .unwrap_or_else(|e| panic!("{cpu}: {e}"));
+            let out = memory.read(out_addr, 256).unwrap().to_vec();
+            (stats.instructions, out)
+        };
+        let (none, untouched) = run(0);
+        let (all, written) = run(64);
+        let (one, _) = run(1);
+        assert!(
+            untouched.iter().all(|&b| b == 0),
+            "{cpu}: n = 0 stores nothing"
+        );
+        assert_eq!(&written[4..8], &4u32.to_le_bytes(), "{cpu}: out[1] = 4");
+        // Every lane on or one lane on run the same instructions; none on skips the
+        // block's loads, multiply-add and store.
+        assert_eq!(all, one, "{cpu}");
+        assert!(
+            none + 5 <= all,
+            "{cpu}: {none} instructions with no lane on, {all} with all"
+        );
+    }
 }

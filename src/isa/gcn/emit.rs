@@ -104,6 +104,7 @@ pub fn lower_blocks(
                         }
                     }
                 }
+                Inst::BrExecz { target } => branches.push((Op::SCbranchExecz, resolve(target))),
                 _ => body.extend(lower_to_mc(std::slice::from_ref(inst), generation)?),
             }
         }
@@ -443,7 +444,7 @@ impl Emitter<'_> {
                     );
                 }
             }
-            Inst::WaveCopy { .. } | Inst::BrExecnz { .. } => {
+            Inst::WaveCopy { .. } | Inst::BrExecnz { .. } | Inst::BrExecz { .. } => {
                 return Err(format!("internal error: {inst:?} at emission"));
             }
             Inst::SLoad {

@@ -166,6 +166,9 @@ pub enum Inst {
     /// Linearized code: a two-way branch on EXEC, `s_cbranch_execnz` to `taken`, else on
     /// to `not_taken` (a loop latch, after EXEC is set to the lanes that continue).
     BrExecnz { taken: usize, not_taken: usize },
+    /// Linearized code: `s_cbranch_execz` to `target`, over instructions that do nothing
+    /// when no lane is on (inserted after allocation, `skip.rs`).
+    BrExecz { target: usize },
     /// Linearized code: a register with no defined value, the first version of a value
     /// collected from several edges by `MaskedMove`s. Emits nothing.
     Undef { dst: Reg },
@@ -390,7 +393,8 @@ impl MachInst for Inst {
             | Inst::Nop(_)
             | Inst::EndPgm
             | Inst::Jump { .. }
-            | Inst::BrExecnz { .. } => {}
+            | Inst::BrExecnz { .. }
+            | Inst::BrExecz { .. } => {}
         }
     }
 
@@ -417,7 +421,7 @@ impl MachInst for Inst {
     fn is_branch(&self) -> bool {
         matches!(
             self,
-            Inst::Jump { .. } | Inst::BrScc { .. } | Inst::BrExecnz { .. }
+            Inst::Jump { .. } | Inst::BrScc { .. } | Inst::BrExecnz { .. } | Inst::BrExecz { .. }
         )
     }
 

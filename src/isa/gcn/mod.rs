@@ -18,6 +18,7 @@ pub mod mc;
 pub mod regs;
 #[cfg(test)]
 mod round64_model;
+pub mod skip;
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
@@ -93,6 +94,10 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             block = lower::linear::expand_wave_copies(block, &frame);
         }
         blocks.push(insert_waitcnt::run(block, generation));
+    }
+    if vcode.wave_moves {
+        let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());
+        blocks = skip::run(blocks, lower::linear::entry_lanes(&frame), cost);
     }
     let insts: Vec<Inst> = blocks.iter().flatten().cloned().collect();
     let (mc, starts) = emit::lower_blocks(&blocks, generation)

@@ -1,0 +1,331 @@
+//! Linearized code: `s_cbranch_execz` over the work of blocks no lane enters.
+//!
+//! In a linearized function every block runs, with EXEC set to its lane mask (see
+//! `machinst::linearize`); a block no lane takes runs with EXEC = 0. Its vector
+//! instructions then change nothing, but they still take their issue cycles, and memory
+//! instructions and waits still cost. After allocation, this pass finds, where EXEC holds a
+//! block's lanes (after `s_mov_b64 exec, mask`), the runs of instructions that have no
+//! effect when EXEC is 0 and branches over each when EXEC is 0.
+//!
+//! What may be skipped: VALU work (its results are only read by lanes that ran it: a
+//! value's definition dominates its uses, so a lane reading it went through the block that
+//! defines it; lane masks a skipped compare leaves stale are only ANDed with EXEC = 0 by
+//! the edge code after the run), masked moves, vector memory instructions and waits.
+//! What must run: scalar instructions (lane-mask bookkeeping, EXEC, uniform values),
+//! the allocator's moves (whole-wave copies between EXEC saves: the lanes they move are
+//! not this block's), scalar loads, branches and returns.
+//!
+//! A run starts only where nothing can be in flight (no memory instruction earlier in the
+//! block; every block starts with nothing in flight), so skipping the waits inside it
+//! leaves nothing outstanding that the code after it expects to have been waited for;
+//! the waits after the run were computed for the path through it and are no-ops on the
+//! path around it.
+//!
+//! Whether a branch pays off follows LLVM's `SIPreEmitPeephole::mustRetainExeczBranch`: a
+//! run is skipped when it holds a memory instruction or a wait, or at least
+//! [`SKIP_THRESHOLD`] machine instructions.
+
+use super::inst::Inst;
+use super::lower::linear::EXEC;
+use super::regs::{SGPR, VGPR};
+use crate::machinst::Reg;
+
+/// The length of a run of plain VALU instructions worth a branch (LLVM's
+/// `amdgpu-skip-threshold` default).
+pub const SKIP_THRESHOLD: usize = 12;
+
+fn is_vgpr(r: Reg) -> bool {
+    r.file() == VGPR
+}
+
+/// Whether `inst` has no effect that matters when EXEC is 0.
+fn skippable(inst: &Inst) -> bool {
+    match inst {
+        Inst::Valu { dst, sdst, .. } => {
+            dst.is_none_or(is_vgpr) && *dst != Some(EXEC) && *sdst != Some(EXEC)
+        }
+        Inst::Alu64 { dst, .. }
+        | Inst::Const64 { dst, .. }
+        | Inst::Combine { dst, .. }
+        | Inst::Half { dst, .. }
+        | Inst::Copy { dst, .. } => is_vgpr(*dst),
+        Inst::FDiv32 { .. }
+        | Inst::Sqrt32 { .. }
+        | Inst::FDiv64 { .. }
+        | Inst::Sqrt64 { .. }
+        | Inst::RoundF64 { .. }
+        | Inst::MaskedMove { .. }
+        | Inst::Load { .. }
+        | Inst::Store { .. }
+        | Inst::Waitcnt { .. }
+        | Inst::Undef { .. } => true,
+        Inst::Args { .. }
+        | Inst::Salu { .. }
+        | Inst::SCmpSelect { .. }
+        | Inst::SLoad { .. }
+        | Inst::Const128 { .. }
+        | Inst::Nop(_)
+        | Inst::Jump { .. }
+        | Inst::BrScc { .. }
+        | Inst::BrExecnz { .. }
+        | Inst::BrExecz { .. }
+        | Inst::WaveCopy { .. }
+        | Inst::EndPgm
+        | Inst::Ret { .. } => false,
+    }
+}
+
+fn is_memory(inst: &Inst) -> bool {
+    matches!(
+        inst,
+        Inst::Load { .. } | Inst::Store { .. } | Inst::SLoad { .. }
+    )
+}
+
+/// Whether `inst` sets EXEC to a lane mask other than the function's lanes `entry`.
+fn sets_block_exec(inst: &Inst, entry: Reg) -> bool {
+    matches!(inst, Inst::Salu { dst: Some(d), srcs, .. }
+        if *d == EXEC && srcs.first().is_some_and(|s| s.reg() != Some(entry)))
+}
+
+/// Splits the blocks of linearized code at each run worth skipping: the part before it
+/// ends in [`Inst::BrExecz`] to the part after it. `cost` gives the number of machine
+/// instructions of a run. Branch targets are renumbered.
+pub fn run(
+    blocks: Vec<Vec<Inst>>,
+    entry_lanes: Reg,
+    cost: impl Fn(&[Inst]) -> usize,
+) -> Vec<Vec<Inst>> {
+    debug_assert_eq!(entry_lanes.file(), SGPR);
+    // Each block's pieces: where runs start and end.
+    let mut pieces: Vec<Vec<Vec<Inst>>> = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        let mut cuts = Vec::new();
+        // EXEC holds this block's lanes (it may be 0), and no memory operation is in
+        // flight.
+        let (mut block_exec, mut in_flight) = (false, false);
+        let mut i = 0;
+        while i < block.len() {
+            if block_exec && !in_flight && skippable(&block[i]) {
+                let end = i + block[i..].iter().take_while(|inst| skippable(inst)).count();
+                let run = &block[i..end];
+                in_flight = run.iter().any(is_memory);
+                if in_flight
+                    || run.iter().any(|inst| matches!(inst, Inst::Waitcnt { .. }))
+                    || cost(run) >= SKIP_THRESHOLD
+                {
+                    cuts.push((i, end));
+                }
+                i = end;
+                continue;
+            }
+            in_flight |= is_memory(&block[i]);
+            if let Inst::Salu {
+                dst: Some(EXEC), ..
+            } = block[i]
+            {
+                block_exec = sets_block_exec(&block[i], entry_lanes);
+            }
+            i += 1;
+        }
+        let mut parts = Vec::new();
+        let mut rest = block;
+        for &(start, end) in cuts.iter().rev() {
+            let after = rest.split_off(end);
+            let run = rest.split_off(start);
+            parts.push(after);
+            parts.push(run);
+        }
+        parts.push(rest);
+        parts.reverse();
+        pieces.push(parts);
+    }
+    // New block numbers: the first piece of each block keeps the block's branches.
+    let mut first = Vec::with_capacity(pieces.len());
+    let mut count = 0;
+    for parts in &pieces {
+        first.push(count);
+        count += parts.len();
+    }
+    let mut out = Vec::with_capacity(count);
+    for parts in pieces {
+        let base = out.len();
+        let n = parts.len();
+        for (k, mut part) in parts.into_iter().enumerate() {
+            for inst in &mut part {
+                match inst {
+                    Inst::Jump { target } => *target = first[*target],
+                    Inst::BrScc {
+                        taken, not_taken, ..
+                    }
+                    | Inst::BrExecnz { taken, not_taken } => {
+                        *taken = first[*taken];
+                        *not_taken = first[*not_taken];
+                    }
+                    _ => {}
+                }
+            }
+            // Parts alternate: before a run, the run, after it.
+            if k % 2 == 0 && k + 2 < n {
+                part.push(Inst::BrExecz {
+                    target: base + k + 2,
+                });
+            }
+            out.push(part);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::inst::Src;
+    use crate::isa::gcn::mc::Op;
+    use crate::isa::gcn::regs::{sgpr_pair, vgpr};
+    use smallvec::smallvec;
+
+    fn exec_from(mask: Reg) -> Inst {
+        Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(EXEC),
+            srcs: smallvec![Src::Reg(mask)],
+        }
+    }
+
+    fn vadd(d: u16) -> Inst {
+        Inst::Valu {
+            op: Op::VAddF32,
+            dst: Some(vgpr(d)),
+            sdst: None,
+            srcs: smallvec![Src::Reg(vgpr(0)), Src::Reg(vgpr(1))],
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        }
+    }
+
+    fn or_mask() -> Inst {
+        Inst::Salu {
+            op: Op::SOrB64,
+            dst: Some(sgpr_pair(8)),
+            srcs: smallvec![Src::Reg(sgpr_pair(8)), Src::Reg(EXEC)],
+        }
+    }
+
+    const ENTRY: u16 = 2;
+    const VPAIR: Reg = Reg::Real {
+        file: VGPR,
+        class: crate::machinst::RegClass::Float,
+        hw: 2,
+    };
+
+    fn count(insts: &[Inst]) -> usize {
+        insts.len()
+    }
+
+    #[test]
+    fn long_vector_run_is_skipped_and_targets_renumbered() {
+        let mut b1 = vec![exec_from(sgpr_pair(6))];
+        b1.extend((0..SKIP_THRESHOLD as u16).map(vadd));
+        b1.push(or_mask());
+        b1.push(Inst::Jump { target: 2 });
+        let blocks = vec![vec![Inst::Jump { target: 1 }], b1, vec![Inst::EndPgm]];
+        let out = run(blocks, sgpr_pair(ENTRY), count);
+        assert_eq!(out.len(), 5);
+        assert_eq!(out[0], vec![Inst::Jump { target: 1 }]);
+        assert_eq!(
+            out[1],
+            vec![exec_from(sgpr_pair(6)), Inst::BrExecz { target: 3 }]
+        );
+        assert_eq!(out[2].len(), SKIP_THRESHOLD);
+        assert_eq!(out[3], vec![or_mask(), Inst::Jump { target: 4 }]);
+        assert_eq!(out[4], vec![Inst::EndPgm]);
+    }
+
+    #[test]
+    fn short_runs_and_the_entry_lanes_are_not_skipped() {
+        let short: Vec<Inst> = std::iter::once(exec_from(sgpr_pair(6)))
+            .chain((0..3).map(vadd))
+            .collect();
+        let out = run(vec![short.clone()], sgpr_pair(ENTRY), count);
+        assert_eq!(out, vec![short]);
+        let restore: Vec<Inst> = std::iter::once(exec_from(sgpr_pair(ENTRY)))
+            .chain((0..20).map(vadd))
+            .collect();
+        let out = run(vec![restore.clone()], sgpr_pair(ENTRY), count);
+        assert_eq!(out, vec![restore]);
+    }
+
+    #[test]
+    fn a_loop_header_body_is_skipped_after_its_mask_reset() {
+        let reset = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(sgpr_pair(6)),
+            srcs: smallvec![Src::Imm(0)],
+        };
+        let mut block = vec![exec_from(sgpr_pair(6)), reset.clone()];
+        block.extend((0..SKIP_THRESHOLD as u16).map(vadd));
+        let out = run(vec![block], sgpr_pair(ENTRY), count);
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            out[0],
+            vec![exec_from(sgpr_pair(6)), reset, Inst::BrExecz { target: 2 }]
+        );
+        assert!(out[2].is_empty());
+    }
+
+    #[test]
+    fn a_store_is_worth_a_branch_but_not_after_a_load() {
+        let store = Inst::Store {
+            op: Op::FlatStoreDword,
+            addr: VPAIR,
+            offset: 0,
+            data: vgpr(4),
+            rsrc: None,
+        };
+        let load = Inst::Load {
+            op: Op::FlatLoadDword,
+            dst: vgpr(5),
+            addr: VPAIR,
+            offset: 0,
+            rsrc: None,
+        };
+        let block = vec![exec_from(sgpr_pair(6)), store.clone(), or_mask()];
+        let out = run(vec![block], sgpr_pair(ENTRY), count);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[1], vec![store.clone()]);
+        // A load before the EXEC change may still be in flight: no branch over its wait.
+        let block = vec![load, exec_from(sgpr_pair(6)), store];
+        let out = run(vec![block.clone()], sgpr_pair(ENTRY), count);
+        assert_eq!(out, vec![block]);
+    }
+
+    #[test]
+    fn whole_wave_copies_end_a_run_and_the_restored_exec_starts_one() {
+        let saved = sgpr_pair(4);
+        let copies = vec![
+            Inst::Salu {
+                op: Op::SMovB64,
+                dst: Some(saved),
+                srcs: smallvec![Src::Reg(EXEC)],
+            },
+            exec_from(sgpr_pair(ENTRY)),
+            Inst::Copy {
+                dst: vgpr(9),
+                src: vgpr(3),
+            },
+            exec_from(saved),
+        ];
+        let mut block = vec![exec_from(sgpr_pair(6))];
+        block.extend((0..SKIP_THRESHOLD as u16).map(vadd));
+        block.extend(copies.clone());
+        block.extend((0..SKIP_THRESHOLD as u16).map(vadd));
+        let out = run(vec![block], sgpr_pair(ENTRY), count);
+        assert_eq!(out.len(), 5);
+        let mut middle = copies;
+        middle.push(Inst::BrExecz { target: 4 });
+        assert_eq!(out[2], middle);
+        assert_eq!(out[3].len(), SKIP_THRESHOLD);
+    }
+}
