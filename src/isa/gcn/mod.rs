@@ -1,6 +1,7 @@
 //! The AMD GCN backend (gfx6–gfx9).
 
 pub mod abi;
+pub mod copies;
 #[cfg(test)]
 mod div64_model;
 #[cfg(test)]
@@ -81,19 +82,26 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
     };
     let allocated = allocate(func, &vcode, first_sgpr, generation)?;
+    let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
+        .map(|b| {
+            let start = allocated.block_starts[b];
+            let end = allocated
+                .block_starts
+                .get(b + 1)
+                .copied()
+                .unwrap_or(allocated.insts.len());
+            allocated.insts[start..end].to_vec()
+        })
+        .collect();
+    let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
+    copies::run(&mut blocks, &succs, first_sgpr);
     // Each block separately: nothing is in flight at a block boundary.
-    let mut blocks = Vec::with_capacity(allocated.block_starts.len());
-    for (b, &start) in allocated.block_starts.iter().enumerate() {
-        let end = allocated
-            .block_starts
-            .get(b + 1)
-            .copied()
-            .unwrap_or(allocated.insts.len());
-        let mut block = allocated.insts[start..end].to_vec();
+    for block in &mut blocks {
+        let mut insts = std::mem::take(block);
         if vcode.wave_moves {
-            block = lower::linear::expand_wave_copies(block, &frame);
+            insts = lower::linear::expand_wave_copies(insts, &frame);
         }
-        blocks.push(insert_waitcnt::run(block, generation));
+        *block = insert_waitcnt::run(insts, generation);
     }
     if vcode.wave_moves {
         let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());
