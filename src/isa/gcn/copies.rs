@@ -155,7 +155,23 @@ fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
 }
 
 /// Rewrites the operands of `inst` that read a copy's destination to read its source.
+///
+/// A single machine instruction reads its operands before it writes, so a 32-bit operand
+/// may become one of its results' registers; a wider operand, or any operand of a
+/// pseudo-instruction that emission expands into several instructions, must stay clear of
+/// the results (an earlier instruction of the sequence could overwrite it).
 fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
+    let (_, defs) = uses_defs(inst);
+    let single = matches!(
+        inst,
+        Inst::Valu { .. }
+            | Inst::Salu { .. }
+            | Inst::BrScc { .. }
+            | Inst::Load { .. }
+            | Inst::SLoad { .. }
+            | Inst::Store { .. }
+            | Inst::Copy { .. }
+    );
     let rewrite = |r: &mut Reg, file: u8| {
         if r.file() != file {
             return;
@@ -164,7 +180,13 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
             return;
         };
         let mapped: Option<Vec<Unit>> = us.iter().map(|&u| map[u as usize]).collect();
-        if let Some(new) = mapped.as_deref().and_then(reg_of) {
+        let Some(mapped) = mapped else {
+            return;
+        };
+        if !(single && mapped.len() == 1) && mapped.iter().any(|u| defs.contains(u)) {
+            return;
+        }
+        if let Some(new) = reg_of(&mapped) {
             *r = new;
         }
     };
@@ -180,6 +202,11 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
             src(a, SGPR);
             src(b, SGPR);
         }
+        Inst::SCmpSelect { a, b, t, f, .. } => {
+            for s in [a, b, t, f] {
+                src(s, SGPR);
+            }
+        }
         Inst::Load { addr, .. } => rewrite(addr, VGPR),
         Inst::SLoad { base, .. } => rewrite(base, SGPR),
         Inst::Store { addr, data, .. } => {
@@ -194,6 +221,22 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
             let file = lo.file();
             rewrite(lo, file);
             rewrite(hi, file);
+        }
+        Inst::Alu64 { a, b, .. } => {
+            let file = a.file();
+            rewrite(a, file);
+            src(b, file);
+        }
+        Inst::FDiv32 { num, den, .. } | Inst::FDiv64 { num, den, .. } => {
+            rewrite(num, VGPR);
+            rewrite(den, VGPR);
+        }
+        Inst::Sqrt32 { src: s, .. }
+        | Inst::Sqrt64 { src: s, .. }
+        | Inst::RoundF64 { src: s, .. } => rewrite(s, VGPR),
+        Inst::MaskedMove { src: s, mask, .. } => {
+            rewrite(s, VGPR);
+            rewrite(mask, SGPR);
         }
         _ => {}
     }
@@ -435,6 +478,53 @@ mod tests {
         assert_eq!(out.len(), 3, "{out:?}");
         assert_eq!(out[0], copy(vgpr(0), vgpr(5)));
         assert_eq!(out[1], valu(Op::VAddF32, vgpr(1), &[vgpr(5), vgpr(5)]));
+    }
+
+    #[test]
+    fn sequences_never_read_what_they_already_wrote() {
+        // The combine writes v4 first, so its high half must not become v4.
+        let combine = Inst::Combine {
+            dst: vpair(4),
+            lo: vgpr(6),
+            hi: vgpr(7),
+        };
+        let out = one_block(vec![
+            copy(vgpr(7), vgpr(4)),
+            combine.clone(),
+            store(vpair(8), vpair(4)),
+        ]);
+        assert_eq!(
+            out,
+            vec![copy(vgpr(7), vgpr(4)), combine, store(vpair(8), vpair(4))]
+        );
+        // A 64-bit add (two instructions) keeps a source that overlaps its result; a
+        // single 32-bit instruction may read its own result register.
+        let add = Inst::Alu64 {
+            op: crate::isa::gcn::inst::Op64::Add,
+            dst: vpair(4),
+            a: vpair(2),
+            b: Src::Reg(vpair(8)),
+        };
+        let out = one_block(vec![
+            copy(vpair(2), vpair(5)),
+            add.clone(),
+            valu(Op::VAddF32, vgpr(6), &[vgpr(3), vgpr(3)]),
+            store(vpair(8), vpair(4)),
+            store(vpair(8), vpair(6)),
+        ]);
+        assert_eq!(out[1], add);
+        let out = one_block(vec![
+            copy(vgpr(3), vgpr(6)),
+            valu(Op::VAddF32, vgpr(6), &[vgpr(3), vgpr(3)]),
+            store(vpair(8), vpair(6)),
+        ]);
+        assert_eq!(
+            out,
+            vec![
+                valu(Op::VAddF32, vgpr(6), &[vgpr(6), vgpr(6)]),
+                store(vpair(8), vpair(6))
+            ]
+        );
     }
 
     #[test]
