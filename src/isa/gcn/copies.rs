@@ -9,16 +9,19 @@
 //!    the value, later reads of the destination read the source instead (when the source
 //!    fits the operand: same file, consecutive units, SGPR tuples aligned). VALU operands
 //!    are only rewritten among VGPRs (an SGPR could break the one-SGPR constant-bus
-//!    limit); multi-instruction pseudo-instructions are left alone (their halves could
-//!    overlap differently). Any write of EXEC forgets every copy: linearized code copies
-//!    under a lane mask.
-//! 2. *Dead copies*: with liveness over the blocks, copies (and halves of copies) whose
+//!    limit); a wider operand, or one of a pseudo-instruction emission expands into
+//!    several instructions, only to a source clear of the results. Any write of EXEC
+//!    forgets every copy: linearized code copies under a lane mask.
+//! 2. *Dead copies*: with liveness over the blocks, copies (and units of copies) whose
 //!    destination is never read are removed.
+//! 3. *Backward*: a result that is only copied (each unit once, into consecutive
+//!    registers) and dead after its copies is computed in the copies' destination, and
+//!    the copies, now self-copies, go (the dead-copy step runs again).
 //!
 //! Only registers the allocator hands out are removed as destinations: VGPRs, and SGPRs
 //! from `first_sgpr` below the special registers (VCC, EXEC, M0 are never touched).
 
-use super::inst::{Inst, Src};
+use super::inst::{Inst, Op64, Src};
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 
@@ -86,6 +89,7 @@ fn reg_of(units: &[Unit]) -> Option<Reg> {
     })
 }
 
+#[derive(Clone)]
 struct Bits([u64; UNITS / 64]);
 
 impl Bits {
@@ -300,8 +304,8 @@ fn allocatable(u: Unit, first_sgpr: u16) -> bool {
     u < 256 || u >= 256 + first_sgpr
 }
 
-/// Removes copies, or units of copies, whose destination is never read.
-fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
+/// The units live at the end of each block.
+fn live_out(blocks: &[Vec<Inst>], succs: &[Vec<usize>]) -> Vec<Bits> {
     let n = blocks.len();
     // Liveness at block entries, iterated to a fixpoint (blocks in reverse).
     let summaries: Vec<Vec<(Vec<Unit>, Vec<Unit>)>> = blocks
@@ -309,20 +313,19 @@ fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) 
         .map(|b| b.iter().map(uses_defs).collect())
         .collect();
     let mut live_in: Vec<Bits> = (0..n).map(|_| Bits::new()).collect();
+    let out = |live_in: &[Bits], b: usize| {
+        let mut live = Bits::new();
+        for &s in &succs[b] {
+            live.union(&live_in[s]);
+        }
+        live
+    };
     loop {
         let mut changed = false;
         for b in (0..n).rev() {
-            let mut live = Bits::new();
-            for &s in &succs[b] {
-                live.union(&live_in[s]);
-            }
+            let mut live = out(&live_in, b);
             for (uses, defs) in summaries[b].iter().rev() {
-                for &d in defs {
-                    live.set(d, false);
-                }
-                for &u in uses {
-                    live.set(u, true);
-                }
+                step(&mut live, uses, defs);
             }
             changed |= live_in[b].union(&live);
         }
@@ -330,11 +333,223 @@ fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) 
             break;
         }
     }
-    for b in 0..n {
-        let mut live = Bits::new();
-        for &s in &succs[b] {
-            live.union(&live_in[s]);
+    (0..n).map(|b| out(&live_in, b)).collect()
+}
+
+/// Liveness before an instruction from liveness after it.
+fn step(live: &mut Bits, uses: &[Unit], defs: &[Unit]) {
+    for &d in defs {
+        live.set(d, false);
+    }
+    for &u in uses {
+        live.set(u, true);
+    }
+}
+
+/// The result register of `inst` that coalescing may rename, and whether `inst` is one
+/// machine instruction.
+fn renamable_def(inst: &mut Inst) -> Option<(&mut Reg, bool)> {
+    match inst {
+        Inst::Valu { dst: Some(d), .. } | Inst::Salu { dst: Some(d), .. } => Some((d, true)),
+        Inst::Load { dst, .. } | Inst::SLoad { dst, .. } => Some((dst, true)),
+        Inst::Alu64 { dst, .. }
+        | Inst::SCmpSelect { dst, .. }
+        | Inst::FDiv32 { dst, .. }
+        | Inst::FDiv64 { dst, .. }
+        | Inst::Sqrt32 { dst, .. }
+        | Inst::Sqrt64 { dst, .. }
+        | Inst::RoundF64 { dst, .. } => Some((dst, false)),
+        _ => None,
+    }
+}
+
+/// How far after a definition coalescing looks for the copies of its result.
+const WINDOW: usize = 64;
+
+/// Backward coalescing in one block: a result that is only copied (every unit once, into
+/// consecutive registers) and then dead is computed in the copies' destination instead,
+/// which leaves the copies copying a register to itself.
+fn coalesce(block: &mut [Inst], live_out: &Bits) {
+    let mut summaries: Vec<(Vec<Unit>, Vec<Unit>)> = block.iter().map(uses_defs).collect();
+    // Liveness after each instruction.
+    let mut live_after: Vec<Bits> = Vec::with_capacity(block.len());
+    let mut live = live_out.clone();
+    for (uses, defs) in summaries.iter().rev() {
+        live_after.push(live.clone());
+        step(&mut live, uses, defs);
+    }
+    live_after.reverse();
+    for i in 0..block.len() {
+        let mut probe = block[i].clone();
+        let Some((&mut r, single)) = renamable_def(&mut probe) else {
+            continue;
+        };
+        let Some(src_units) = units(r) else {
+            continue;
+        };
+        let (i_uses, i_defs) = summaries[i].clone();
+        // The copy of each unit: (instruction, destination unit).
+        let mut targets: Vec<Option<(usize, Unit)>> = vec![None; src_units.len()];
+        let end = block.len().min(i + 1 + WINDOW);
+        let mut ok = true;
+        for (j, inst) in block.iter().enumerate().take(end).skip(i + 1) {
+            if targets.iter().all(Option::is_some) {
+                break;
+            }
+            if writes_exec(inst) {
+                ok = false;
+                break;
+            }
+            let (uses, defs) = &summaries[j];
+            let copies = unit_copies(inst).unwrap_or_default();
+            for (k, &su) in src_units.iter().enumerate() {
+                if !uses.contains(&su) {
+                    continue;
+                }
+                let copied = copies.iter().filter(|&&(_, s)| s == su).count() == 1
+                    && uses.iter().filter(|&&u| u == su).count() == 1;
+                match copies.iter().find(|&&(_, s)| s == su) {
+                    Some(&(d, _)) if copied && targets[k].is_none() => targets[k] = Some((j, d)),
+                    _ => ok = false,
+                }
+            }
+            if defs.iter().any(|d| src_units.contains(d)) {
+                ok = false;
+            }
+            if !ok {
+                break;
+            }
         }
+        if !ok || targets.iter().any(Option::is_none) {
+            continue;
+        }
+        let targets: Vec<(usize, Unit)> = targets.into_iter().map(Option::unwrap).collect();
+        let dst_units: Vec<Unit> = targets.iter().map(|&(_, d)| d).collect();
+        let Some(new) = reg_of(&dst_units) else {
+            continue;
+        };
+        if new.file() != r.file() || new.class() != r.class() {
+            continue;
+        }
+        // The result is dead after its copies.
+        if targets
+            .iter()
+            .zip(&src_units)
+            .any(|(&(j, _), &s)| live_after[j].get(s))
+        {
+            continue;
+        }
+        // The destination is neither read nor written between the definition and its
+        // copy, and stays clear of the definition's other operands.
+        let clear = targets.iter().all(|&(j, d)| {
+            (i + 1..j).all(|x| !summaries[x].0.contains(&d) && !summaries[x].1.contains(&d))
+                && !i_defs.iter().any(|&u| u == d && !src_units.contains(&u))
+        }) && may_write(&block[i], single, &dst_units, &i_uses);
+        if !clear {
+            continue;
+        }
+        // Each copy then reads the destination it writes.
+        let mut copies: Vec<(usize, Inst)> = Vec::new();
+        for &(j, _) in &targets {
+            if copies.iter().any(|&(x, _)| x == j) {
+                continue;
+            }
+            let mut copy = block[j].clone();
+            if !retarget(&mut copy, &src_units, &dst_units) {
+                ok = false;
+                break;
+            }
+            copies.push((j, copy));
+        }
+        if !ok {
+            continue;
+        }
+        if let Some((d, _)) = renamable_def(&mut block[i]) {
+            *d = new;
+        }
+        for (j, copy) in copies {
+            block[j] = copy;
+            summaries[j] = uses_defs(&block[j]);
+        }
+        summaries[i] = uses_defs(&block[i]);
+        // The result's units are dead from the definition on (nothing else read them and
+        // they were dead after their copies); each destination is live from the
+        // definition to its copy, which now reads it.
+        for (&(j, d), &s) in targets.iter().zip(&src_units) {
+            for live in &mut live_after[i..j] {
+                live.set(s, false);
+                live.set(d, true);
+            }
+        }
+    }
+}
+
+/// Whether `inst` (one machine instruction when `single`) may write its result to `dst`
+/// given the units it reads.
+fn may_write(inst: &Inst, single: bool, dst: &[Unit], uses: &[Unit]) -> bool {
+    let disjoint = || dst.iter().all(|d| !uses.contains(d));
+    match inst {
+        // A 64-bit bitwise/add/sub pair of instructions, low half first: its low result
+        // must not be a high source.
+        Inst::Alu64 { op, a, b, .. } if *op != Op64::Mul => {
+            let high = |r: Reg| units(r).map(|u| u[u.len() - 1]);
+            let b = match b {
+                Src::Reg(r) => high(*r),
+                Src::Imm(_) => None,
+            };
+            high(*a) != Some(dst[0]) && b != Some(dst[0])
+        }
+        // One instruction reads before it writes; wider results either are a source
+        // exactly or miss them all.
+        _ if single => {
+            dst.len() == 1 || disjoint() || {
+                // Every source the result touches is the result's registers exactly.
+                let mut exact = true;
+                inst.clone().visit_operands(&mut |r, kind| {
+                    if matches!(kind, OperandKind::Use | OperandKind::UseFixed(_)) {
+                        let us = units(*r).unwrap_or_default();
+                        exact &= us == dst || us.iter().all(|u| !dst.contains(u));
+                    }
+                });
+                exact
+            }
+        }
+        _ => disjoint(),
+    }
+}
+
+/// Makes the copy `inst` read `to[k]` where it read `from[k]`; false when a source would
+/// not be a register any more.
+fn retarget(inst: &mut Inst, from: &[Unit], to: &[Unit]) -> bool {
+    let fix = |r: &mut Reg| {
+        let Some(us) = units(*r) else {
+            return true;
+        };
+        let us: Vec<Unit> = us
+            .iter()
+            .map(|u| from.iter().position(|f| f == u).map_or(*u, |k| to[k]))
+            .collect();
+        match reg_of(&us) {
+            Some(new) if new.file() == r.file() => {
+                *r = new;
+                true
+            }
+            _ => false,
+        }
+    };
+    match inst {
+        Inst::Copy { src, .. } => fix(src),
+        Inst::Combine { lo, hi, .. } => fix(lo) && fix(hi),
+        _ => false,
+    }
+}
+
+/// Removes copies, or units of copies, whose destination is never read.
+fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
+    let n = blocks.len();
+    let live_out = live_out(blocks, succs);
+    for b in 0..n {
+        let mut live = Bits(live_out[b].0);
         let block = std::mem::take(&mut blocks[b]);
         let mut kept = Vec::with_capacity(block.len());
         for inst in block.into_iter().rev() {
@@ -381,6 +596,12 @@ fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) 
 pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
     for block in blocks.iter_mut() {
         propagate(block);
+    }
+    // Dead copies first: a copy left over by propagation still reads its source.
+    remove_dead(blocks, succs, first_sgpr);
+    let live = live_out(blocks, succs);
+    for (block, live) in blocks.iter_mut().zip(&live) {
+        coalesce(block, live);
     }
     remove_dead(blocks, succs, first_sgpr);
 }
@@ -450,7 +671,7 @@ mod tests {
         ]);
         assert_eq!(out.len(), 3);
         assert_eq!(out[2], store(vpair(8), vpair(6)));
-        // Not consecutive: the combine stays.
+        // Not consecutive: the adds write the pair directly.
         let out = one_block(vec![
             valu(Op::VAddF32, vgpr(6), &[vgpr(0), vgpr(1)]),
             valu(Op::VAddF32, vgpr(9), &[vgpr(2), vgpr(3)]),
@@ -461,8 +682,14 @@ mod tests {
             },
             store(vpair(10), vpair(4)),
         ]);
-        assert_eq!(out.len(), 4);
-        assert_eq!(out[3], store(vpair(10), vpair(4)));
+        assert_eq!(
+            out,
+            vec![
+                valu(Op::VAddF32, vgpr(4), &[vgpr(0), vgpr(1)]),
+                valu(Op::VAddF32, vgpr(5), &[vgpr(2), vgpr(3)]),
+                store(vpair(10), vpair(4)),
+            ]
+        );
         // A half read through a copy of its pair.
         let out = one_block(vec![
             copy(vpair(2), vpair(4)),
@@ -525,6 +752,89 @@ mod tests {
                 store(vpair(8), vpair(6))
             ]
         );
+    }
+
+    fn ret(results: &[(Reg, Reg)]) -> Inst {
+        Inst::Ret {
+            results: results.to_vec(),
+            ret_addr: sgpr_pair(0),
+        }
+    }
+
+    fn alu64(op: crate::isa::gcn::inst::Op64, dst: Reg, a: Reg, b: Reg) -> Inst {
+        Inst::Alu64 {
+            op,
+            dst,
+            a,
+            b: Src::Reg(b),
+        }
+    }
+
+    #[test]
+    fn a_result_only_copied_is_computed_in_place() {
+        use crate::isa::gcn::inst::Op64;
+        // v[4:5] = v[0:1] + v[2:3], returned in v0 and v1: the add writes v[0:1].
+        let returned = |def: Inst| {
+            one_block(vec![
+                def,
+                copy(vgpr(0), vgpr(4)),
+                copy(vgpr(1), vgpr(5)),
+                ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))]),
+            ])
+        };
+        let out = returned(alu64(Op64::Add, vpair(4), vpair(0), vpair(2)));
+        assert_eq!(
+            out,
+            vec![
+                alu64(Op64::Add, vpair(0), vpair(0), vpair(2)),
+                ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))])
+            ]
+        );
+        // The high half of a source is written by the low instruction: no.
+        let out = returned(alu64(Op64::Add, vpair(4), vpair(6), vpair(2)));
+        assert_eq!(out[0], alu64(Op64::Add, vpair(0), vpair(6), vpair(2)));
+        let out = one_block(vec![
+            alu64(Op64::Add, vpair(4), vpair(0), vpair(6)),
+            copy(vgpr(1), vgpr(4)),
+            copy(vgpr(2), vgpr(5)),
+            ret(&[(vgpr(1), vgpr(1)), (vgpr(2), vgpr(2))]),
+        ]);
+        assert_eq!(out.len(), 4, "v1 is a high source");
+        // The multiply uses its result as scratch: its sources must stay clear.
+        let out = returned(alu64(Op64::Mul, vpair(4), vpair(0), vpair(2)));
+        assert_eq!(out.len(), 4);
+        let out = returned(alu64(Op64::Mul, vpair(4), vpair(6), vpair(2)));
+        assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn a_result_read_elsewhere_or_a_destination_in_use_stays() {
+        let add = |d| valu(Op::VAddF32, vgpr(d), &[vgpr(2), vgpr(3)]);
+        // The result is read after its copy.
+        let out = one_block(vec![
+            add(4),
+            copy(vgpr(0), vgpr(4)),
+            valu(Op::VAddF32, vgpr(1), &[vgpr(4), vgpr(4)]),
+            ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))]),
+        ]);
+        assert_eq!(out[0], add(4));
+        // The destination is read between the definition and the copy.
+        let out = one_block(vec![
+            add(4),
+            valu(Op::VAddF32, vgpr(1), &[vgpr(0), vgpr(0)]),
+            copy(vgpr(0), vgpr(4)),
+            ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))]),
+        ]);
+        assert_eq!(out[0], add(4));
+        // Free to go.
+        let out = one_block(vec![
+            add(4),
+            valu(Op::VAddF32, vgpr(1), &[vgpr(3), vgpr(3)]),
+            copy(vgpr(0), vgpr(4)),
+            ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))]),
+        ]);
+        assert_eq!(out[0], add(0));
+        assert_eq!(out.len(), 3);
     }
 
     #[test]
