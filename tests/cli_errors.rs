@@ -260,3 +260,29 @@ fn run_prints_results_and_fails_on_a_wrong_expectation() {
     let stderr = expect_error(&["run", bad.to_str().unwrap()]);
     assert!(stderr.contains("not a i64 literal"), "{stderr}");
 }
+
+#[test]
+fn bench_reports_speed_and_memory() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/filetests/gcn/i64.clif");
+    let out = clif_util(&["bench", "--repeat", "1", "--target", "gfx900", file]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let functions = std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("function "))
+        .count();
+    assert!(
+        stdout.starts_with(&format!("{functions} functions from 1 files for gfx900")),
+        "{stdout}"
+    );
+    for figure in [
+        "µs per CLIF instruction",
+        "CLIF instructions/s",
+        "peak heap",
+    ] {
+        assert!(stdout.contains(figure), "{figure}: {stdout}");
+    }
+    let error = expect_error(&["bench", "--target", "gfx1"]);
+    assert!(error.contains("--target"), "{error}");
+}

@@ -2,6 +2,7 @@
 //! `Args` struct (its options, parsed by clap) and a `run(Args) -> ExitCode` function; a new
 //! subcommand is a new file, a `mod` line, a `Command` variant and a `match` arm.
 
+mod bench;
 mod clif_file;
 mod compile;
 mod difftest;
@@ -11,6 +12,9 @@ mod test;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: bench::Counting = bench::Counting;
 
 /// Compiles Cranelift IR (`.clif` files) to GPU machine code and runs wavelift's filetests.
 #[derive(Parser)]
@@ -26,6 +30,7 @@ enum Command {
     Compile(compile::Args),
     Run(run::Args),
     Difftest(difftest::Args),
+    Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +39,7 @@ fn main() -> ExitCode {
         Command::Compile(args) => compile::run(args),
         Command::Run(args) => run::run(args),
         Command::Difftest(args) => difftest::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

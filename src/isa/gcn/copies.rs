@@ -250,6 +250,8 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
 fn propagate(block: &mut [Inst]) {
     // map[d] = s: unit d holds the same value as unit s.
     let mut map: Vec<Option<Unit>> = vec![None; UNITS];
+    // The units with an entry in `map`.
+    let mut active: Vec<Unit> = Vec::new();
     for inst in block.iter_mut() {
         // One unit of a tuple: a plain copy of that unit.
         if let Inst::Half {
@@ -267,32 +269,33 @@ fn propagate(block: &mut [Inst]) {
                 },
             };
         }
-        substitute(inst, &map);
+        if !active.is_empty() {
+            substitute(inst, &map);
+        }
         let copies = unit_copies(inst).unwrap_or_default();
         let resolved: Vec<(Unit, Unit)> = copies
             .iter()
             .map(|&(d, s)| (d, map[s as usize].unwrap_or(s)))
             .collect();
         if writes_exec(inst) {
-            map.fill(None);
+            for d in active.drain(..) {
+                map[d as usize] = None;
+            }
             continue;
         }
-        let (_, mut defs) = uses_defs(inst);
-        for c in inst.clobbers() {
-            if let Some(us) = units(*c) {
-                defs.extend(us);
+        let (_, defs) = uses_defs(inst);
+        active.retain(|&d| {
+            let keep = !defs.contains(&d) && !map[d as usize].is_some_and(|s| defs.contains(&s));
+            if !keep {
+                map[d as usize] = None;
             }
-        }
-        for &d in &defs {
-            map[d as usize] = None;
-        }
-        for entry in map.iter_mut() {
-            if entry.is_some_and(|s| defs.contains(&s)) {
-                *entry = None;
-            }
-        }
+            keep
+        });
         for (d, s) in resolved {
             if d != s && !defs.contains(&s) {
+                if map[d as usize].is_none() {
+                    active.push(d);
+                }
                 map[d as usize] = Some(s);
             }
         }

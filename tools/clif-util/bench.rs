@@ -1,0 +1,226 @@
+//! `clif-util bench`: how fast the compiler is and how much memory it takes, over the
+//! functions of `.clif` files (by default every filetest for GCN).
+
+use crate::clif_file::ClifFile;
+use crate::compile::compile_guarded;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use wavelift::{Target, ir};
+
+/// Measure compile speed and memory over the functions of .clif files.
+///
+/// Compiles every function of the files (directories are searched for `.clif` files)
+/// `--repeat` times and prints, from the fastest round: the time per function and per
+/// CLIF instruction, code bytes produced per second, the peak heap a single compilation
+/// needs and the allocations it makes, and the slowest functions. Functions that do not
+/// compile (error tests) are counted and skipped.
+#[derive(clap::Args)]
+pub struct Args {
+    /// .clif files or directories [default: filetests/gcn].
+    paths: Vec<PathBuf>,
+
+    /// The target CPU name or triple and CPU name.
+    #[arg(long, short, default_value = "gfx803")]
+    target: String,
+
+    /// Rounds over all functions; the fastest round is reported.
+    #[arg(long, default_value_t = 10)]
+    repeat: usize,
+
+    /// How many of the slowest functions to list.
+    #[arg(long, default_value_t = 5)]
+    slowest: usize,
+}
+
+/// The global allocator of clif-util: the system allocator, counting live bytes, their
+/// peak and allocations, so that `bench` can report a compilation's memory.
+pub struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+fn grow(bytes: usize) {
+    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+}
+
+// SAFETY: every call is forwarded to `System` with the same arguments; the counters do not
+// touch the memory.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grow(layout.size());
+        // SAFETY: the caller's contract for `alloc` is passed on.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: the caller's contract for `dealloc` is passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        grow(new_size);
+        // SAFETY: the caller's contract for `realloc` is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Peak live heap above what was live at the start, and allocations, while `f` runs.
+fn measure_memory<T>(f: impl FnOnce() -> T) -> (T, usize, u64) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let allocations = ALLOCATIONS.load(Ordering::Relaxed);
+    let result = f();
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    (
+        result,
+        peak,
+        ALLOCATIONS.load(Ordering::Relaxed) - allocations,
+    )
+}
+
+fn clif_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for entry in entries {
+            if entry.is_dir() || entry.extension().is_some_and(|x| x == "clif") {
+                clif_files(&entry, out)?;
+            }
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+struct Sample {
+    name: String,
+    insts: usize,
+    best: Duration,
+    code_bytes: usize,
+    peak: usize,
+    allocations: u64,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match bench(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench(args: &Args) -> Result<(), String> {
+    let target = Target::parse(&args.target).map_err(|e| format!("--target: {e}"))?;
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from("filetests/gcn")]
+    } else {
+        args.paths.clone()
+    };
+    let mut files = Vec::new();
+    for root in &roots {
+        clif_files(root, &mut files)?;
+    }
+    let mut functions: Vec<(String, ir::Function)> = Vec::new();
+    for file in &files {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+        let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
+        for f in parsed.functions {
+            functions.push((format!("{name}: {}", f.func.name), f.func));
+        }
+    }
+    // One untimed round finds the functions that compile and their memory.
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    for (name, func) in &functions {
+        let (result, peak, allocations) = measure_memory(|| compile_guarded(func, &target));
+        match result {
+            Ok(code) => samples.push(Sample {
+                name: name.clone(),
+                insts: func.dfg.num_insts(),
+                best: Duration::MAX,
+                code_bytes: code.code.len(),
+                peak,
+                allocations,
+            }),
+            Err(_) => skipped += 1,
+        }
+    }
+    let compiled: Vec<&ir::Function> = functions
+        .iter()
+        .filter(|(name, _)| samples.iter().any(|s| &s.name == name))
+        .map(|(_, f)| f)
+        .collect();
+    let mut best_round = Duration::MAX;
+    for _ in 0..args.repeat.max(1) {
+        let round = Instant::now();
+        for (sample, func) in samples.iter_mut().zip(&compiled) {
+            let start = Instant::now();
+            let code = wavelift::compile(func, &target);
+            sample.best = sample.best.min(start.elapsed());
+            std::hint::black_box(code.ok());
+        }
+        best_round = best_round.min(round.elapsed());
+    }
+    if samples.is_empty() {
+        return Err("no function compiled".into());
+    }
+    let insts: usize = samples.iter().map(|s| s.insts).sum();
+    let bytes: usize = samples.iter().map(|s| s.code_bytes).sum();
+    let secs = best_round.as_secs_f64();
+    println!(
+        "{} functions from {} files for {} ({} did not compile and are left out)",
+        samples.len(),
+        files.len(),
+        args.target,
+        skipped
+    );
+    println!(
+        "fastest of {} rounds: {:.2} ms, {:.1} µs per function, {:.2} µs per CLIF instruction",
+        args.repeat.max(1),
+        secs * 1e3,
+        secs * 1e6 / samples.len() as f64,
+        secs * 1e6 / insts as f64
+    );
+    println!(
+        "throughput: {:.0} CLIF instructions/s, {:.0} KB of code/s ({} CLIF instructions, {} \
+         code bytes)",
+        insts as f64 / secs,
+        bytes as f64 / secs / 1e3,
+        insts,
+        bytes
+    );
+    let max_peak = samples.iter().map(|s| s.peak).max().unwrap_or(0);
+    let mean_peak = samples.iter().map(|s| s.peak).sum::<usize>() / samples.len();
+    let mean_allocs = samples.iter().map(|s| s.allocations).sum::<u64>() / samples.len() as u64;
+    println!(
+        "memory per compilation: peak heap {:.1} KB mean, {:.1} KB max; {} allocations mean",
+        mean_peak as f64 / 1e3,
+        max_peak as f64 / 1e3,
+        mean_allocs
+    );
+    samples.sort_by(|a, b| b.best.cmp(&a.best));
+    println!("slowest functions:");
+    for s in samples.iter().take(args.slowest) {
+        println!(
+            "  {:>8.1} µs  {:>5} insts  {:>7.1} KB peak  {}",
+            s.best.as_secs_f64() * 1e6,
+            s.insts,
+            s.peak as f64 / 1e3,
+            s.name
+        );
+    }
+    Ok(())
+}
