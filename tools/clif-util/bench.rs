@@ -211,7 +211,7 @@ fn bench(args: &Args) -> Result<(), String> {
         max_peak as f64 / 1e3,
         mean_allocs
     );
-    samples.sort_by(|a, b| b.best.cmp(&a.best));
+    samples.sort_by_key(|s| std::cmp::Reverse(s.best));
     println!("slowest functions:");
     for s in samples.iter().take(args.slowest) {
         println!(
