@@ -392,7 +392,8 @@ impl Wave {
             *scc = r != 0;
             r
         };
-        let first_one = |r: u32| if r == 32 || r == 64 { !0u32 } else { r };
+        // The bit index found, or -1 when the operand (of `bits` bits) has none.
+        let first_one = |r: u32, bits: u32| if r == bits { !0u32 } else { r };
         let result: Option<u64> = match inst.op {
             SMovB32 | SMovB64 => Some(a),
             SNotB32 => Some(nz32(!a32, &mut scc)),
@@ -400,10 +401,10 @@ impl Wave {
             SBrevB32 => Some(a32.reverse_bits() as u64),
             SBcnt1I32B32 => Some(nz32(a32.count_ones(), &mut scc)),
             SBcnt1I32B64 => Some(nz32(a.count_ones(), &mut scc)),
-            SFf1I32B32 => Some(first_one(a32.trailing_zeros()) as u64),
-            SFf1I32B64 => Some(first_one(a.trailing_zeros()) as u64),
-            SFlbitI32B32 => Some(first_one(a32.leading_zeros()) as u64),
-            SFlbitI32B64 => Some(first_one(a.leading_zeros()) as u64),
+            SFf1I32B32 => Some(first_one(a32.trailing_zeros(), 32) as u64),
+            SFf1I32B64 => Some(first_one(a.trailing_zeros(), 64) as u64),
+            SFlbitI32B32 => Some(first_one(a32.leading_zeros(), 32) as u64),
+            SFlbitI32B64 => Some(first_one(a.leading_zeros(), 64) as u64),
             SFlbitI32 => {
                 let r = if a32 == 0 || a32 == !0 {
                     !0

@@ -232,6 +232,15 @@ fn sixty_four_bit_operations() {
             sop(SBcnt1I32B64, Some(s(12)), &[s(10)], None),
             sop(SFf1I32B64, Some(s(13)), &[s(4)], None),
             sop(SFlbitI32B64, Some(s(14)), &[s(0)], None),
+            // A bit index of 32 in a 64-bit operand is a result, not "none".
+            mov(22, 0),
+            mov(23, 1),
+            sop(SFf1I32B64, Some(s(24)), &[s(22)], None),
+            sop(SFlbitI32B64, Some(s(25)), &[s(22)], None),
+            mov(26, 0),
+            mov(27, 0),
+            sop(SFf1I32B64, Some(s(28)), &[s(26)], None),
+            sop(SFlbitI32B64, Some(s(29)), &[s(26)], None),
             sop(
                 SBfeI64,
                 Some(s(16)),
@@ -248,6 +257,8 @@ fn sixty_four_bit_operations() {
         assert_eq!(w.sgpr[12], 63);
         assert_eq!(w.sgpr[13], 63);
         assert_eq!(w.sgpr[14], 63);
+        assert_eq!((w.sgpr[24], w.sgpr[25]), (32, 31), "bit 32 of s[22:23]");
+        assert_eq!((w.sgpr[28], w.sgpr[29]), (!0, !0), "no bit: -1");
         assert_eq!((w.sgpr[16], w.sgpr[17]), (0xffff_fff8, 0xffff_ffff));
     }
 }
