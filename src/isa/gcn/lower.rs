@@ -863,6 +863,17 @@ impl generated::Context for IsleContext<'_, '_> {
         (!results.is_empty() && results.iter().all(|&v| self.is_uniform(v))).then_some(())
     }
 
+    fn divergent_inst(&mut self, inst: ir::Inst) -> Option<()> {
+        match self.uniform_inst(inst) {
+            Some(()) => None,
+            None => Some(()),
+        }
+    }
+
+    fn has_op(&mut self, op: &Op) -> Option<Op> {
+        op.info().available(self.backend.generation).then_some(*op)
+    }
+
     fn put_in_reg(&mut self, value: Value) -> Reg {
         self.value_reg(value)
     }

@@ -189,6 +189,14 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VXorB32 => Out::b32(u(0) ^ u(1)),
         VBfiB32 => Out::b32(u(0) & u(1) | !u(0) & u(2)),
         VAlignbitB32 => Out::b32(((s[0] << 32 | u(1) as u64) >> (u(2) & 31)) as u32),
+        VPermB32 => Out::b32(perm(u(0), u(1), u(2))),
+        VXadU32 => Out::b32((u(0) ^ u(1)).wrapping_add(u(2))),
+        VLshlAddU32 => Out::b32((u(0) << (u(1) & 31)).wrapping_add(u(2))),
+        VAddLshlU32 => Out::b32(u(0).wrapping_add(u(1)) << (u(2) & 31)),
+        VAdd3U32 => Out::b32(u(0).wrapping_add(u(1)).wrapping_add(u(2))),
+        VLshlOrB32 => Out::b32(u(0) << (u(1) & 31) | u(2)),
+        VAndOrB32 => Out::b32(u(0) & u(1) | u(2)),
+        VOr3B32 => Out::b32(u(0) | u(1) | u(2)),
         VBfeU32 => Out::b32(bfe_u32(u(0), u(1) & 31, u(2) & 31)),
         VBfeI32 => Out::b32(bfe_i32(u(0), u(1) & 31, u(2) & 31) as u32),
         VBcntU32B32 => Out::b32(u(0).count_ones().wrapping_add(u(1))),
@@ -358,6 +366,25 @@ fn find_first(x: u32, count: fn(u32) -> u32) -> u32 {
     if x == 0 { u32::MAX } else { count(x) }
 }
 
+/// `v_perm_b32` (GCN3 ISA 12.7, Vega ISA 12.8): each result byte from a selector byte of
+/// `sel` over the eight bytes of {s0 (high), s1 (low)}: 0–7 a byte, 8–11 the sign of
+/// byte 1, 3, 5 or 7 replicated, 12 zero, 13 and above 0xff.
+fn perm(s0: u32, s1: u32, sel: u32) -> u32 {
+    let data = (s0 as u64) << 32 | s1 as u64;
+    let byte = |k: u32| -> u32 {
+        match k {
+            0..=7 => (data >> (8 * k)) as u32 & 0xff,
+            8..=11 => {
+                let bit = 16 * (k - 8) + 15;
+                if data >> bit & 1 != 0 { 0xff } else { 0 }
+            }
+            12 => 0,
+            _ => 0xff,
+        }
+    };
+    (0..4).fold(0, |d, i| d | byte(sel >> (8 * i) & 0xff) << (8 * i))
+}
+
 fn bfe_u32(x: u32, offset: u32, width: u32) -> u32 {
     if width == 0 {
         0
@@ -471,9 +498,14 @@ mod tests {
 
     const GENS: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
 
-    /// `op` on gfx8 with raw sources, no modifiers.
+    /// `op` on gfx8 (gfx9 for what only gfx9 has) with raw sources, no modifiers.
     fn run(op: Op, src: [u64; 3]) -> LaneOutputs {
-        run_in(op, Gen::Gfx8, src, |_, _| {}).unwrap()
+        let generation = if op.info().available(Gen::Gfx8) {
+            Gen::Gfx8
+        } else {
+            Gen::Gfx9
+        };
+        run_in(op, generation, src, |_, _| {}).unwrap()
     }
 
     /// `op` in VOP3 encoding on `generation`, with `setup` changing the instruction (modifiers)
@@ -574,6 +606,31 @@ mod tests {
             0xbf80_0000
         );
         assert_eq!(u(Op::VBcntU32B32, &[0xf0f0_0001, 10]), 19);
+        // v_perm_b32: bytes of {src0, src1} chosen by the bytes of src2.
+        assert_eq!(
+            u(Op::VPermB32, &[0x0, 0x1122_3344, 0x0001_0203]),
+            0x4433_2211,
+            "bswap"
+        );
+        assert_eq!(
+            u(Op::VPermB32, &[0x8899_aabb, 0x1122_3344, 0x0c07_0d08]),
+            0x0088_ff00,
+            "zero, byte 7, 0xff, sign of byte 1 (0x33: clear)"
+        );
+        assert_eq!(
+            u(Op::VPermB32, &[0x8899_aabb, 0x11a2_3344, 0x0b0a_0904]),
+            0xffff_00bb,
+            "signs of bytes 7, 5, 3 (0x11 clear), byte 4"
+        );
+        // gfx9's three-operand integer ops.
+        assert_eq!(u(Op::VLshlAddU32, &[3, 4, 0xffff_fff0]), 0x20);
+        assert_eq!(u(Op::VLshlAddU32, &[3, 36, 1]), 49, "shift amount mod 32");
+        assert_eq!(u(Op::VAddLshlU32, &[0xffff_ffff, 2, 3]), 8);
+        assert_eq!(u(Op::VAdd3U32, &[0xffff_ffff, 0xffff_ffff, 3]), 1);
+        assert_eq!(u(Op::VLshlOrB32, &[0x0f, 8, 0xf0]), 0x0ff0);
+        assert_eq!(u(Op::VAndOrB32, &[0xff00, 0x0ff0, 1]), 0x0f01);
+        assert_eq!(u(Op::VOr3B32, &[1, 2, 4]), 7);
+        assert_eq!(u(Op::VXadU32, &[0xff, 0x0f, 0xffff_ff10]), 0);
         // {src0, src1} >> src2[4:0].
         assert_eq!(
             u(Op::VAlignbitB32, &[0x1111_2222, 0x3333_4444, 16]),

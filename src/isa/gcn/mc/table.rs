@@ -397,6 +397,14 @@ table! {
     VBfeI32              "v_bfe_i32"            Vop3  Valu             [329 329 457 457]  [- - - -]          1 0 [1 1 1] 0;
     VBfiB32              "v_bfi_b32"            Vop3  Valu             [330 330 458 458]  [- - - -]          1 0 [1 1 1] 0;
     VAlignbitB32         "v_alignbit_b32"       Vop3  Valu             [334 334 462 462]  [- - - -]          1 0 [1 1 1] 0;
+    VPermB32             "v_perm_b32"           Vop3  Valu             [- - 493 493]      [- - - -]          1 0 [1 1 1] 0;
+    VXadU32              "v_xad_u32"            Vop3  Valu             [- - - 499]        [- - - -]          1 0 [1 1 1] 0;
+    VLshlAddU32          "v_lshl_add_u32"       Vop3  Valu             [- - - 509]        [- - - -]          1 0 [1 1 1] 0;
+    VAddLshlU32          "v_add_lshl_u32"       Vop3  Valu             [- - - 510]        [- - - -]          1 0 [1 1 1] 0;
+    VAdd3U32             "v_add3_u32"           Vop3  Valu             [- - - 511]        [- - - -]          1 0 [1 1 1] 0;
+    VLshlOrB32           "v_lshl_or_b32"        Vop3  Valu             [- - - 512]        [- - - -]          1 0 [1 1 1] 0;
+    VAndOrB32            "v_and_or_b32"         Vop3  Valu             [- - - 513]        [- - - -]          1 0 [1 1 1] 0;
+    VOr3B32              "v_or3_b32"            Vop3  Valu             [- - - 514]        [- - - -]          1 0 [1 1 1] 0;
     VMadF32              "v_mad_f32"            Vop3  Valu             [321 321 449 449]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
     VFmaF32              "v_fma_f32"            Vop3  Valu             [331 331 459 459]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
     VMed3F32             "v_med3_f32"           Vop3  Valu             [343 343 470 470]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
