@@ -6,13 +6,19 @@
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
 use super::gcn::{self, Memory, Options, SimError, Stats};
+use crate::intrinsics::Intrinsic;
 use crate::isa::gcn::abi::kernarg_layout;
 use crate::{Arch, CompiledCode, FunctionKind, Target, ir};
 use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
+use cranelift_codegen::ir::{ExternalName, FuncRef, GlobalValue, MemFlagsData, StackSlot};
+use cranelift_interpreter::address::{Address, AddressRegion, AddressSize};
 use cranelift_interpreter::environment::FunctionStore;
-use cranelift_interpreter::interpreter::{Interpreter, InterpreterState};
-use cranelift_interpreter::step::ControlFlow;
+use cranelift_interpreter::frame::Frame;
+use cranelift_interpreter::instruction::DfgInstructionContext;
+use cranelift_interpreter::interpreter::{Interpreter, InterpreterState, LibCallHandler};
+use cranelift_interpreter::state::{InterpreterFunctionRef, MemoryError, State};
+use cranelift_interpreter::step::{ControlFlow, step};
 
 /// Lanes of one wave.
 pub const WAVE_LANES: usize = 64;
@@ -112,6 +118,273 @@ pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
         Ok(ControlFlow::Trap(trap)) => Reference::Trapped(trap.to_string()),
         Ok(_) => Reference::Unavailable("the interpreter stopped unexpectedly".into()),
         Err(e) => Reference::Unavailable(e.to_string()),
+    }
+}
+
+/// What the reference interpreter made of a kernel launch.
+#[derive(Debug)]
+pub enum LaunchReference {
+    /// Every work-item returned: the memory as they left it.
+    Completed(Memory),
+    /// A work-item traps in CLIF (out-of-bounds access, division by zero, …); the message
+    /// names it.
+    Trapped(String),
+    /// The interpreter cannot run the kernel (it calls a function that is not an
+    /// intrinsic, uses an operation the interpreter lacks, runs out of fuel, …).
+    Unavailable(String),
+}
+
+/// Instructions one work-item may run in [`interpret_launch`].
+const WORK_ITEM_FUEL: u64 = 1_000_000;
+
+/// Runs the kernel `func` with `args` over a grid of `groups` work-groups of
+/// `workgroup_size` work-items in `cranelift-interpreter`: the reference for a simulated
+/// launch. The work-items run one after the other in the order of their global linear ids,
+/// on a copy of `memory` whose regions loads and stores reach at the simulator's addresses;
+/// calls to intrinsics return the work-item's ids (its lane is its linear id within the
+/// work-group modulo 64). Work-items that read what others write would see another order
+/// on the GPU: kernels that do are beyond this reference.
+pub fn interpret_launch(
+    func: &ir::Function,
+    args: &[DataValue],
+    workgroup_size: [u32; 3],
+    groups: [u32; 3],
+    memory: &Memory,
+) -> LaunchReference {
+    if let Some(why) = beyond_the_interpreter(func) {
+        return LaunchReference::Unavailable(why);
+    }
+    if func.sized_stack_slots.values().next().is_some() {
+        return LaunchReference::Unavailable("the kernel has stack slots".into());
+    }
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
+    let mut state = KernelState {
+        frames: InterpreterState::default(),
+        memory: memory.clone(),
+    };
+    let [sx, sy, sz] = workgroup_size;
+    let [gx, gy, gz] = groups;
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for group in grid([gx, gy, gz]) {
+            for local in grid([sx, sy, sz]) {
+                let ids = WorkItem {
+                    local,
+                    group,
+                    size: workgroup_size,
+                };
+                run_work_item(&mut state, func, args, &ids)?;
+            }
+        }
+        Ok(())
+    }));
+    match run {
+        Err(_) => LaunchReference::Unavailable("cranelift-interpreter panicked".into()),
+        Ok(Err(reference)) => reference,
+        Ok(Ok(())) => LaunchReference::Completed(state.memory),
+    }
+}
+
+/// The points of a grid of `dims`, x fastest.
+fn grid(dims: [u32; 3]) -> impl Iterator<Item = [u32; 3]> {
+    let [x, y, z] = dims;
+    (0..z).flat_map(move |k| (0..y).flat_map(move |j| (0..x).map(move |i| [i, j, k])))
+}
+
+/// The ids one work-item's intrinsics return.
+struct WorkItem {
+    local: [u32; 3],
+    group: [u32; 3],
+    size: [u32; 3],
+}
+
+impl WorkItem {
+    fn intrinsic(&self, intrinsic: Intrinsic) -> u32 {
+        let [x, y, z] = self.local;
+        let [sx, sy, _] = self.size;
+        match intrinsic {
+            Intrinsic::WorkitemId(d) => self.local[d as usize],
+            Intrinsic::WorkgroupId(d) => self.group[d as usize],
+            Intrinsic::WorkgroupSize(d) => self.size[d as usize],
+            Intrinsic::LaneId => ((z * sy + y) * sx + x) % WAVE_LANES as u32,
+        }
+    }
+}
+
+/// Interprets `func` for one work-item: `step` for every instruction but the calls to
+/// intrinsics, which the work-item's ids answer.
+fn run_work_item<'a>(
+    state: &mut KernelState<'a>,
+    func: &'a ir::Function,
+    args: &[DataValue],
+    ids: &WorkItem,
+) -> Result<(), LaunchReference> {
+    let who = || format!("work-item {:?} of work-group {:?}", ids.local, ids.group);
+    let unavailable = |why: String| LaunchReference::Unavailable(format!("{}: {why}", who()));
+    let layout = &func.layout;
+    let entry = layout
+        .entry_block()
+        .ok_or_else(|| unavailable("no entry block".into()))?;
+    state.push_frame(func);
+    state
+        .current_frame_mut()
+        .set_all(func.dfg.block_params(entry), args.to_vec());
+    let mut next = layout.first_inst(entry);
+    let mut fuel = WORK_ITEM_FUEL;
+    while let Some(inst) = next {
+        fuel = fuel
+            .checked_sub(1)
+            .ok_or_else(|| unavailable("out of fuel".into()))?;
+        let intrinsic = match func.dfg.insts[inst] {
+            ir::InstructionData::Call { func_ref, .. } => {
+                Some(Intrinsic::from_func_ref(func, func_ref).ok_or_else(|| {
+                    let name = func.dfg.ext_funcs[func_ref]
+                        .name
+                        .display(Some(&func.params));
+                    unavailable(format!("calls {name}, not an intrinsic"))
+                })?)
+            }
+            _ => None,
+        };
+        if let Some(intrinsic) = intrinsic {
+            let value = DataValue::I32(ids.intrinsic(intrinsic) as i32);
+            state
+                .current_frame_mut()
+                .set_all(func.dfg.inst_results(inst), vec![value]);
+            next = layout.next_inst(inst);
+            continue;
+        }
+        let flow = step(state, DfgInstructionContext::new(inst, &func.dfg))
+            .map_err(|e| unavailable(e.to_string()))?;
+        next = match flow {
+            ControlFlow::Assign(values) => {
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.inst_results(inst), values.into_vec());
+                layout.next_inst(inst)
+            }
+            ControlFlow::Continue => layout.next_inst(inst),
+            ControlFlow::ContinueAt(block, values) => {
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.block_params(block), values.into_vec());
+                layout.first_inst(block)
+            }
+            ControlFlow::Return(_) => {
+                state.pop_frame();
+                return Ok(());
+            }
+            ControlFlow::Trap(trap) => {
+                return Err(LaunchReference::Trapped(format!("{} traps: {trap}", who())));
+            }
+            ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
+                return Err(unavailable("calls a function".into()));
+            }
+        };
+    }
+    Err(unavailable("fell off the end of a block".into()))
+}
+
+/// The interpreter's state for a kernel: its frames (and stack slots, which kernels do not
+/// have) in an `InterpreterState`, global memory in a simulator [`Memory`]. An address is
+/// a 64-bit value whose top two bits are zero, which the interpreter reads as an offset in
+/// its stack region: the offset is the simulator's address.
+struct KernelState<'a> {
+    frames: InterpreterState<'a>,
+    memory: Memory,
+}
+
+impl<'a> State<'a> for KernelState<'a> {
+    fn get_function(&self, func_ref: FuncRef) -> Option<&'a ir::Function> {
+        self.frames.get_function(func_ref)
+    }
+    fn get_current_function(&self) -> &'a ir::Function {
+        self.frames.get_current_function()
+    }
+    fn get_libcall_handler(&self) -> LibCallHandler {
+        self.frames.get_libcall_handler()
+    }
+    fn push_frame(&mut self, function: &'a ir::Function) {
+        self.frames.push_frame(function)
+    }
+    fn pop_frame(&mut self) {
+        self.frames.pop_frame()
+    }
+    fn current_frame_mut(&mut self) -> &mut Frame<'a> {
+        self.frames.current_frame_mut()
+    }
+    fn current_frame(&self) -> &Frame<'a> {
+        self.frames.current_frame()
+    }
+    fn stack_address(
+        &self,
+        size: AddressSize,
+        slot: StackSlot,
+        offset: u64,
+    ) -> Result<Address, MemoryError> {
+        self.frames.stack_address(size, slot, offset)
+    }
+    fn checked_load(
+        &self,
+        addr: Address,
+        ty: ir::Type,
+        mem_flags: MemFlagsData,
+    ) -> Result<DataValue, MemoryError> {
+        let load_size = ty.bytes() as usize;
+        let bytes = (addr.region == AddressRegion::Stack)
+            .then(|| self.memory.read(addr.offset, load_size))
+            .flatten();
+        let Some(bytes) = bytes else {
+            return Err(MemoryError::OutOfBoundsLoad {
+                addr,
+                load_size,
+                mem_flags,
+            });
+        };
+        if mem_flags.aligned() && !addr.offset.is_multiple_of(load_size as u64) {
+            return Err(MemoryError::MisalignedLoad { addr, load_size });
+        }
+        Ok(DataValue::read_from_slice_le(bytes, ty))
+    }
+    fn checked_store(
+        &mut self,
+        addr: Address,
+        v: DataValue,
+        mem_flags: MemFlagsData,
+    ) -> Result<(), MemoryError> {
+        let store_size = v.ty().bytes() as usize;
+        if mem_flags.aligned() && !addr.offset.is_multiple_of(store_size as u64) {
+            return Err(MemoryError::MisalignedStore { addr, store_size });
+        }
+        let mut bytes = vec![0; store_size];
+        v.write_to_slice_le(&mut bytes);
+        let stored = (addr.region == AddressRegion::Stack)
+            .then(|| self.memory.write(addr.offset, &bytes))
+            .flatten();
+        stored.ok_or(MemoryError::OutOfBoundsStore {
+            addr,
+            store_size,
+            mem_flags,
+        })
+    }
+    fn function_address(
+        &self,
+        size: AddressSize,
+        name: &ExternalName,
+    ) -> Result<Address, MemoryError> {
+        self.frames.function_address(size, name)
+    }
+    fn get_function_from_address(&self, address: Address) -> Option<InterpreterFunctionRef<'a>> {
+        self.frames.get_function_from_address(address)
+    }
+    fn resolve_global_value(&self, gv: GlobalValue) -> Result<DataValue, MemoryError> {
+        self.frames.resolve_global_value(gv)
+    }
+    fn get_pinned_reg(&self) -> DataValue {
+        self.frames.get_pinned_reg()
+    }
+    fn set_pinned_reg(&mut self, v: DataValue) {
+        self.frames.set_pinned_reg(v)
     }
 }
 
@@ -352,6 +625,72 @@ mod tests {
         let call = |a, b| interpret(func, &[DataValue::I32(a), DataValue::I32(b)]);
         assert_eq!(call(7, 2), Reference::Returned(vec![DataValue::I32(3)]));
         assert!(matches!(call(7, 0), Reference::Trapped(_)));
+    }
+
+    #[test]
+    fn launches_run_in_the_interpreter_work_item_by_work_item() {
+        // out[group * 70 + id + shift] = group * 100 + lane, over two work-groups of 70
+        // (two waves each, the second of 6 lanes); with shift 1 the last work-item stores
+        // past `out`.
+        let func = &parse_functions(
+            "function %k(i64, i32) system_v {
+                fn0 = %wavelift_workitem_id_x() -> i32
+                fn1 = %wavelift_workgroup_id_x() -> i32
+                fn2 = %wavelift_lane_id() -> i32
+            block0(v0: i64, v1: i32):
+                v2 = call fn0()
+                v3 = call fn1()
+                v4 = call fn2()
+                v5 = iconst.i32 70
+                v6 = imul v3, v5
+                v7 = iadd v6, v2
+                v8 = iconst.i32 100
+                v9 = imul v3, v8
+                v10 = iadd v9, v4
+                v11 = iadd v7, v1
+                v12 = uextend.i64 v11
+                v13 = iconst.i64 2
+                v14 = ishl v12, v13
+                v15 = iadd v0, v14
+                store v10, v15
+                return
+            }",
+        )
+        .unwrap()[0];
+        let mut memory = Memory::new();
+        let out = memory.alloc_zeroed(140 * 4);
+        let launch = |shift: i32| {
+            let args = [DataValue::I64(out as i64), DataValue::I32(shift)];
+            interpret_launch(func, &args, [70, 1, 1], [2, 1, 1], &memory)
+        };
+        let LaunchReference::Completed(after) = launch(0) else {
+            panic!("the launch did not complete");
+        };
+        let bytes = after.read(out, 140 * 4).unwrap();
+        for i in 0..140 {
+            let value = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+            assert_eq!(value as usize, i / 70 * 100 + i % 70 % 64, "out[{i}]");
+        }
+        assert_eq!(memory.read(out, 4), Some(&[0u8; 4][..]), "memory is copied");
+        let past = launch(1);
+        assert!(
+            matches!(&past, LaunchReference::Trapped(why) if why.contains("work-item [69, 0, 0] of work-group [1, 0, 0]")),
+            "{past:?}"
+        );
+
+        let calls = &parse_functions(
+            "function %k() system_v {
+                fn0 = %other() -> i32
+            block0:
+                v0 = call fn0()
+                return
+            }",
+        )
+        .unwrap()[0];
+        assert!(matches!(
+            interpret_launch(calls, &[], [1, 1, 1], [1, 1, 1], &memory),
+            LaunchReference::Unavailable(why) if why.contains("%other, not an intrinsic")
+        ));
     }
 
     #[test]

@@ -25,7 +25,9 @@ use cranelift_codegen::isa::CallConv;
 use std::fmt::Write as _;
 use wavelift::ir::{self, AbiParam, Signature, types};
 use wavelift::sim::gcn::{self, Launch, Memory, Options, Stats};
-use wavelift::sim::harness::{kernarg_segment, push_dwords, same_value};
+use wavelift::sim::harness::{
+    LaunchReference, interpret_launch, kernarg_segment, push_dwords, same_value,
+};
 use wavelift::{Arch, CompiledCode, Target};
 
 /// A buffer declaration.
@@ -372,14 +374,9 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
-/// Runs `spec` with the compiled kernel on `target`'s simulator.
-pub fn execute(
-    func: &ir::Function,
-    compiled: &CompiledCode,
-    target: &Target,
-    spec: &LaunchSpec,
-) -> Result<Outcome, String> {
-    let Arch::Gcn(generation) = target.arch;
+/// The buffers of `spec` placed in a fresh memory, their addresses, and the launch's
+/// arguments (a buffer's name replaced by its address).
+fn place(spec: &LaunchSpec) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
     let mut memory = Memory::new();
     let mut addresses = Vec::new();
     for buffer in &spec.buffers {
@@ -397,6 +394,34 @@ pub fn execute(
             Arg::Buffer(name) => DataValue::I64(address_of(name) as i64),
         })
         .collect();
+    Ok((memory, addresses, args))
+}
+
+/// The contents of `spec`'s buffers in `memory`.
+fn read_back(spec: &LaunchSpec, addresses: &[u64], memory: &Memory) -> Result<Vec<Buffer>, String> {
+    let mut buffers = Vec::new();
+    for (buffer, &address) in spec.buffers.iter().zip(addresses) {
+        let len = buffer.values.len() * buffer.ty.bytes() as usize;
+        let bytes = memory
+            .read(address, len)
+            .ok_or_else(|| format!("buffer `{}` vanished", buffer.name))?;
+        buffers.push(Buffer {
+            values: buffer_values(buffer.ty, bytes),
+            ..buffer.clone()
+        });
+    }
+    Ok(buffers)
+}
+
+/// Runs `spec` with the compiled kernel on `target`'s simulator.
+pub fn execute(
+    func: &ir::Function,
+    compiled: &CompiledCode,
+    target: &Target,
+    spec: &LaunchSpec,
+) -> Result<Outcome, String> {
+    let Arch::Gcn(generation) = target.arch;
+    let (mut memory, addresses, args) = place(spec)?;
     let launch = Launch {
         workgroup_size: spec.workgroup_size,
         groups: spec.groups,
@@ -411,17 +436,7 @@ pub fn execute(
         &Options::default(),
     )
     .map_err(|e| e.to_string())?;
-    let mut buffers = Vec::new();
-    for (buffer, &address) in spec.buffers.iter().zip(&addresses) {
-        let len = buffer.values.len() * buffer.ty.bytes() as usize;
-        let bytes = memory
-            .read(address, len)
-            .ok_or_else(|| format!("buffer `{}` vanished", buffer.name))?;
-        buffers.push(Buffer {
-            values: buffer_values(buffer.ty, bytes),
-            ..buffer.clone()
-        });
-    }
+    let buffers = read_back(spec, &addresses, &memory)?;
     let mut failures = Vec::new();
     for (line, expect) in &spec.expects {
         let actual = buffers
@@ -448,6 +463,51 @@ pub fn execute(
         failures,
         stats,
     })
+}
+
+/// What `cranelift-interpreter` makes of a launch (see `harness::interpret_launch`).
+pub enum Reference {
+    /// Every buffer's contents after the launch.
+    Buffers(Vec<Buffer>),
+    /// Why the interpreter cannot say: a work-item traps in CLIF (where the backend defines
+    /// a result instead, docs/ir.md), or the kernel is beyond the interpreter.
+    Unavailable(String),
+}
+
+/// Runs `spec` in `cranelift-interpreter`, work-item after work-item.
+pub fn reference(func: &ir::Function, spec: &LaunchSpec) -> Result<Reference, String> {
+    let (memory, addresses, args) = place(spec)?;
+    Ok(
+        match interpret_launch(func, &args, spec.workgroup_size, spec.groups, &memory) {
+            LaunchReference::Completed(memory) => {
+                Reference::Buffers(read_back(spec, &addresses, &memory)?)
+            }
+            LaunchReference::Trapped(why) => Reference::Unavailable(format!("CLIF traps: {why}")),
+            LaunchReference::Unavailable(why) => Reference::Unavailable(why),
+        },
+    )
+}
+
+/// Where the simulated buffers differ from the interpreter's: one message per buffer.
+pub fn differences(simulated: &[Buffer], reference: &[Buffer]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (actual, expected) in simulated.iter().zip(reference) {
+        let wrong: Vec<usize> = (0..expected.values.len())
+            .filter(|&i| !same_value(&expected.values[i], &actual.values[i]))
+            .collect();
+        if let Some(&first) = wrong.first() {
+            failures.push(format!(
+                "buffer `{}`: {} of {} elements differ from cranelift-interpreter's; first at \
+                 index {first}: interpreter {}, simulator {}",
+                expected.name,
+                wrong.len(),
+                expected.values.len(),
+                expected.values[first],
+                actual.values[first]
+            ));
+        }
+    }
+    failures
 }
 
 /// A buffer's contents, eight values to a line (floats in decimal, as Rust prints them:

@@ -98,6 +98,25 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 all_passed = false;
                 println!("FAIL {name}: {failure}");
             }
+            match launch::reference(func, spec) {
+                Ok(launch::Reference::Buffers(reference)) => {
+                    let differences = launch::differences(&outcome.buffers, &reference);
+                    if differences.is_empty() {
+                        println!(
+                            "{name}:{}: ok   cranelift-interpreter leaves the same buffers",
+                            spec.line
+                        );
+                    }
+                    for difference in differences {
+                        all_passed = false;
+                        println!("FAIL {name}:{}: {difference}", spec.line);
+                    }
+                }
+                Ok(launch::Reference::Unavailable(why)) | Err(why) => println!(
+                    "{name}:{}: not checked against cranelift-interpreter: {why}",
+                    spec.line
+                ),
+            }
             if outcome.failures.is_empty() && !spec_has_no_expectations(spec) {
                 println!(
                     "{name}:{}: ok   the buffers hold the expected values",

@@ -691,6 +691,11 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
             return;
         }
     };
+    // The reference does not depend on the target: once per launch.
+    let references: Vec<launch::Reference> = specs
+        .iter()
+        .map(|spec| launch::reference(func, spec).unwrap_or_else(launch::Reference::Unavailable))
+        .collect();
     for target in context.targets {
         let compiled = match compile_guarded(func, target) {
             Ok(compiled) => compiled,
@@ -702,14 +707,24 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
                 continue;
             }
         };
-        for spec in &specs {
+        for (spec, reference) in specs.iter().zip(&references) {
             match guarded("the simulator panicked", || {
                 launch::execute(func, &compiled, target, spec)
             }) {
-                Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,
-                Ok(outcome) => {
+                Ok(mut outcome) => {
+                    if let launch::Reference::Buffers(reference) = reference {
+                        outcome
+                            .failures
+                            .extend(launch::differences(&outcome.buffers, reference));
+                    }
+                    if outcome.failures.is_empty() {
+                        report.passed += 1;
+                    }
                     for failure in outcome.failures {
-                        report.fail(format!("{}: [{target}] {failure}", context.name));
+                        report.fail(format!(
+                            "{}:{}: [{target}] `{}`: {failure}",
+                            context.name, spec.line, spec.text
+                        ));
                     }
                 }
                 Err(why) => report.fail(format!(
@@ -808,6 +823,48 @@ mod tests {
             check_command(&func, &differs, &[DataValue::I32(2)]),
             RunOutcome::Passed(_)
         ));
+    }
+
+    #[test]
+    fn launches_are_checked_against_the_interpreter() {
+        // Each work-item stores 1 at out[i], reads out[1 - i] and stores that at out[2 + i].
+        // On the GPU both lanes store before either loads: out = [1 1 1 1], which the
+        // expectation says. The interpreter runs work-item 0 to the end before work-item 1
+        // starts, so it reads 0 into out[2]: the buffers differ (kernels whose work-items
+        // read each other's stores are beyond the reference), and the check reports it.
+        let text = "test run\ntarget amdgcn gfx803\n\n\
+            function %k(i64) system_v {\n\
+            ; buffer out: i32 = zero 4\n\
+            ; launch: %k(out) size=2\n\
+            ; expect out: i32 = [1 1 1 1]\n\
+            fn0 = %wavelift_workitem_id_x() -> i32\n\
+            block0(v0: i64):\n\
+            v1 = call fn0()\n\
+            v2 = uextend.i64 v1\n\
+            v3 = iconst.i64 2\n\
+            v4 = ishl v2, v3\n\
+            v5 = iadd v0, v4\n\
+            v6 = iconst.i32 1\n\
+            store v6, v5\n\
+            v7 = iconst.i64 4\n\
+            v8 = isub v7, v4\n\
+            v9 = iadd v0, v8\n\
+            v10 = load.i32 v9\n\
+            store v10, v5+8\n\
+            return\n\
+            }\n";
+        let path = std::env::temp_dir().join(format!("wavelift-race-{}.clif", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let report = check_file(&path, false);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(report.failed, 1, "{}", report.output);
+        assert!(
+            report
+                .output
+                .contains("1 of 4 elements differ from cranelift-interpreter's; first at index 2: interpreter 0, simulator 1"),
+            "{}",
+            report.output
+        );
     }
 
     #[test]
