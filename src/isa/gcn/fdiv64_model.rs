@@ -15,7 +15,7 @@ use super::mc::{Gen, McInst, Op, Operand};
 use crate::difftest::SplitMix64;
 use crate::machinst::{Reg, RegClass};
 use crate::sim::gcn::float::{
-    self, class, div_fixup64, div_fmas64, div_scale64, ldexp64, perturb64, rcp64, rsq64,
+    self, class, div_fixup, div_fmas, div_scale, ldexp64, perturb64, rcp64, rsq64,
 };
 
 fn pair(hw: u16) -> Reg {
@@ -120,17 +120,17 @@ impl Lane {
                     put64(self, x);
                 }
                 Op::VDivScaleF64 => {
-                    let (x, flag) = div_scale64(self.d(inst, 0), self.d(inst, 1), self.d(inst, 2));
+                    let (x, flag) = div_scale(self.d(inst, 0), self.d(inst, 1), self.d(inst, 2));
                     self.set_mask(inst, flag);
                     self.scale_flag = Some(flag);
                     put64(self, x);
                 }
                 Op::VDivFmasF64 => {
-                    let x = div_fmas64(self.d(inst, 0), self.d(inst, 1), self.d(inst, 2), self.vcc);
+                    let x = div_fmas(self.d(inst, 0), self.d(inst, 1), self.d(inst, 2), self.vcc);
                     put64(self, x);
                 }
                 Op::VDivFixupF64 => {
-                    let x = div_fixup64(self.d(inst, 0), self.d(inst, 1), self.d(inst, 2));
+                    let x = div_fixup(self.d(inst, 0), self.d(inst, 1), self.d(inst, 2));
                     put64(self, x);
                 }
                 op => panic!("{op:?} is not modelled"),

@@ -111,10 +111,6 @@ pub(crate) fn exponent(x: f32) -> i32 {
     ((x.to_bits() >> 23) & 0xff) as i32
 }
 
-pub(crate) fn is_denormal(x: f32) -> bool {
-    x.is_subnormal()
-}
-
 /// Denormals flushed to zero of the same sign.
 pub(crate) fn ftz<F: Ieee>(x: F) -> F {
     if x.is_subnormal() {
@@ -426,59 +422,159 @@ pub(crate) fn fma_scaled(a: f32, b: f32, c: f32, scale: i32) -> f32 {
     (t * pow2(scale)) as f32
 }
 
-/// V_DIV_SCALE_F32 (GCN3 ISA 12.7): `s0` scaled by 2^±64 where the division `s2 / s1` would
-/// otherwise meet denormals, and whether v_div_fmas_f32 must undo a scaling (VCC).
+/// What v_div_scale, v_div_fmas and v_div_fixup need of a float type beyond [`Ieee`]: the
+/// f32 and f64 instructions follow one definition with these constants (GCN3 ISA 12.7,
+/// V_DIV_SCALE/FMAS/FIXUP_F32 and _F64).
+pub(crate) trait Divide: Ieee + std::ops::Neg<Output = Self> {
+    /// The power of two v_div_scale scales by and v_div_fmas undoes (64, 128).
+    const SCALE: i32;
+    /// An exponent difference from which the quotient is near overflow (96, 768).
+    const HUGE_GAP: i32;
+    /// A numerator exponent up to which it is scaled up (23, 53).
+    const TINY: i32;
+    /// The exponent bias (127, 1023).
+    const BIAS: i32;
+    /// An exponent difference below which v_div_fixup flushes the quotient (−150, −1075).
+    const UNDERFLOW: i32;
+    /// The NaN v_div_fixup gives for 0/0 and ∞/∞.
+    const FIXUP_NAN: u64;
+    const INFINITY: Self;
+    /// The biased exponent field.
+    fn exponent(self) -> i32;
+    fn abs(self) -> Self;
+    fn ldexp(self, e: i32) -> Self;
+    fn fma(a: Self, b: Self, c: Self) -> Self;
+    /// `(a·b + c)·2^scale` rounded once.
+    fn fma_scaled(a: Self, b: Self, c: Self, scale: i32) -> Self;
+    /// Whether 1/`den` would be denormal.
+    fn recip_denormal(den: Self) -> bool;
+    /// Whether `num`/`den` would be denormal.
+    fn quot_denormal(num: Self, den: Self) -> bool;
+}
+
+impl Divide for f32 {
+    const SCALE: i32 = 64;
+    const HUGE_GAP: i32 = 96;
+    const TINY: i32 = 23;
+    const BIAS: i32 = 127;
+    const UNDERFLOW: i32 = -150;
+    const FIXUP_NAN: u64 = DIV_FIXUP_NAN as u64;
+    const INFINITY: f32 = f32::INFINITY;
+    fn exponent(self) -> i32 {
+        exponent(self)
+    }
+    fn abs(self) -> f32 {
+        f32::abs(self)
+    }
+    fn ldexp(self, e: i32) -> f32 {
+        ldexp(self, e)
+    }
+    fn fma(a: f32, b: f32, c: f32) -> f32 {
+        fma(a, b, c)
+    }
+    fn fma_scaled(a: f32, b: f32, c: f32, scale: i32) -> f32 {
+        fma_scaled(a, b, c, scale)
+    }
+    fn recip_denormal(den: f32) -> bool {
+        (den as f64).abs() > 2f64.powi(126)
+    }
+    fn quot_denormal(num: f32, den: f32) -> bool {
+        let quot = num as f64 / den as f64;
+        quot != 0.0 && quot.abs() < f32::MIN_POSITIVE as f64
+    }
+}
+
+impl Divide for f64 {
+    const SCALE: i32 = 128;
+    const HUGE_GAP: i32 = 768;
+    const TINY: i32 = 53;
+    const BIAS: i32 = 1023;
+    const UNDERFLOW: i32 = -1075;
+    const FIXUP_NAN: u64 = 0xfff8_0000_0000_0000;
+    const INFINITY: f64 = f64::INFINITY;
+    fn exponent(self) -> i32 {
+        ((self.to_bits() >> 52) & 0x7ff) as i32
+    }
+    fn abs(self) -> f64 {
+        f64::abs(self)
+    }
+    fn ldexp(self, e: i32) -> f64 {
+        ldexp64(self, e)
+    }
+    fn fma(a: f64, b: f64, c: f64) -> f64 {
+        fma64(a, b, c)
+    }
+    fn fma_scaled(a: f64, b: f64, c: f64, scale: i32) -> f64 {
+        fma_scaled64(a, b, c, scale)
+    }
+    fn recip_denormal(den: f64) -> bool {
+        den.abs() > pow2(1022)
+    }
+    /// Decided exactly: |num|·2^1022 < |den|.
+    fn quot_denormal(num: f64, den: f64) -> bool {
+        ldexp64(num.abs(), 1022) < den.abs()
+    }
+}
+
+/// V_DIV_SCALE_F32/F64: `s0` scaled by 2^±SCALE where the division `s2 / s1` would
+/// otherwise meet denormals, and whether v_div_fmas must undo a scaling (VCC).
 ///
 /// One correction to the manual's pseudo-code: when both the reciprocal and the quotient
-/// would be denormal, a (huge) denominator is scaled by 2^−64, not 2^64, which would
+/// would be denormal, a (huge) denominator is scaled by 2^−SCALE, not 2^SCALE, which would
 /// overflow it (LLVM's division sequence fails otherwise).
-pub(crate) fn div_scale(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
-    let (e1, e2) = (exponent(s1), exponent(s2));
-    let recip_denormal = (s1 as f64).abs() > 2f64.powi(126);
-    let quot = s2 as f64 / s1 as f64;
-    let quot_denormal = quot != 0.0 && quot.abs() < f32::MIN_POSITIVE as f64;
-    if s1 == 0.0 || s2 == 0.0 {
+pub(crate) fn div_scale<F: Divide>(s0: F, s1: F, s2: F) -> (F, bool) {
+    let (e1, e2) = (s1.exponent(), s2.exponent());
+    let recip_denormal = F::recip_denormal(s1);
+    let quot_denormal = F::quot_denormal(s2, s1);
+    let up = |x: F| x.ldexp(F::SCALE);
+    let down = |x: F| x.ldexp(-F::SCALE);
+    if s1 == F::ZERO || s2 == F::ZERO {
         (default_nan(), false)
-    } else if e2 - e1 >= 96 {
+    } else if e2 - e1 >= F::HUGE_GAP {
         // The quotient is near overflow: only the denominator is scaled up.
-        (if s0 == s1 { ldexp(s0, 64) } else { s0 }, true)
-    } else if is_denormal(s1) {
-        (ldexp(s0, 64), false)
+        (if s0 == s1 { up(s0) } else { s0 }, true)
+    } else if s1.is_subnormal() {
+        (up(s0), false)
     } else if recip_denormal && quot_denormal {
-        (if s0 == s1 { ldexp(s0, -64) } else { s0 }, true)
+        (if s0 == s1 { down(s0) } else { s0 }, true)
     } else if recip_denormal {
-        (ldexp(s0, -64), false)
+        (down(s0), false)
     } else if quot_denormal {
         // Only the numerator is scaled up.
-        (if s0 == s2 { ldexp(s0, 64) } else { s0 }, true)
-    } else if e2 <= 23 {
+        (if s0 == s2 { up(s0) } else { s0 }, true)
+    } else if e2 <= F::TINY {
         // The numerator is tiny: both are scaled up.
-        (ldexp(s0, 64), false)
+        (up(s0), false)
     } else {
         (s0, false)
     }
 }
 
-/// V_DIV_FMAS_F32: `s0·s1 + s2`, and when `vcc` is set, scaled by 2^64 if the quotient it
-/// produces is large (exponent of `s2` above 127) and by 2^−64 otherwise, rounded once.
+/// V_DIV_FMAS_F32/F64: `s0·s1 + s2`, and when `vcc` is set, scaled by 2^SCALE if the
+/// quotient it produces is large (exponent of `s2` above the bias) and by 2^−SCALE
+/// otherwise, rounded once.
 ///
-/// The manuals' pseudo-code scales by 2^32, which undoes neither scaling of
-/// v_div_scale_f32; this is what makes LLVM's (and wavelift's) division sequence exact.
-pub(crate) fn div_fmas(s0: f32, s1: f32, s2: f32, vcc: bool) -> f32 {
+/// The manuals' pseudo-code scales by 2^32 (2^64 for f64), which undoes neither scaling of
+/// v_div_scale; this is what makes LLVM's (and wavelift's) division sequences exact.
+pub(crate) fn div_fmas<F: Divide>(s0: F, s1: F, s2: F, vcc: bool) -> F {
     if !vcc {
-        return fma(s0, s1, s2);
+        return F::fma(s0, s1, s2);
     }
-    arith(&[s0, s1, s2], || {
-        fma_scaled(s0, s1, s2, if exponent(s2) > 127 { 64 } else { -64 })
-    })
+    let scale = if s2.exponent() > F::BIAS {
+        F::SCALE
+    } else {
+        -F::SCALE
+    };
+    arith(&[s0, s1, s2], || F::fma_scaled(s0, s1, s2, scale))
 }
 
-/// V_DIV_FIXUP_F32 (GCN3 ISA 12.7): the special cases of `s2 / s1` given the quotient `s0`.
+/// V_DIV_FIXUP_F32/F64 (GCN3 ISA 12.7): the special cases of `s2 / s1` given the quotient
+/// `s0`.
 ///
 /// One correction to the manual's pseudo-code: a NaN quotient of finite operands (which
 /// the scaled sequence can produce) becomes an infinity.
-pub(crate) fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
-    let sign = |x: f32| {
+pub(crate) fn div_fixup<F: Divide>(s0: F, s1: F, s2: F) -> F {
+    let sign = |x: F| {
         if s1.is_sign_negative() != s2.is_sign_negative() {
             -x
         } else {
@@ -489,14 +585,14 @@ pub(crate) fn div_fixup(s0: f32, s1: f32, s2: f32) -> f32 {
         quiet(s2)
     } else if s1.is_nan() {
         quiet(s1)
-    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
-        f32::from_bits(DIV_FIXUP_NAN)
-    } else if s1 == 0.0 || s2.is_infinite() {
-        sign(f32::INFINITY)
-    } else if s1.is_infinite() || s2 == 0.0 || exponent(s2) - exponent(s1) < -150 {
-        sign(0.0)
+    } else if s1 == F::ZERO && s2 == F::ZERO || s1.is_infinite() && s2.is_infinite() {
+        F::from_raw(F::FIXUP_NAN)
+    } else if s1 == F::ZERO || s2.is_infinite() {
+        sign(F::INFINITY)
+    } else if s1.is_infinite() || s2 == F::ZERO || s2.exponent() - s1.exponent() < F::UNDERFLOW {
+        sign(F::ZERO)
     } else if s0.is_nan() {
-        sign(f32::INFINITY)
+        sign(F::INFINITY)
     } else {
         sign(s0.abs())
     }
@@ -618,48 +714,6 @@ fn int_significand(x: f64) -> (u64, i32) {
     }
 }
 
-/// The biased exponent field of an f64.
-fn exponent64(x: f64) -> i32 {
-    ((x.to_bits() >> 52) & 0x7ff) as i32
-}
-
-/// V_DIV_SCALE_F64: [`div_scale`] for f64 (scale 2^±128, thresholds 768 and 53, from the
-/// manuals' V_DIV_SCALE_F64 pseudo-code with the same correction). "The quotient is
-/// denormal" is decided exactly: |s2|·2^1022 < |s1|.
-pub(crate) fn div_scale64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
-    let (e1, e2) = (exponent64(s1), exponent64(s2));
-    let recip_denormal = s1.abs() > pow2(1022);
-    let quot_denormal = ldexp64(s2.abs(), 1022) < s1.abs();
-    if s1 == 0.0 || s2 == 0.0 {
-        (default_nan::<f64>(), false)
-    } else if e2 - e1 >= 768 {
-        (if s0 == s1 { ldexp64(s0, 128) } else { s0 }, true)
-    } else if s1.is_subnormal() {
-        (ldexp64(s0, 128), false)
-    } else if recip_denormal && quot_denormal {
-        (if s0 == s1 { ldexp64(s0, -128) } else { s0 }, true)
-    } else if recip_denormal {
-        (ldexp64(s0, -128), false)
-    } else if quot_denormal {
-        (if s0 == s2 { ldexp64(s0, 128) } else { s0 }, true)
-    } else if e2 <= 53 {
-        (ldexp64(s0, 128), false)
-    } else {
-        (s0, false)
-    }
-}
-
-/// V_DIV_FMAS_F64: `s0·s1 + s2`, and when `vcc` is set scaled by 2^128 if `s2` is large
-/// (exponent above 1023) and by 2^-128 otherwise, rounded once (the f32 correction).
-pub(crate) fn div_fmas64(s0: f64, s1: f64, s2: f64, vcc: bool) -> f64 {
-    if !vcc {
-        return fma64(s0, s1, s2);
-    }
-    arith(&[s0, s1, s2], || {
-        fma_scaled64(s0, s1, s2, if exponent64(s2) > 1023 { 128 } else { -128 })
-    })
-}
-
 /// `(a·b + c)·2^scale` rounded once. The fma result r is exact up to an error e (found
 /// exactly with Boldo and Muller's ErrFma); scaling r is exact unless the result is
 /// denormal, where r + e is rounded to the coarser denormal spacing directly.
@@ -711,32 +765,6 @@ fn fma_error_sign(a: f64, b: f64, c: f64, r: f64) -> f64 {
         -1.0
     } else {
         0.0
-    }
-}
-
-/// V_DIV_FIXUP_F64: [`div_fixup`] for f64.
-pub(crate) fn div_fixup64(s0: f64, s1: f64, s2: f64) -> f64 {
-    let sign = |x: f64| {
-        if s1.is_sign_negative() != s2.is_sign_negative() {
-            -x
-        } else {
-            x
-        }
-    };
-    if s2.is_nan() {
-        quiet(s2)
-    } else if s1.is_nan() {
-        quiet(s1)
-    } else if s1 == 0.0 && s2 == 0.0 || s1.is_infinite() && s2.is_infinite() {
-        f64::from_bits(0xfff8_0000_0000_0000)
-    } else if s1 == 0.0 || s2.is_infinite() {
-        sign(f64::INFINITY)
-    } else if s1.is_infinite() || s2 == 0.0 || exponent64(s2) - exponent64(s1) < -1075 {
-        sign(0.0)
-    } else if s0.is_nan() {
-        sign(f64::INFINITY)
-    } else {
-        sign(s0.abs())
     }
 }
 

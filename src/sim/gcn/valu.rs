@@ -315,14 +315,14 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VMinF64 => Out::f64(float::min(d(0), d(1))),
         VRsqF64 => Out::f64(float::rsq64(d(0), 0)),
         VDivScaleF64 => {
-            let (value, vcc) = float::div_scale64(d(0), d(1), d(2));
+            let (value, vcc) = float::div_scale(d(0), d(1), d(2));
             Out {
                 dst: value.to_bits(),
                 sdst: vcc,
             }
         }
-        VDivFmasF64 => Out::f64(float::div_fmas64(d(0), d(1), d(2), input.mask_in)),
-        VDivFixupF64 => Out::f64(float::div_fixup64(d(0), d(1), d(2))),
+        VDivFmasF64 => Out::f64(float::div_fmas(d(0), d(1), d(2), input.mask_in)),
+        VDivFixupF64 => Out::f64(float::div_fixup(d(0), d(1), d(2))),
         VMaxF64 => Out::f64(float::max(d(0), d(1))),
         VLdexpF64 => Out::f64(float::ldexp64(d(0), i(1))),
         VTruncF64 => Out::f64(float::round64(d(0), f64::trunc)),
