@@ -234,32 +234,24 @@ impl Plan {
                             .any(|(t, _)| *t != exit && !cfg.in_loop(*t, h))
                 })
                 .collect();
-            for b in (0..n).filter(|&b| cfg.in_loop(b, h)) {
-                let block = cfg.order[b];
-                let defined = func.dfg.block_params(block).iter().copied().chain(
-                    func.layout
-                        .block_insts(block)
-                        .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
-                );
-                for v in defined.collect::<Vec<_>>() {
-                    if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
-                        continue;
-                    }
-                    let Some(class) = class_of(func.dfg.value_type(v)) else {
-                        return Err(CompileError::new(
-                            func,
-                            format!(
-                                "{v} of type {} leaves a divergent loop, which is not supported",
-                                func.dfg.value_type(v)
-                            ),
-                        ));
-                    };
-                    for &p in &exits {
-                        add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
-                    }
-                    if let Some(&id) = keys.get(&Key::Exit(v, h)) {
-                        exit_vars[h].push((v, id));
-                    }
+            for v in defined_in_loop(func, cfg, h) {
+                if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
+                    continue;
+                }
+                let Some(class) = class_of(func.dfg.value_type(v)) else {
+                    return Err(CompileError::new(
+                        func,
+                        format!(
+                            "{v} of type {} leaves a divergent loop, which is not supported",
+                            func.dfg.value_type(v)
+                        ),
+                    ));
+                };
+                for &p in &exits {
+                    add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
+                }
+                if let Some(&id) = keys.get(&Key::Exit(v, h)) {
+                    exit_vars[h].push((v, id));
                 }
             }
         }
@@ -337,6 +329,21 @@ impl Plan {
             .cur
             .expect("started at its scope")
     }
+}
+
+/// The values defined in the loop with header `h`: block parameters and results.
+fn defined_in_loop(func: &ir::Function, cfg: &Cfg, h: usize) -> Vec<Value> {
+    (0..cfg.len())
+        .filter(|&b| cfg.in_loop(b, h))
+        .flat_map(|b| {
+            let block = cfg.order[b];
+            func.dfg.block_params(block).iter().copied().chain(
+                func.layout
+                    .block_insts(block)
+                    .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
+            )
+        })
+        .collect()
 }
 
 /// Whether `v` is used by an instruction outside the loop with header `h`.
@@ -514,10 +521,16 @@ pub fn lower_linearized<B: LinearBackend>(
                 vec![B::MInst::gen_jump(vindex[h])],
                 vec![(vindex[h], back_args)],
             );
-            // Values leaving the loop are their exit copies from here on.
+            // Values leaving the loop are their exit copies from here on; the others
+            // must not be read again.
             for &(v, id) in &plan.exit_vars[h] {
                 let r = plan.vars[id].cur.expect("started");
                 ctx.set_value_reg(v, r);
+            }
+            for v in defined_in_loop(func, cfg, h) {
+                if !used_outside_loop(func, cfg, v, h) {
+                    ctx.mark_stale(v);
+                }
             }
             let out_args = match (k + 1 == ending.len(), next_header(p)) {
                 (true, Some(nh)) => entry_args(&plan, nh),

@@ -5,7 +5,7 @@ use super::super::abi::{Frame, device_value_vgprs};
 use super::super::inst::{Inst, Src};
 use super::super::mc::Op;
 use super::super::regs::{SGPR, VGPR, sgpr_pair, vgpr};
-use super::generated::Context as _;
+use super::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
 use crate::machinst::linearize::LinearBackend;
@@ -130,7 +130,7 @@ impl LinearBackend for GcnLower<'_> {
         let data = ctx.dfg().insts[inst];
         self.with_isle(ctx, |isle| match data {
             InstructionData::Brif { arg, .. } => {
-                let on = isle.lane_condition(arg);
+                let on = constructor_cond_mask(isle, arg);
                 let taken = isle.salu(
                     Op::SAndB64,
                     &[Src::Reg(EXEC), Src::Reg(on)],
@@ -244,18 +244,5 @@ impl LinearBackend for GcnLower<'_> {
                 })
             }
         }
-    }
-}
-
-impl IsleContext<'_, '_> {
-    /// The lanes (a lane mask) in which the branch condition `c` is not zero.
-    fn lane_condition(&mut self, c: ir::Value) -> Reg {
-        if self.lower.dfg().value_type(c).bits() == 64 {
-            let pair = self.pair_of(c, VGPR);
-            return self.vcmp(&Op::VCmpNeU64, Src::Imm(0), Src::Reg(pair));
-        }
-        let c = self.cmp_src(IntCC::NotEqual, c, VGPR);
-        let c = Src::Reg(self.src_to_vgpr(c));
-        self.vcmp(&Op::VCmpNeU32, Src::Imm(0), c)
     }
 }
