@@ -97,8 +97,9 @@ struct Plan {
     /// Each target's mask register number (targets: CFG blocks, then the exit).
     mask_of: Vec<usize>,
     masks: usize,
-    /// For each loop header, the variables of values leaving its loop.
-    exit_vars: Vec<Vec<(Value, usize)>>,
+    /// For each loop header, the values leaving its loop: (value, the block defining it,
+    /// its variable).
+    exit_vars: Vec<Vec<(Value, usize, usize)>>,
 }
 
 fn class_of(ty: ir::Type) -> Option<RegClass> {
@@ -234,7 +235,7 @@ impl Plan {
                             .any(|(t, _)| *t != exit && !cfg.in_loop(*t, h))
                 })
                 .collect();
-            for v in defined_in_loop(func, cfg, h) {
+            for (v, b) in defined_in_loop(func, cfg, h) {
                 if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
                     continue;
                 }
@@ -251,7 +252,7 @@ impl Plan {
                     add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
                 }
                 if let Some(&id) = keys.get(&Key::Exit(v, h)) {
-                    exit_vars[h].push((v, id));
+                    exit_vars[h].push((v, b, id));
                 }
             }
         }
@@ -331,17 +332,23 @@ impl Plan {
     }
 }
 
-/// The values defined in the loop with header `h`: block parameters and results.
-fn defined_in_loop(func: &ir::Function, cfg: &Cfg, h: usize) -> Vec<Value> {
+/// The values defined in the loop with header `h` (block parameters and results), each
+/// with the block defining it.
+fn defined_in_loop(func: &ir::Function, cfg: &Cfg, h: usize) -> Vec<(Value, usize)> {
     (0..cfg.len())
         .filter(|&b| cfg.in_loop(b, h))
         .flat_map(|b| {
             let block = cfg.order[b];
-            func.dfg.block_params(block).iter().copied().chain(
-                func.layout
-                    .block_insts(block)
-                    .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
-            )
+            func.dfg
+                .block_params(block)
+                .iter()
+                .copied()
+                .chain(
+                    func.layout
+                        .block_insts(block)
+                        .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
+                )
+                .map(move |v| (v, b))
         })
         .collect()
 }
@@ -523,11 +530,11 @@ pub fn lower_linearized<B: LinearBackend>(
             );
             // Values leaving the loop are their exit copies from here on; the others
             // must not be read again.
-            for &(v, id) in &plan.exit_vars[h] {
+            for &(v, _, id) in &plan.exit_vars[h] {
                 let r = plan.vars[id].cur.expect("started");
                 ctx.set_value_reg(v, r);
             }
-            for v in defined_in_loop(func, cfg, h) {
+            for (v, _) in defined_in_loop(func, cfg, h) {
                 if !used_outside_loop(func, cfg, v, h) {
                     ctx.mark_stale(v);
                 }
@@ -622,11 +629,16 @@ fn lower_edges<B: LinearBackend>(
                 break;
             }
             for k in 0..plan.exit_vars[h].len() {
-                let (v, id) = plan.exit_vars[h][k];
-                let Ok(value) = ctx.value_reg(v) else {
-                    // Not defined yet on this path: lanes leaving here never use it.
+                let (v, def, id) = plan.exit_vars[h][k];
+                // Lanes leaving where `v`'s definition does not dominate never use it
+                // (nor is it defined yet in the linear order: a loop header's parameter
+                // has its register from the start).
+                if !cfg.dominates(def, b) {
                     continue;
-                };
+                }
+                let value = ctx
+                    .value_reg(v)
+                    .expect("defined before a block it dominates");
                 let old = plan.vars[id].cur.expect("started");
                 let src = backend.branch_arg(ctx, v, old).unwrap_or(value);
                 plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));
