@@ -94,15 +94,7 @@ impl Cfg {
         let ipdom = post_dominators(n, &succs);
         // Natural loops: a back edge goes to a block that dominates its source; any other
         // edge to an earlier block in reverse postorder makes the CFG irreducible.
-        let dominates = |a: usize, mut b: usize| loop {
-            if a == b {
-                return true;
-            }
-            if idom[b] == b {
-                return false;
-            }
-            b = idom[b];
-        };
+        let dominates = |a: usize, b: usize| dominates(&idom, a, b);
         let mut bodies: Vec<(usize, Vec<bool>)> = Vec::new();
         for (src, ss) in succs.iter().enumerate() {
             for &h in ss {
@@ -163,6 +155,11 @@ impl Cfg {
         self.order.is_empty()
     }
 
+    /// Whether `a` dominates `b`.
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        dominates(&self.idom, a, b)
+    }
+
     /// Whether `b` is in the loop with header `h`.
     pub fn in_loop(&self, b: usize, h: usize) -> bool {
         self.loops[b].contains(&h)
@@ -184,6 +181,18 @@ impl Cfg {
             work.extend(self.succs[x].iter().copied());
         }
         region
+    }
+}
+
+fn dominates(idom: &[usize], a: usize, mut b: usize) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        if idom[b] == b {
+            return false;
+        }
+        b = idom[b];
     }
 }
 

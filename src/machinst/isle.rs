@@ -47,10 +47,11 @@ macro_rules! isle_prelude_methods {
                 .map(|v| (v, (list, off + 1)))
         }
 
+        /// The instruction defining `value`, when it can be folded into its user here.
         fn def_inst(&mut self, value: $crate::ir::Value) -> Option<$crate::ir::Inst> {
             let dfg = self.lower.dfg();
             match dfg.value_def(dfg.resolve_aliases(value)) {
-                $crate::ir::ValueDef::Result(inst, _) => Some(inst),
+                $crate::ir::ValueDef::Result(inst, _) if self.lower.can_refold(inst) => Some(inst),
                 _ => None,
             }
         }

@@ -24,7 +24,7 @@ use crate::CompileError;
 use crate::analysis::cfg::{Cfg, destinations};
 use crate::analysis::linearize::Layout;
 use cranelift_codegen::ir::{self, Opcode, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What a target supplies to lower linearized code, besides [`LowerBackend`].
 pub trait LinearBackend: LowerBackend {
@@ -43,13 +43,15 @@ pub trait LinearBackend: LowerBackend {
     fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg);
     /// The lanes taking each destination of the terminator `inst` (in the order of
     /// `destinations`; one, all active lanes, for a `return`).
-    fn edge_masks(
+    fn edge_lanes(
         &self,
         ctx: &mut Lower<'_, Self::MInst>,
         inst: ir::Inst,
-    ) -> Result<Vec<Reg>, CompileError>;
-    /// `mask |= lanes`.
-    fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, lanes: Reg);
+    ) -> Result<Vec<Lanes>, CompileError>;
+    /// `mask = lanes`; returns a lane mask of `lanes`.
+    fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, lanes: Lanes) -> Reg;
+    /// `mask |= lanes`; returns a lane mask of `lanes`.
+    fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, lanes: Lanes) -> Reg;
     /// A register of `class` with no defined value (the start of a pending value).
     fn undef(&self, ctx: &mut Lower<'_, Self::MInst>, file: RegFile, class: RegClass) -> Reg;
     /// `old` with `src` in the lanes of `lanes`: a new register tied to `old`.
@@ -62,6 +64,17 @@ pub trait LinearBackend: LowerBackend {
         ctx: &mut Lower<'_, Self::MInst>,
         values: &[(Reg, ir::Type)],
     ) -> Result<(), CompileError>;
+}
+
+/// The lanes taking an edge: some of the active lanes.
+#[derive(Copy, Clone, Debug)]
+pub enum Lanes {
+    /// All of them (a `jump` or a `return`).
+    All,
+    /// Those in which a lane mask is set.
+    Where(Reg),
+    /// Those in which a lane mask is clear.
+    WhereNot(Reg),
 }
 
 /// A value collected from several edges: a block parameter of a non-header block
@@ -91,14 +104,21 @@ struct Plan {
     /// entry also starts those of the whole function).
     var_inits: Vec<Vec<usize>>,
     mask_inits: Vec<Vec<usize>>,
+    /// The edges (block, destination index) that set their target's mask rather than add
+    /// to it: the first to reach it in each run of its scope (see [`first_edges`]).
+    mask_sets: HashSet<(usize, usize)>,
+    /// The loop headers that clear their mask on entry (for the back edges of the
+    /// iteration) because no back edge can set it.
+    resets: Vec<bool>,
     /// Variables that are parameters of each loop header (defined in the loop, pending
     /// past it).
     header_vars: Vec<Vec<usize>>,
     /// Each target's mask register number (targets: CFG blocks, then the exit).
     mask_of: Vec<usize>,
     masks: usize,
-    /// For each loop header, the variables of values leaving its loop.
-    exit_vars: Vec<Vec<(Value, usize)>>,
+    /// For each loop header, the values leaving its loop: (value, the block defining it,
+    /// its variable).
+    exit_vars: Vec<Vec<(Value, usize, usize)>>,
 }
 
 fn class_of(ty: ir::Type) -> Option<RegClass> {
@@ -234,32 +254,24 @@ impl Plan {
                             .any(|(t, _)| *t != exit && !cfg.in_loop(*t, h))
                 })
                 .collect();
-            for b in (0..n).filter(|&b| cfg.in_loop(b, h)) {
-                let block = cfg.order[b];
-                let defined = func.dfg.block_params(block).iter().copied().chain(
-                    func.layout
-                        .block_insts(block)
-                        .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
-                );
-                for v in defined.collect::<Vec<_>>() {
-                    if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
-                        continue;
-                    }
-                    let Some(class) = class_of(func.dfg.value_type(v)) else {
-                        return Err(CompileError::new(
-                            func,
-                            format!(
-                                "{v} of type {} leaves a divergent loop, which is not supported",
-                                func.dfg.value_type(v)
-                            ),
-                        ));
-                    };
-                    for &p in &exits {
-                        add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
-                    }
-                    if let Some(&id) = keys.get(&Key::Exit(v, h)) {
-                        exit_vars[h].push((v, id));
-                    }
+            for (v, b) in defined_in_loop(func, cfg, h) {
+                if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
+                    continue;
+                }
+                let Some(class) = class_of(func.dfg.value_type(v)) else {
+                    return Err(CompileError::new(
+                        func,
+                        format!(
+                            "{v} of type {} leaves a divergent loop, which is not supported",
+                            func.dfg.value_type(v)
+                        ),
+                    ));
+                };
+                for &p in &exits {
+                    add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
+                }
+                if let Some(&id) = keys.get(&Key::Exit(v, h)) {
+                    exit_vars[h].push((v, b, id));
                 }
             }
         }
@@ -284,30 +296,45 @@ impl Plan {
                 cur: None,
             });
         }
-        // Masks: one per target, live from the start of the innermost loop around its
-        // consumption (or the entry) to the consumption; coloured greedily.
+        // Masks: one per target, live from the edge that sets it, or else from the start of
+        // the innermost loop around its consumption (or the entry), where it is cleared, to
+        // the consumption; coloured greedily. (Positions: 4 per block, so that a mask read
+        // at a block's start and one set at its end may share a register.)
+        let firsts = first_edges(cfg, layout, &edges);
+        let mask_sets: HashSet<(usize, usize)> = firsts
+            .values()
+            .filter(|f| f.settable)
+            .map(|f| f.edge)
+            .collect();
+        let mut resets = vec![false; n];
         let mut intervals = Vec::new();
-        for t in 0..=n {
-            let (scope, end) = if t == exit {
-                (None, 4 * n)
+        for t in 1..=n {
+            let end = if t == exit {
+                4 * n
             } else if layout.is_header(t) {
-                let l = &cfg.loops[t];
-                let end = layout.loop_end[t].expect("header");
-                (l.len().checked_sub(2).map(|k| l[k]), 4 * end + 3)
+                4 * layout.loop_end[t].expect("header") + 3
             } else {
-                (cfg.loops[t].last().copied(), 4 * layout.pos[t])
+                4 * layout.pos[t]
             };
-            let start = 4 * scope.map_or(0, |s| layout.pos[s]) + 1;
-            intervals.push((start, end, t, scope.unwrap_or(0)));
+            if t != exit && layout.is_header(t) {
+                resets[t] = !firsts[&(t, true)].settable;
+            }
+            // (Only the exit may have no edge, in a function that never returns.)
+            let (start, clear_at) = match firsts.get(&(t, false)) {
+                Some(first) if first.settable => (4 * layout.pos[first.edge.0] + 2, None),
+                Some(first) => {
+                    let scope = first.scope.unwrap_or(0);
+                    (4 * layout.pos[scope] + 1, Some(scope))
+                }
+                None => (1, Some(0)),
+            };
+            intervals.push((start, end, t, clear_at));
         }
         intervals.sort_unstable();
         let mut reg_free_after: Vec<usize> = Vec::new();
         let mut mask_of = vec![0; n + 1];
         let mut mask_inits = vec![Vec::new(); n];
-        for &(start, end, t, scope) in &intervals {
-            if t == 0 {
-                continue;
-            }
+        for &(start, end, t, clear_at) in &intervals {
             let k = match reg_free_after.iter().position(|&e| e < start) {
                 Some(k) => k,
                 None => {
@@ -317,7 +344,9 @@ impl Plan {
             };
             reg_free_after[k] = end;
             mask_of[t] = k;
-            mask_inits[scope].push(k);
+            if let Some(scope) = clear_at {
+                mask_inits[scope].push(k);
+            }
         }
         Ok(Plan {
             exit,
@@ -325,6 +354,8 @@ impl Plan {
             keys,
             var_inits,
             mask_inits,
+            mask_sets,
+            resets,
             header_vars,
             mask_of,
             masks: reg_free_after.len(),
@@ -337,6 +368,84 @@ impl Plan {
             .cur
             .expect("started at its scope")
     }
+}
+
+/// The first edge into a target in the linear order, among its edges from outside its
+/// loop (`back` false) or among its back edges (`back` true, for a loop header).
+struct FirstEdge {
+    /// (block, destination index).
+    edge: (usize, usize),
+    /// The loop in which the target's lanes are collected from these edges (`None`: the
+    /// function): the innermost loop around the target, for a back edge the target's own
+    /// loop, for a loop entry the loop around it.
+    scope: Option<usize>,
+    /// Whether the edge runs exactly once in each iteration of `scope`, before any other
+    /// of these edges: then it may *set* the target's lanes instead of adding to them.
+    /// Every block of a linearized loop runs in each iteration (with no lane, maybe),
+    /// so that holds unless the edge is in a loop nested in `scope`, which would set them
+    /// again in each of its own iterations.
+    settable: bool,
+}
+
+/// The first edge of each target, by (target, back), the back edges of a loop header
+/// apart from its other edges.
+fn first_edges(
+    cfg: &Cfg,
+    layout: &Layout,
+    edges: &[(ir::Inst, Dests)],
+) -> HashMap<(usize, bool), FirstEdge> {
+    let exit = cfg.len();
+    let mut firsts = HashMap::new();
+    for &p in &layout.order {
+        for (j, (t, _)) in edges[p].1.iter().enumerate() {
+            let t = *t;
+            let back = t != exit && layout.is_header(t) && cfg.in_loop(p, t);
+            if firsts.contains_key(&(t, back)) {
+                continue;
+            }
+            let scope = if t == exit {
+                None
+            } else if back {
+                Some(t)
+            } else if layout.is_header(t) {
+                let l = &cfg.loops[t];
+                l.len().checked_sub(2).map(|k| l[k])
+            } else {
+                cfg.loops[t].last().copied()
+            };
+            let settable = cfg.loops[p].last().copied() == scope;
+            firsts.insert(
+                (t, back),
+                FirstEdge {
+                    edge: (p, j),
+                    scope,
+                    settable,
+                },
+            );
+        }
+    }
+    firsts
+}
+
+/// The values defined in the loop with header `h` (block parameters and results), each
+/// with the block defining it.
+fn defined_in_loop(func: &ir::Function, cfg: &Cfg, h: usize) -> Vec<(Value, usize)> {
+    (0..cfg.len())
+        .filter(|&b| cfg.in_loop(b, h))
+        .flat_map(|b| {
+            let block = cfg.order[b];
+            func.dfg
+                .block_params(block)
+                .iter()
+                .copied()
+                .chain(
+                    func.layout
+                        .block_insts(block)
+                        .flat_map(|i| func.dfg.inst_results(i).iter().copied()),
+                )
+                .map(move |v| (v, b))
+        })
+        .collect()
 }
 
 /// Whether `v` is used by an instruction outside the loop with header `h`.
@@ -434,7 +543,7 @@ pub fn lower_linearized<B: LinearBackend>(
                 params.push(v);
                 plan.vars[id].cur = Some(v);
             }
-            backend.enter_block(&mut ctx, backend.mask(plan.mask_of[b]), layout.is_header(b));
+            backend.enter_block(&mut ctx, backend.mask(plan.mask_of[b]), plan.resets[b]);
         }
         for &k in &plan.mask_inits[b] {
             backend.clear_mask(&mut ctx, backend.mask(k));
@@ -514,10 +623,16 @@ pub fn lower_linearized<B: LinearBackend>(
                 vec![B::MInst::gen_jump(vindex[h])],
                 vec![(vindex[h], back_args)],
             );
-            // Values leaving the loop are their exit copies from here on.
-            for &(v, id) in &plan.exit_vars[h] {
+            // Values leaving the loop are their exit copies from here on; the others
+            // must not be read again.
+            for &(v, _, id) in &plan.exit_vars[h] {
                 let r = plan.vars[id].cur.expect("started");
                 ctx.set_value_reg(v, r);
+            }
+            for (v, _) in defined_in_loop(func, cfg, h) {
+                if !used_outside_loop(func, cfg, v, h) {
+                    ctx.mark_stale(v);
+                }
             }
             let out_args = match (k + 1 == ending.len(), next_header(p)) {
                 (true, Some(nh)) => entry_args(&plan, nh),
@@ -582,11 +697,15 @@ fn lower_edges<B: LinearBackend>(
     inst: ir::Inst,
     dests: &[(usize, Vec<Value>)],
 ) -> Result<(), CompileError> {
-    let lanes = backend.edge_masks(ctx, inst)?;
+    let lanes = backend.edge_lanes(ctx, inst)?;
     debug_assert_eq!(lanes.len(), dests.len());
-    for ((t, args), &e) in dests.iter().zip(&lanes) {
+    for (j, ((t, args), &lanes)) in dests.iter().zip(&lanes).enumerate() {
         let t = *t;
-        backend.add_lanes(ctx, backend.mask(plan.mask_of[t]), e);
+        let mask = backend.mask(plan.mask_of[t]);
+        let e = match plan.mask_sets.contains(&(b, j)) {
+            true => backend.set_lanes(ctx, mask, lanes),
+            false => backend.add_lanes(ctx, mask, lanes),
+        };
         for (i, &v) in args.iter().enumerate() {
             let key = if t == plan.exit || !layout.is_header(t) {
                 Key::Param(t, i)
@@ -609,11 +728,16 @@ fn lower_edges<B: LinearBackend>(
                 break;
             }
             for k in 0..plan.exit_vars[h].len() {
-                let (v, id) = plan.exit_vars[h][k];
-                let Ok(value) = ctx.value_reg(v) else {
-                    // Not defined yet on this path: lanes leaving here never use it.
+                let (v, def, id) = plan.exit_vars[h][k];
+                // Lanes leaving where `v`'s definition does not dominate never use it
+                // (nor is it defined yet in the linear order: a loop header's parameter
+                // has its register from the start).
+                if !cfg.dominates(def, b) {
                     continue;
-                };
+                }
+                let value = ctx
+                    .value_reg(v)
+                    .expect("defined before a block it dominates");
                 let old = plan.vars[id].cur.expect("started");
                 let src = backend.branch_arg(ctx, v, old).unwrap_or(value);
                 plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));

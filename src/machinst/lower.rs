@@ -55,6 +55,8 @@ pub struct Lower<'f, I: MachInst> {
     pub vcode: VCode<I>,
     value_regs: SecondaryMap<Value, Option<Reg>>,
     use_counts: SecondaryMap<Value, u32>,
+    /// Values whose registers may no longer hold every lane's value ([`Lower::mark_stale`]).
+    stale: SecondaryMap<Value, bool>,
     /// The CLIF instruction being lowered, for error messages.
     pub cur_inst: Option<ir::Inst>,
     /// The number of CLIF blocks; deferred blocks are numbered after them.
@@ -77,6 +79,7 @@ impl<'f, I: MachInst> Lower<'f, I> {
             vcode: VCode::new(),
             value_regs: SecondaryMap::new(),
             use_counts,
+            stale: SecondaryMap::new(),
             cur_inst: None,
             num_blocks: 0,
             deferred: Vec::new(),
@@ -108,6 +111,24 @@ impl<'f, I: MachInst> Lower<'f, I> {
 
     pub fn is_used(&self, value: Value) -> bool {
         self.use_counts[value] > 0
+    }
+
+    /// Marks `value` as no longer readable: linearized code has left a loop defining it
+    /// in every iteration, so lanes that left in earlier iterations may have lost their
+    /// values (the allocator's whole-wave moves do not preserve dead registers). No CLIF
+    /// instruction after the loop uses it, but a rule folding its user's operand would
+    /// read it again.
+    pub fn mark_stale(&mut self, value: Value) {
+        self.stale[value] = true;
+    }
+
+    /// Whether the operands of `inst` can be read here, so that a rule may fold `inst`
+    /// into the instruction being lowered (computing it again).
+    pub fn can_refold(&self, inst: ir::Inst) -> bool {
+        self.func
+            .dfg
+            .inst_values(inst)
+            .all(|v| !self.stale[self.func.dfg.resolve_aliases(v)])
     }
 
     /// A `CompileError` about the instruction being lowered.

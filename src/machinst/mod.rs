@@ -143,6 +143,9 @@ pub fn prepare(func: &ir::Function) -> Result<ir::Function, CompileError> {
     }
     ctx.compute_cfg();
     ctx.compute_domtree();
+    // The egraph pass assumes no value aliases (frontends and the text format make them),
+    // as in `Context::optimize`.
+    ctx.func.dfg.resolve_all_aliases();
     let mut ctrl_plane = cranelift_control::ControlPlane::default();
     ctx.egraph_pass(&flags, &mut ctrl_plane)
         .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;

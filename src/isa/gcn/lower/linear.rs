@@ -5,10 +5,10 @@ use super::super::abi::{Frame, device_value_vgprs};
 use super::super::inst::{Inst, Src};
 use super::super::mc::Op;
 use super::super::regs::{SGPR, VGPR, sgpr_pair, vgpr};
-use super::generated::Context as _;
+use super::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
-use crate::machinst::linearize::LinearBackend;
+use crate::machinst::linearize::{Lanes, LinearBackend};
 use crate::machinst::lower::Lower;
 use crate::machinst::{Reg, RegClass, RegFile};
 use crate::{CompileError, FunctionKind};
@@ -44,6 +44,15 @@ fn mov64(dst: Reg, src: Src) -> Inst {
         op: Op::SMovB64,
         dst: Some(dst),
         srcs: smallvec![src],
+    }
+}
+
+/// `dst = exec & c` (`s_and_b64`) or `exec & ~c` (`s_andn2_b64`).
+fn and64(op: Op, dst: Reg, c: Reg) -> Inst {
+    Inst::Salu {
+        op,
+        dst: Some(dst),
+        srcs: smallvec![Src::Reg(EXEC), Src::Reg(c)],
     }
 }
 
@@ -122,40 +131,26 @@ impl LinearBackend for GcnLower<'_> {
         ctx.emit(mov64(mask, Src::Imm(0)));
     }
 
-    fn edge_masks(
+    fn edge_lanes(
         &self,
         ctx: &mut Lower<'_, Inst>,
         inst: ir::Inst,
-    ) -> Result<Vec<Reg>, CompileError> {
+    ) -> Result<Vec<Lanes>, CompileError> {
         let data = ctx.dfg().insts[inst];
         self.with_isle(ctx, |isle| match data {
             InstructionData::Brif { arg, .. } => {
-                let on = isle.lane_condition(arg);
-                let taken = isle.salu(
-                    Op::SAndB64,
-                    &[Src::Reg(EXEC), Src::Reg(on)],
-                    RegClass::Float,
-                );
-                let not_taken = isle.salu(
-                    Op::SAndn2B64,
-                    &[Src::Reg(EXEC), Src::Reg(on)],
-                    RegClass::Float,
-                );
-                vec![taken, not_taken]
+                let on = constructor_cond_mask(isle, arg);
+                vec![Lanes::Where(on), Lanes::WhereNot(on)]
             }
             InstructionData::BranchTable { arg, table, .. } => {
                 let entries = isle.lower.dfg().jump_tables[table].as_slice().len();
                 let index = isle.cmp_src(IntCC::Equal, arg, VGPR);
                 let index = Src::Reg(isle.src_to_vgpr(index));
                 let mut any: Option<Reg> = None;
-                let mut masks = Vec::new();
+                let mut lanes = Vec::new();
                 for k in 0..entries {
                     let hit = isle.vcmp(&Op::VCmpEqU32, Src::Imm(k as u32), index);
-                    masks.push(isle.salu(
-                        Op::SAndB64,
-                        &[Src::Reg(EXEC), Src::Reg(hit)],
-                        RegClass::Float,
-                    ));
+                    lanes.push(Lanes::Where(hit));
                     any = Some(match any {
                         None => hit,
                         Some(a) => {
@@ -163,26 +158,45 @@ impl LinearBackend for GcnLower<'_> {
                         }
                     });
                 }
-                let default = match any {
-                    None => EXEC,
-                    Some(a) => isle.salu(
-                        Op::SAndn2B64,
-                        &[Src::Reg(EXEC), Src::Reg(a)],
-                        RegClass::Float,
-                    ),
-                };
-                std::iter::once(default).chain(masks).collect()
+                let default = any.map_or(Lanes::All, Lanes::WhereNot);
+                std::iter::once(default).chain(lanes).collect()
             }
-            _ => vec![EXEC],
+            _ => vec![Lanes::All],
         })
     }
 
-    fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, lanes: Reg) {
+    fn set_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, lanes: Lanes) -> Reg {
+        match lanes {
+            Lanes::All => {
+                ctx.emit(mov64(mask, Src::Reg(EXEC)));
+                return EXEC;
+            }
+            Lanes::Where(c) => ctx.emit(and64(Op::SAndB64, mask, c)),
+            Lanes::WhereNot(c) => ctx.emit(and64(Op::SAndn2B64, mask, c)),
+        }
+        mask
+    }
+
+    fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, lanes: Lanes) -> Reg {
+        let (op, c) = match lanes {
+            Lanes::All => (None, EXEC),
+            Lanes::Where(c) => (Some(Op::SAndB64), c),
+            Lanes::WhereNot(c) => (Some(Op::SAndn2B64), c),
+        };
+        let lanes = match op {
+            None => EXEC,
+            Some(op) => {
+                let dst = ctx.new_vreg(SGPR, RegClass::Float);
+                ctx.emit(and64(op, dst, c));
+                dst
+            }
+        };
         ctx.emit(Inst::Salu {
             op: Op::SOrB64,
             dst: Some(mask),
             srcs: smallvec![Src::Reg(mask), Src::Reg(lanes)],
         });
+        lanes
     }
 
     fn undef(&self, ctx: &mut Lower<'_, Inst>, file: RegFile, class: RegClass) -> Reg {
@@ -244,18 +258,5 @@ impl LinearBackend for GcnLower<'_> {
                 })
             }
         }
-    }
-}
-
-impl IsleContext<'_, '_> {
-    /// The lanes (a lane mask) in which the branch condition `c` is not zero.
-    fn lane_condition(&mut self, c: ir::Value) -> Reg {
-        if self.lower.dfg().value_type(c).bits() == 64 {
-            let pair = self.pair_of(c, VGPR);
-            return self.vcmp(&Op::VCmpNeU64, Src::Imm(0), Src::Reg(pair));
-        }
-        let c = self.cmp_src(IntCC::NotEqual, c, VGPR);
-        let c = Src::Reg(self.src_to_vgpr(c));
-        self.vcmp(&Op::VCmpNeU32, Src::Imm(0), c)
     }
 }
