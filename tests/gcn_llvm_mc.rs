@@ -619,6 +619,71 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
             new(GlobalStoreByte, Global).s(&[v(2), v(1)]),
             "global_store_byte v[2:3], v1, off",
         ),
+        // GLOBAL with an SGPR base (saddr): a one-VGPR offset, the SGPR pair after it.
+        (
+            new(GlobalLoadDword, Global)
+                .d(v(1))
+                .s(&[v(0), s(2)])
+                .imm(16),
+            "global_load_dword v1, v0, s[2:3] offset:16",
+        ),
+        (
+            new(GlobalStoreDword, Global).s(&[v(0), v(1), s(4)]),
+            "global_store_dword v0, v1, s[4:5]",
+        ),
+        (
+            new(GlobalLoadDwordx2, Global)
+                .d(v(2))
+                .s(&[v(0), s(2)])
+                .imm(-8),
+            "global_load_dwordx2 v[2:3], v0, s[2:3] offset:-8",
+        ),
+        (
+            new(GlobalLoadDwordx4, Global)
+                .d(v(4))
+                .s(&[v(1), s(100)])
+                .imm(4095)
+                .glc(),
+            "global_load_dwordx4 v[4:7], v1, s[100:101] offset:4095 glc",
+        ),
+        (
+            new(GlobalStoreDwordx4, Global)
+                .s(&[v(0), v(4), s(6)])
+                .imm(-4096)
+                .slc(),
+            "global_store_dwordx4 v0, v[4:7], s[6:7] offset:-4096 slc",
+        ),
+        (
+            new(GlobalStoreDwordx2, Global).s(&[v(3), v(4), s(0)]),
+            "global_store_dwordx2 v3, v[4:5], s[0:1]",
+        ),
+        (
+            new(GlobalLoadUbyte, Global).d(v(1)).s(&[v(0), s(2)]),
+            "global_load_ubyte v1, v0, s[2:3]",
+        ),
+        (
+            new(GlobalLoadSbyte, Global).d(v(1)).s(&[v(0), s(2)]).imm(1),
+            "global_load_sbyte v1, v0, s[2:3] offset:1",
+        ),
+        (
+            new(GlobalLoadUshort, Global).d(v(1)).s(&[v(0), s(2)]),
+            "global_load_ushort v1, v0, s[2:3]",
+        ),
+        (
+            new(GlobalLoadSshort, Global)
+                .d(v(1))
+                .s(&[v(0), s(2)])
+                .imm(-2),
+            "global_load_sshort v1, v0, s[2:3] offset:-2",
+        ),
+        (
+            new(GlobalStoreByte, Global).s(&[v(0), v(1), s(2)]),
+            "global_store_byte v0, v1, s[2:3]",
+        ),
+        (
+            new(GlobalStoreShort, Global).s(&[v(0), v(1), s(2)]).imm(2),
+            "global_store_short v0, v1, s[2:3] offset:2",
+        ),
         (
             new(FlatLoadDword, Flat).d(v(0)).s(&[v(2)]).imm(4095),
             "flat_load_dword v0, v[2:3] offset:4095",

@@ -68,15 +68,15 @@ fn div_fmas_reads(inst: &McInst, _: Gen) -> Vec<u16> {
     }
 }
 
-/// The SGPRs a scalar or vector memory instruction reads (its address or descriptor).
+/// The SGPRs a scalar or vector memory instruction reads (its address, GLOBAL's SGPR
+/// base, or a descriptor).
 fn memory_sgpr_reads(inst: &McInst, encs: &[Enc]) -> Vec<u16> {
     if !encs.contains(&inst.enc) {
         return Vec::new();
     }
-    let info = inst.op.info();
     inst.src
         .iter()
-        .zip(info.src)
+        .zip(inst.src_widths())
         .flat_map(|(&o, width)| scalar_regs(o, width))
         .collect()
 }
@@ -399,6 +399,25 @@ mod tests {
             2,
             "gfx6 waits with expcnt instead"
         );
+    }
+
+    #[test]
+    fn global_saddr_after_valu_sgpr_write() {
+        let (v, s) = (Operand::vgpr, Operand::sgpr);
+        // v_readfirstlane_b32 writes s5, the high half of the SGPR base s[4:5].
+        let write = McInst::valu(Op::VReadfirstlaneB32, Gen::Gfx9, Some(s(5)), None, &[v(0)]);
+        let write = write.unwrap();
+        let mut load = McInst::new(Op::GlobalLoadDword, Enc::Global);
+        (load.dst, load.src[0], load.src[1]) = (Some(v(1)), Some(v(2)), Some(s(4)));
+        let out = run(vec![write.clone(), load.clone()], Gen::Gfx9);
+        assert_eq!((out[1].op, out[1].imm), (Op::SNop, 4), "5 wait states");
+        let mut store = McInst::new(Op::GlobalStoreDword, Enc::Global);
+        store.src = [Some(v(2)), Some(v(1)), Some(s(4))];
+        let out = run(vec![write.clone(), filler(), store], Gen::Gfx9);
+        assert_eq!((out[2].op, out[2].imm), (Op::SNop, 3));
+        // Another base needs nothing.
+        load.src[1] = Some(s(6));
+        assert_eq!(run(vec![write, load], Gen::Gfx9).len(), 2);
     }
 
     #[test]

@@ -41,10 +41,11 @@ fn salu_writes(d: &Decoded) -> Option<RegSet> {
     (d.kind == Kind::Salu).then_some(d.writes)
 }
 
-/// Explicit scalar-register sources (not the implicit EXEC of vector instructions).
+/// Explicit scalar-register sources (not the implicit EXEC of vector instructions),
+/// among them GLOBAL's SGPR base.
 fn scalar_sources(d: &Decoded) -> RegSet {
     let mut s = RegSet::EMPTY;
-    for (src, &w) in d.inst.src.iter().zip(&d.info.src) {
+    for (src, w) in d.inst.src.iter().zip(d.inst.src_widths()) {
         if let Some(o) = src
             && o.0 < 128
         {
@@ -517,6 +518,20 @@ mod tests {
             let read = valu(Op::VReadlaneB32, g, Some(s(5)), None, &[v(1), s(4)]);
             assert_eq!(first_broken(g, &[mov, read]), None);
         }
+    }
+
+    #[test]
+    fn valu_sgpr_then_global_saddr() {
+        // The SGPR base of GLOBAL is a VMEM read of SGPRs (Vega ISA 4.5).
+        let write = valu(Op::VReadfirstlaneB32, Gfx9, Some(s(5)), None, &[v(0)]);
+        let mut load = McInst::new(Op::GlobalLoadDword, Enc::Global);
+        (load.dst, load.src[0], load.src[1]) = (Some(v(1)), Some(v(2)), Some(s(4)));
+        check_rule(Gfx9, write.clone(), load.clone(), 5, "vector-memory");
+        let mut store = McInst::new(Op::GlobalStoreDword, Enc::Global);
+        store.src = [Some(v(2)), Some(v(1)), Some(s(4))];
+        check_rule(Gfx9, write.clone(), store, 5, "vector-memory");
+        load.src[1] = Some(s(6));
+        assert_eq!(first_broken(Gfx9, &[write, load]), None);
     }
 
     #[test]

@@ -181,7 +181,7 @@ fn operand_regs(o: Operand, width: u8) -> RegSet {
 fn footprint(inst: &McInst, info: &OpInfo, kind: Kind, generation: Gen) -> (RegSet, RegSet) {
     let mut reads = RegSet::EMPTY;
     let mut writes = RegSet::EMPTY;
-    for (src, &width) in inst.src.iter().zip(&info.src) {
+    for (src, width) in inst.src.iter().zip(inst.src_widths()) {
         if let Some(o) = src {
             reads = reads.union(operand_regs(*o, width));
         }

@@ -845,12 +845,22 @@ impl Wave {
         let inst = &d.inst;
         let exec = self.exec();
         let addr_op = inst.src[0].ok_or_else(|| Violation::Other("missing vaddr".into()))?;
-        let a = Self::vgpr_index(addr_op, 2)?;
+        let wide_vaddr = inst.src_widths()[0] == 2;
+        let a = Self::vgpr_index(addr_op, if wide_vaddr { 2 } else { 1 })?;
         let store = matches!(d.info.form, Form::FlatStore | Form::MubufStore);
         let base = match inst.enc {
             Enc::Flat if generation >= Gen::Gfx9 => inst.imm as u32 as u64,
             Enc::Flat => 0,
-            Enc::Global => inst.imm as i64 as u64,
+            // With an SGPR base (Vega ISA 12.12), the address is the pair plus the
+            // zero-extended 32-bit VADDR plus the offset.
+            Enc::Global => match inst.saddr() {
+                Some(saddr) => {
+                    let b = Self::sreg_index(saddr.0, 2)?;
+                    let pair = self.sgpr[b] as u64 | (self.sgpr[b + 1] as u64) << 32;
+                    pair.wrapping_add(inst.imm as i64 as u64)
+                }
+                None => inst.imm as i64 as u64,
+            },
             _ => {
                 let rsrc = inst.src[if store { 2 } else { 1 }]
                     .ok_or_else(|| Violation::Other("missing srsrc".into()))?;
@@ -869,7 +879,12 @@ impl Wave {
             }
         };
         let address = |wave: &Wave, lane: usize| {
-            (wave.vgpr[a][lane] as u64 | (wave.vgpr[a + 1][lane] as u64) << 32).wrapping_add(base)
+            let high = if wide_vaddr {
+                wave.vgpr[a + 1][lane]
+            } else {
+                0
+            };
+            (wave.vgpr[a][lane] as u64 | (high as u64) << 32).wrapping_add(base)
         };
         let (size, signed) = access_size(inst.op, d.info);
         let mut pending = Pending {

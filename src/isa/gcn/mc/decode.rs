@@ -239,17 +239,24 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
         Enc::Global => {
             let w1 = dword(bytes, 1)?;
             len = 8;
-            if bits(w1, 22, 16) != 0x7f {
-                return Err(DecodeError::BadOperand(
-                    "GLOBAL with an SGPR base (saddr)".into(),
-                ));
-            }
             inst.slc = bits(w0, 17, 17) != 0;
             inst.glc = bits(w0, 16, 16) != 0;
             inst.imm = ((bits(w0, 12, 0) << 19) as i32) >> 19;
             inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
             inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
             inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
+            match bits(w1, 22, 16) {
+                0x7f => {}
+                saddr if saddr <= 100 && saddr % 2 == 0 => {
+                    let slot = inst.saddr_slot().expect("GLOBAL has a saddr slot");
+                    inst.src[slot] = Some(Operand(saddr as u16));
+                }
+                saddr => {
+                    return Err(DecodeError::BadOperand(format!(
+                        "GLOBAL saddr {saddr} is not an even SGPR"
+                    )));
+                }
+            }
         }
         Enc::Mubuf => {
             let w1 = dword(bytes, 1)?;

@@ -68,8 +68,9 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
     };
     check("dst", inst.dst.is_some(), info.dst)?;
     check("sdst", inst.sdst.is_some(), info.sdst)?;
+    let widths = inst.src_widths();
     for i in 0..3 {
-        check(&format!("src{i}"), inst.src[i].is_some(), info.src[i])?;
+        check(&format!("src{i}"), inst.src[i].is_some(), widths[i])?;
     }
     let is_vop3 = inst.enc == Enc::Vop3;
     let float_srcs = info.flags & 7;
@@ -291,7 +292,8 @@ fn encode_words(
             Ok([Some(w0), Some(vgpr(inst.dst)? << 24 | data << 8 | addr)])
         }
         // Vega 12.12 FLAT with SEG = 2 (global): OFFSET[12:0] signed; SADDR[22:16] of the
-        // second dword is 0x7f ("off": the address is the 64-bit VADDR alone).
+        // second dword is an SGPR pair (the address is it plus the 32-bit VADDR, zero-
+        // extended) or 0x7f ("off": the address is the 64-bit VADDR alone).
         Enc::Global => {
             if !(-4096..=4095).contains(&inst.imm) {
                 return Err(format!(
@@ -299,7 +301,13 @@ fn encode_words(
                     inst.imm
                 ));
             }
-            let (addr, data) = (vgpr(s0)?, vgpr(s1)?);
+            let saddr = match inst.saddr() {
+                None => 0x7f,
+                Some(o) if o.0 <= 100 && o.0 % 2 == 0 => o.0 as u32,
+                Some(o) => Err(format!("saddr must be an even SGPR, got {o:?}"))?,
+            };
+            let data = if info.dst == 0 { vgpr(s1)? } else { 0 };
+            let addr = vgpr(s0)?;
             let w0 = 0b110111 << 26
                 | op << 18
                 | (inst.slc as u32) << 17
@@ -308,7 +316,7 @@ fn encode_words(
                 | (inst.imm as u32 & 0x1fff);
             Ok([
                 Some(w0),
-                Some(vgpr(inst.dst)? << 24 | 0x7f << 16 | data << 8 | addr),
+                Some(vgpr(inst.dst)? << 24 | saddr << 16 | data << 8 | addr),
             ])
         }
         // SI 12.5 MUBUF: 111000 | OP[24:18] | LDS[16] | ADDR64[15] | GLC[14] | IDXEN[13] |

@@ -150,6 +150,32 @@ impl McInst {
         }
     }
 
+    /// The source slot of GLOBAL's SGPR-pair base (SADDR, Vega ISA 12.12): the slot after
+    /// the address and data, `src[1]` of a load and `src[2]` of a store, where MUBUF has its
+    /// buffer resource. Empty, the instruction is the `off` form: a 64-bit VGPR address.
+    pub fn saddr_slot(&self) -> Option<usize> {
+        (self.enc == Enc::Global).then(|| if self.op.info().dst != 0 { 1 } else { 2 })
+    }
+
+    /// GLOBAL's SGPR-pair base, when the instruction has one.
+    pub fn saddr(&self) -> Option<Operand> {
+        self.saddr_slot().and_then(|i| self.src[i])
+    }
+
+    /// The widths in dwords (0: absent) of this instruction's sources: the table's
+    /// signature, except that GLOBAL with an SGPR base has a one-VGPR offset as its address
+    /// and the SGPR pair in [`McInst::saddr_slot`].
+    pub fn src_widths(&self) -> [u8; 3] {
+        let mut widths = self.op.info().src;
+        if let Some(slot) = self.saddr_slot()
+            && self.src[slot].is_some()
+        {
+            widths[0] = 1;
+            widths[slot] = 2;
+        }
+        widths
+    }
+
     /// A vector-ALU instruction in the shortest legal encoding (see
     /// [`McInst::select_encoding`]). A literal source is passed as [`Operand::LITERAL`] and
     /// its value set with `literal` afterwards (the choice does not depend on the value).
@@ -228,7 +254,7 @@ pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
     }
     let scalar_operands = [(inst.dst, info.dst), (inst.sdst, info.sdst)]
         .into_iter()
-        .chain(inst.src.iter().zip(info.src).map(|(&s, w)| (s, w)));
+        .chain(inst.src.iter().zip(inst.src_widths()).map(|(&s, w)| (s, w)));
     for (o, width) in scalar_operands {
         let Some(o) = o else { continue };
         if o.0 <= 101 && width >= 2 && o.0 % (width.min(4) as u16) != 0 {

@@ -11,6 +11,7 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
     let info = inst.op.info();
     let mut s = String::from(info.mnemonic(generation));
     let op = |o: Option<Operand>, width: u8| operand(o, width, inst.literal, generation);
+    let widths = inst.src_widths();
     let mut args: Vec<String> = Vec::new();
     match info.form {
         Form::Sop1 | Form::Sop1Dst | Form::Sop1Src | Form::Sop2 | Form::Sopc => {
@@ -37,10 +38,8 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             op(inst.src[0], info.src[0]),
             format!("{:#x}", inst.imm),
         ]),
-        Form::FlatLoad => args.extend([op(inst.dst, info.dst), op(inst.src[0], info.src[0])]),
-        Form::FlatStore => {
-            args.extend([op(inst.src[0], info.src[0]), op(inst.src[1], info.src[1])])
-        }
+        Form::FlatLoad => args.extend([op(inst.dst, info.dst), op(inst.src[0], widths[0])]),
+        Form::FlatStore => args.extend([op(inst.src[0], widths[0]), op(inst.src[1], widths[1])]),
         Form::MubufLoad => args.extend([
             op(inst.dst, info.dst),
             op(inst.src[0], info.src[0]),
@@ -74,8 +73,14 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         s.push_str(&args.join(", "));
     }
     if inst.enc == Enc::Global {
-        // No SGPR base: the address is VADDR alone.
-        s.push_str(", off");
+        // The SGPR base, or `off` when the address is VADDR alone.
+        match inst.saddr() {
+            Some(base) => {
+                s.push_str(", ");
+                s.push_str(&op(Some(base), 2));
+            }
+            None => s.push_str(", off"),
+        }
     }
     if matches!(
         info.form,
