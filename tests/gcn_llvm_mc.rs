@@ -658,6 +658,10 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
             "global_store_dwordx2 v3, v[4:5], s[0:1]",
         ),
         (
+            new(GlobalStoreDword, Global).s(&[v(0), v(1), VCC]),
+            "global_store_dword v0, v1, vcc",
+        ),
+        (
             new(GlobalLoadUbyte, Global).d(v(1)).s(&[v(0), s(2)]),
             "global_load_ubyte v1, v0, s[2:3]",
         ),

@@ -1,5 +1,6 @@
 //! Analyses of the CLIF function that instruction selection consults.
 
+pub mod bounds;
 pub mod cfg;
 pub mod linearize;
 pub mod uniformity;

@@ -211,11 +211,21 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
                 src(s, SGPR);
             }
         }
-        Inst::Load { addr, .. } => rewrite(addr, VGPR),
+        Inst::Load { addr, sbase, .. } => {
+            rewrite(addr, VGPR);
+            if let Some(s) = sbase {
+                rewrite(s, SGPR);
+            }
+        }
         Inst::SLoad { base, .. } => rewrite(base, SGPR),
-        Inst::Store { addr, data, .. } => {
+        Inst::Store {
+            addr, data, sbase, ..
+        } => {
             rewrite(addr, VGPR);
             rewrite(data, VGPR);
+            if let Some(s) = sbase {
+                rewrite(s, SGPR);
+            }
         }
         Inst::Copy { src: s, .. } => {
             let file = s.file();
@@ -643,7 +653,7 @@ mod tests {
             addr,
             offset: 0,
             data,
-            rsrc: None,
+            sbase: None,
         }
     }
 

@@ -464,12 +464,12 @@ impl Emitter<'_> {
                 dst,
                 addr,
                 offset,
-                rsrc,
+                sbase,
             } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*addr, 0));
-                m.src[1] = rsrc.map(|r| reg_operand(r, 0));
+                m.src[1] = sbase.map(|r| reg_operand(r, 0));
                 m.imm = *offset;
                 self.out.push(m);
             }
@@ -478,12 +478,12 @@ impl Emitter<'_> {
                 addr,
                 offset,
                 data,
-                rsrc,
+                sbase,
             } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.src[0] = Some(reg_operand(*addr, 0));
                 m.src[1] = Some(reg_operand(*data, 0));
-                m.src[2] = rsrc.map(|r| reg_operand(r, 0));
+                m.src[2] = sbase.map(|r| reg_operand(r, 0));
                 m.imm = *offset;
                 self.out.push(m);
             }

@@ -187,7 +187,7 @@ mod tests {
             addr: vpair(4),
             offset: 0,
             data: crate::isa::gcn::regs::vgpr(data),
-            rsrc: None,
+            sbase: None,
         }
     }
 
@@ -242,7 +242,7 @@ mod tests {
             dst: crate::isa::gcn::regs::vgpr(dst),
             addr: vpair(4),
             offset: 0,
-            rsrc: None,
+            sbase: None,
         };
         let seq = vec![
             load(Op::GlobalLoadDword, 0),

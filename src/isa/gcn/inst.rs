@@ -126,13 +126,16 @@ pub enum Inst {
         offset: u32,
     },
     /// Global-memory load from `addr + offset`: FLAT, GLOBAL or MUBUF `addr64` as `op`
-    /// says (MUBUF reads the buffer resource `rsrc`).
+    /// says. `addr` is a VGPR pair, except with GLOBAL's SGPR base.
     Load {
         op: Op,
         dst: Reg,
         addr: Reg,
         offset: i32,
-        rsrc: Option<Reg>,
+        /// The scalar operand: MUBUF's buffer resource (an SGPR quad), or GLOBAL's SGPR-pair
+        /// base (saddr, Vega ISA 12.12), to which the hardware adds `addr`, then one VGPR
+        /// holding an unsigned 32-bit offset.
+        sbase: Option<Reg>,
     },
     /// Global-memory store to `addr + offset`, in the same forms.
     Store {
@@ -140,7 +143,7 @@ pub enum Inst {
         addr: Reg,
         offset: i32,
         data: Reg,
-        rsrc: Option<Reg>,
+        sbase: Option<Reg>,
     },
     /// Four 32-bit constants into an SGPR quad (a buffer resource).
     Const128 { dst: Reg, value: [u32; 4] },
@@ -345,20 +348,20 @@ impl MachInst for Inst {
                 visit(dst, OperandKind::Def);
             }
             Inst::Load {
-                dst, addr, rsrc, ..
+                dst, addr, sbase, ..
             } => {
                 visit(addr, OperandKind::Use);
-                if let Some(r) = rsrc {
+                if let Some(r) = sbase {
                     visit(r, OperandKind::Use);
                 }
                 visit(dst, OperandKind::Def);
             }
             Inst::Store {
-                addr, data, rsrc, ..
+                addr, data, sbase, ..
             } => {
                 visit(addr, OperandKind::Use);
                 visit(data, OperandKind::Use);
-                if let Some(r) = rsrc {
+                if let Some(r) = sbase {
                     visit(r, OperandKind::Use);
                 }
             }

@@ -6,6 +6,7 @@ use super::emit::smem_offset_encodable;
 use super::inst::{Inst, Op64, Src, shift64_value_first, without_carry};
 use super::mc::{Gen, Op, Operand};
 use super::regs::{SGPR, VGPR, vgpr};
+use crate::analysis::bounds;
 use crate::analysis::uniformity::Uniformity;
 use crate::intrinsics::Intrinsic;
 use crate::ir::condcodes::{FloatCC, IntCC};
@@ -13,6 +14,7 @@ use crate::ir::{self, InstructionData, Opcode, Value, types};
 use crate::machinst::lower::{Lower, LowerBackend};
 use crate::machinst::{Reg, RegClass};
 use crate::{CompileError, FunctionKind};
+use generated::Context as _;
 use smallvec::{SmallVec, smallvec};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -623,18 +625,174 @@ impl IsleContext<'_, '_> {
         })
     }
 
-    /// The VGPR pair and immediate offset that address `addr + offset` for the
+    /// The registers and immediate offset that address `addr + offset` for the
     /// global-memory operation `op`: the offset is folded into the instruction when it fits.
-    fn address(&mut self, op: Op, addr: Value, offset: i32) -> Option<(Reg, i32)> {
+    fn address(&mut self, op: Op, addr: Value, offset: i32) -> Option<Address> {
         if self.lower.dfg().value_type(addr) != types::I64 {
             self.fail("memory addresses must be i64 (global memory)");
             return None;
         }
-        let base = self.pair_of(addr, VGPR);
-        if offset == 0 || immediate_offsets(op).contains(&offset) {
-            return Some((base, offset));
+        let fits = offset == 0 || immediate_offsets(op).contains(&offset);
+        if let Some((base, index)) = self.sgpr_base(op, addr) {
+            let (index, offset) = self.fold_constant(op, index, offset);
+            let fits = offset == 0 || immediate_offsets(op).contains(&offset);
+            let saddr = self.pair_of(base, SGPR);
+            let low = self.low_word(index, LOW_WORD_DEPTH);
+            let vaddr = self.src_to_vgpr(low);
+            if fits {
+                return Some(Address {
+                    vaddr,
+                    saddr: Some(saddr),
+                    offset,
+                });
+            }
+            // A larger offset goes into the base, with scalar adds.
+            let saddr = self.salu64(&Op64::Add, saddr, Src::Imm(offset as u32));
+            return Some(Address {
+                vaddr,
+                saddr: Some(saddr),
+                offset: 0,
+            });
         }
-        Some((self.valu64_reg(Op64::Add, base, Src::Imm(offset as u32)), 0))
+        let vaddr = self.pair_of(addr, VGPR);
+        if fits {
+            return Some(Address {
+                vaddr,
+                saddr: None,
+                offset,
+            });
+        }
+        Some(Address {
+            vaddr: self.valu64_reg(Op64::Add, vaddr, Src::Imm(offset as u32)),
+            saddr: None,
+            offset: 0,
+        })
+    }
+
+    /// `addr` as `base + index` for GLOBAL's SGPR-base form (Vega ISA 12.12, SADDR): `base`
+    /// uniform (an SGPR pair), `index` divergent and provably below 2^32
+    /// ([`bounds::max_unsigned`]), since the hardware zero-extends the 32-bit VGPR offset
+    /// it adds to the base. Either operand order of the `iadd`.
+    fn sgpr_base(&mut self, op: Op, addr: Value) -> Option<(Value, Value)> {
+        if op.info().enc != super::mc::Enc::Global {
+            return None;
+        }
+        let inst = self.def_inst(addr)?;
+        let InstructionData::Binary {
+            opcode: Opcode::Iadd,
+            args,
+        } = self.lower.dfg().insts[inst]
+        else {
+            return None;
+        };
+        [(args[0], args[1]), (args[1], args[0])]
+            .into_iter()
+            .find(|&(base, index)| {
+                self.is_uniform(base)
+                    && !self.is_uniform(index)
+                    && bounds::max_unsigned(self.lower.func, index)
+                        .is_some_and(|b| b <= u32::MAX as u64)
+            })
+    }
+
+    /// `index + offset` as `x + (offset + c)` when `index` is `iadd(x, c)` for a constant
+    /// `c`, the sum is an immediate offset of `op`, and `x` too is provably below 2^32, so
+    /// that it can be GLOBAL's VGPR offset instead of `index` (the hardware's 64-bit sum
+    /// `base + zext(x) + offset + c` is the same address).
+    fn fold_constant(&mut self, op: Op, index: Value, offset: i32) -> (Value, i32) {
+        let Some(inst) = self.def_inst(index) else {
+            return (index, offset);
+        };
+        let InstructionData::Binary {
+            opcode: Opcode::Iadd,
+            args,
+        } = self.lower.dfg().insts[inst]
+        else {
+            return (index, offset);
+        };
+        for (x, c) in [(args[0], args[1]), (args[1], args[0])] {
+            let Some(c) = self.const64_of(c) else {
+                continue;
+            };
+            let Some(sum) = i32::try_from(c as i64)
+                .ok()
+                .and_then(|c| c.checked_add(offset))
+            else {
+                continue;
+            };
+            let bounded =
+                bounds::max_unsigned(self.lower.func, x).is_some_and(|b| b <= u32::MAX as u64);
+            if bounded && immediate_offsets(op).contains(&sum) {
+                return (x, sum);
+            }
+        }
+        (index, offset)
+    }
+
+    /// The low 32 bits of the integer `value`, in 32-bit operations where it is an
+    /// `iconst`, an `uextend` of an i32, an `iadd`, `imul`, `band`, `bor` or `bxor` of such
+    /// values, or an `ishl` of one by a constant (the low word of each result depends only
+    /// on the low words of the operands;
+    /// the 64-bit computation is then left to dead-code elimination); otherwise the low
+    /// half of its register. `depth` limits how far definitions are followed.
+    fn low_word(&mut self, value: Value, depth: u32) -> Src {
+        if let Some(c) = self.const64_of(value) {
+            return Src::Imm(c as u32);
+        }
+        let def = if depth > 0 {
+            self.def_inst(value)
+        } else {
+            None
+        };
+        if let Some(inst) = def {
+            let dfg = self.lower.dfg();
+            match dfg.insts[inst] {
+                InstructionData::Unary {
+                    opcode: Opcode::Uextend,
+                    arg,
+                } if dfg.value_type(arg) == types::I32 => return Src::Reg(self.value_reg(arg)),
+                InstructionData::Binary {
+                    opcode: Opcode::Ishl,
+                    args,
+                } => {
+                    if let Some(k) = self.const64_of(args[1]) {
+                        let k = k as u32 & (dfg.value_type(value).bits() - 1);
+                        if k >= 32 {
+                            return Src::Imm(0);
+                        }
+                        let x = self.low_word(args[0], depth - 1);
+                        return Src::Reg(self.valu(
+                            Op::VLshlrevB32,
+                            &[Src::Imm(k), x],
+                            RegClass::Int,
+                        ));
+                    }
+                }
+                InstructionData::Binary {
+                    opcode:
+                        opcode @ (Opcode::Iadd
+                        | Opcode::Imul
+                        | Opcode::Band
+                        | Opcode::Bor
+                        | Opcode::Bxor),
+                    args,
+                } => {
+                    let op = match opcode {
+                        Opcode::Iadd => Op::VAddU32,
+                        Opcode::Imul => Op::VMulLoU32,
+                        Opcode::Band => Op::VAndB32,
+                        Opcode::Bor => Op::VOrB32,
+                        _ => Op::VXorB32,
+                    };
+                    let a = self.low_word(args[0], depth - 1);
+                    let b = self.low_word(args[1], depth - 1);
+                    return Src::Reg(self.valu(op, &[a, b], RegClass::Int));
+                }
+                _ => {}
+            }
+        }
+        let pair = self.pair_of(value, VGPR);
+        Src::Reg(self.half(pair, false))
     }
 
     /// The generation's form of the global-memory operation `flat` (a FLAT opcode), and the
@@ -771,6 +929,19 @@ fn commuted(op: Op) -> Option<Op> {
         VCmpNgeF32 => VCmpNleF32,
         _ => return None,
     })
+}
+
+/// How many definitions [`IsleContext::low_word`] follows.
+const LOW_WORD_DEPTH: u32 = 4;
+
+/// Where a global-memory access goes: `vaddr + offset`, or with gfx9 GLOBAL's SGPR base
+/// `saddr + zext(vaddr) + offset`.
+struct Address {
+    /// A VGPR pair holding the address, or with `saddr` one VGPR holding an unsigned
+    /// 32-bit offset from it.
+    vaddr: Reg,
+    saddr: Option<Reg>,
+    offset: i32,
 }
 
 /// Each FLAT global-memory operation with its GLOBAL (gfx9) and MUBUF `addr64` (gfx6)
@@ -1191,16 +1362,16 @@ impl generated::Context for IsleContext<'_, '_> {
             return smallvec![];
         };
         let (op, rsrc) = self.global_memory(op);
-        let Some((addr, offset)) = self.address(op, addr, offset) else {
+        let Some(address) = self.address(op, addr, offset) else {
             return smallvec![];
         };
         let dst = self.vreg(VGPR, class);
         self.emit(Inst::Load {
             op,
             dst,
-            addr,
-            offset,
-            rsrc,
+            addr: address.vaddr,
+            offset: address.offset,
+            sbase: rsrc.or(address.saddr),
         });
         smallvec![dst]
     }
@@ -1226,17 +1397,17 @@ impl generated::Context for IsleContext<'_, '_> {
             }
         };
         let (op, rsrc) = self.global_memory(op);
-        let Some((addr, offset)) = self.address(op, addr, offset) else {
+        let Some(address) = self.address(op, addr, offset) else {
             return smallvec![];
         };
         let data = self.value_reg(value);
         let data = self.vgpr_copy(data);
         self.emit(Inst::Store {
             op,
-            addr,
-            offset,
+            addr: address.vaddr,
+            offset: address.offset,
             data,
-            rsrc,
+            sbase: rsrc.or(address.saddr),
         });
         smallvec![]
     }

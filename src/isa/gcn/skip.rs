@@ -282,14 +282,14 @@ mod tests {
             addr: VPAIR,
             offset: 0,
             data: vgpr(4),
-            rsrc: None,
+            sbase: None,
         };
         let load = Inst::Load {
             op: Op::FlatLoadDword,
             dst: vgpr(5),
             addr: VPAIR,
             offset: 0,
-            rsrc: None,
+            sbase: None,
         };
         let block = vec![exec_from(sgpr_pair(6)), store.clone(), or_mask()];
         let out = run(vec![block], sgpr_pair(ENTRY), count);

@@ -247,13 +247,13 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
             match bits(w1, 22, 16) {
                 0x7f => {}
-                saddr if saddr <= 100 && saddr % 2 == 0 => {
+                saddr if super::encode::is_saddr(Operand(saddr as u16)) => {
                     let slot = inst.saddr_slot().expect("GLOBAL has a saddr slot");
                     inst.src[slot] = Some(Operand(saddr as u16));
                 }
                 saddr => {
                     return Err(DecodeError::BadOperand(format!(
-                        "GLOBAL saddr {saddr} is not an even SGPR"
+                        "GLOBAL saddr {saddr} is not an SGPR pair or VCC"
                     )));
                 }
             }

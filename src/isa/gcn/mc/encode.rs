@@ -68,9 +68,8 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
     };
     check("dst", inst.dst.is_some(), info.dst)?;
     check("sdst", inst.sdst.is_some(), info.sdst)?;
-    let widths = inst.src_widths();
-    for i in 0..3 {
-        check(&format!("src{i}"), inst.src[i].is_some(), widths[i])?;
+    for (i, (src, width)) in inst.src.iter().zip(inst.src_widths()).enumerate() {
+        check(&format!("src{i}"), src.is_some(), width)?;
     }
     let is_vop3 = inst.enc == Enc::Vop3;
     let float_srcs = info.flags & 7;
@@ -115,6 +114,12 @@ fn src9(op: Option<Operand>) -> Result<u32, String> {
         Some(o) if o.0 < 512 => Ok(o.0 as u32),
         Some(o) => Err(format!("bad operand {o:?}")),
     }
+}
+
+/// Whether GLOBAL's SADDR field can name `o`: an even SGPR or VCC (the 64-bit scalar
+/// registers the backend allocates).
+pub(crate) fn is_saddr(o: Operand) -> bool {
+    (o.0 <= 100 && o.0.is_multiple_of(2)) || o == Operand::VCC
 }
 
 /// An 8-bit VGPR field (VDST, VSRC1, FLAT ADDR/DATA/VDST).
@@ -303,8 +308,8 @@ fn encode_words(
             }
             let saddr = match inst.saddr() {
                 None => 0x7f,
-                Some(o) if o.0 <= 100 && o.0 % 2 == 0 => o.0 as u32,
-                Some(o) => Err(format!("saddr must be an even SGPR, got {o:?}"))?,
+                Some(o) if is_saddr(o) => o.0 as u32,
+                Some(o) => Err(format!("saddr must be an SGPR pair or VCC, got {o:?}"))?,
             };
             let data = if info.dst == 0 { vgpr(s1)? } else { 0 };
             let addr = vgpr(s0)?;

@@ -71,9 +71,9 @@ pub enum Form {
     SmemNone,
     /// Vector ALU: `vdst, [sdst,] src0, [src1, [src2]]` with VOP3 modifiers.
     Valu,
-    /// `vdst, vaddr`.
+    /// `vdst, vaddr`; GLOBAL adds `, saddr` (McInst `src[1]`) or `, off`.
     FlatLoad,
-    /// `vaddr, vdata`.
+    /// `vaddr, vdata`; GLOBAL adds `, saddr` (McInst `src[2]`) or `, off`.
     FlatStore,
     /// `vdata, vaddr, srsrc, 0 addr64`: McInst `dst` = vdata, `src` = [vaddr, srsrc]; SOFFSET
     /// is always the inline constant 0.
