@@ -39,10 +39,11 @@ pub trait LinearBackend: LowerBackend {
     fn mask(&self, k: usize) -> Reg;
     /// At the entry, after `lower_entry`: remembers the lanes the function runs for.
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Self::MInst>);
-    /// At a block's start: EXEC = `mask`; then `mask` = 0 when `reset` (a loop header,
-    /// whose mask collects the back edges of this iteration).
-    fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, reset: bool);
+    /// At a block's start: EXEC = `mask`.
+    fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg);
     fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg);
+    /// A lane mask of all active lanes (EXEC).
+    fn active_lanes(&self) -> Reg;
     /// The lanes taking each destination of the terminator `inst` (in the order of
     /// `destinations`; one, all active lanes, for a `return`).
     fn edge_lanes(
@@ -60,7 +61,8 @@ pub trait LinearBackend: LowerBackend {
     fn masked_move(&self, ctx: &mut Lower<'_, Self::MInst>, old: Reg, src: Reg, lanes: Reg) -> Reg;
     /// A loop latch: EXEC = `mask`, then branch to `back` if any lane is on, else to `out`.
     fn latch(&self, mask: Reg, back: usize, out: usize) -> Vec<Self::MInst>;
-    /// The exit block: every lane back on, and the function's return with `values`.
+    /// The exit block: every lane back on (each lane that entered returns), and the
+    /// function's return with `values`.
     fn exit(
         &self,
         ctx: &mut Lower<'_, Self::MInst>,
@@ -113,6 +115,10 @@ struct Plan {
     /// The loop headers that clear their mask on entry (for the back edges of the
     /// iteration) because no back edge can set it.
     resets: Vec<bool>,
+    /// The blocks whose only edge from outside their loop is a `jump` from the block
+    /// just before them: EXEC is already their lanes (or those of the loop's first
+    /// iteration), so that edge and their start leave the mask alone.
+    fallthrough: Vec<bool>,
     /// Variables that are parameters of each loop header (defined in the loop, pending
     /// past it).
     header_vars: Vec<Vec<usize>>,
@@ -309,36 +315,44 @@ impl Plan {
                 cur: None,
             });
         }
-        // Masks: one per target, live from the edge that sets it, or else from the start of
+        // Masks: one per block, live from the edge that sets it, or else from the start of
         // the innermost loop around its consumption (or the entry), where it is cleared, to
         // the consumption; coloured greedily. (Positions: 4 per block, so that a mask read
-        // at a block's start and one set at its end may share a register.)
+        // at a block's start and one set at its end may share a register.) The exit block
+        // needs none: every lane returns.
         let starts: HashSet<(usize, usize)> = firsts
             .values()
             .filter(|f| f.settable)
             .map(|f| f.edge)
             .collect();
+        let mut fallthrough = vec![false; n];
+        for (&p, &t) in layout.order.iter().zip(&layout.order[1..]) {
+            fallthrough[t] = layout.loop_end.iter().all(|&e| e != Some(layout.pos[p]))
+                && edges[p].1.len() == 1
+                && firsts[&(t, false)].edge == (p, 0);
+        }
         let mut resets = vec![false; n];
         let mut intervals = Vec::new();
-        for t in 1..=n {
-            let end = if t == exit {
-                4 * n
-            } else if layout.is_header(t) {
-                4 * layout.loop_end[t].expect("header") + 3
-            } else {
-                4 * layout.pos[t]
-            };
-            if t != exit && layout.is_header(t) {
+        for t in 1..n {
+            let header = layout.is_header(t);
+            if header {
                 resets[t] = !firsts[&(t, true)].settable;
             }
-            // (Only the exit may have no edge, in a function that never returns.)
-            let (start, clear_at) = match firsts.get(&(t, false)) {
-                Some(first) if first.settable => (4 * layout.pos[first.edge.0] + 2, None),
-                Some(first) => {
-                    let scope = first.scope.unwrap_or(0);
-                    (4 * layout.pos[scope] + 1, Some(scope))
+            let end = match header {
+                true => 4 * layout.loop_end[t].expect("header") + 3,
+                false => 4 * layout.pos[t],
+            };
+            let first = &firsts[&(t, false)];
+            let (start, clear_at) = if fallthrough[t] {
+                if !header {
+                    continue;
                 }
-                None => (1, Some(0)),
+                (4 * layout.pos[t] + 1, None)
+            } else if first.settable {
+                (4 * layout.pos[first.edge.0] + 2, None)
+            } else {
+                let scope = first.scope.unwrap_or(0);
+                (4 * layout.pos[scope] + 1, Some(scope))
             };
             intervals.push((start, end, t, clear_at));
         }
@@ -368,6 +382,7 @@ impl Plan {
             mask_inits,
             starts,
             resets,
+            fallthrough,
             header_vars,
             mask_of,
             masks: reg_free_after.len(),
@@ -555,7 +570,13 @@ pub fn lower_linearized<B: LinearBackend>(
                 params.push(v);
                 plan.vars[id].cur = Some(v);
             }
-            backend.enter_block(&mut ctx, backend.mask(plan.mask_of[b]), plan.resets[b]);
+            let mask = backend.mask(plan.mask_of[b]);
+            if !plan.fallthrough[b] {
+                backend.enter_block(&mut ctx, mask);
+            }
+            if plan.resets[b] {
+                backend.clear_mask(&mut ctx, mask);
+            }
         }
         for &k in &plan.mask_inits[b] {
             backend.clear_mask(&mut ctx, backend.mask(k));
@@ -667,7 +688,6 @@ pub fn lower_linearized<B: LinearBackend>(
     // The exit block.
     debug_assert_eq!(blocks.len(), exit_vindex);
     let start = ctx.vcode.insts.len();
-    backend.enter_block(&mut ctx, backend.mask(plan.mask_of[plan.exit]), false);
     let returns: Vec<(Reg, ir::Type)> = func
         .signature
         .returns
@@ -713,11 +733,17 @@ fn lower_edges<B: LinearBackend>(
     debug_assert_eq!(lanes.len(), dests.len());
     for (j, ((t, args), &lanes)) in dests.iter().zip(&lanes).enumerate() {
         let t = *t;
-        let mask = backend.mask(plan.mask_of[t]);
         let start = plan.starts.contains(&(b, j));
-        let e = match start {
-            true => backend.set_lanes(ctx, mask, lanes),
-            false => backend.add_lanes(ctx, mask, lanes),
+        let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
+        let silent = t == plan.exit || (plan.fallthrough[t] && !back);
+        let mask = backend.mask(plan.mask_of[t]);
+        let e = match (silent, start) {
+            (true, _) => {
+                debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
+                backend.active_lanes()
+            }
+            (false, true) => backend.set_lanes(ctx, mask, lanes),
+            (false, false) => backend.add_lanes(ctx, mask, lanes),
         };
         for (i, &v) in args.iter().enumerate() {
             let key = if t == plan.exit || !layout.is_header(t) {

@@ -120,15 +120,16 @@ impl LinearBackend for GcnLower<'_> {
         ctx.emit(mov64(entry_lanes(self.frame), Src::Reg(EXEC)));
     }
 
-    fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, reset: bool) {
+    fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: Reg) {
         ctx.emit(mov64(EXEC, Src::Reg(mask)));
-        if reset {
-            ctx.emit(mov64(mask, Src::Imm(0)));
-        }
     }
 
     fn clear_mask(&self, ctx: &mut Lower<'_, Inst>, mask: Reg) {
         ctx.emit(mov64(mask, Src::Imm(0)));
+    }
+
+    fn active_lanes(&self) -> Reg {
+        EXEC
     }
 
     fn edge_lanes(
