@@ -559,6 +559,7 @@ pub fn lower_linearized<B: LinearBackend>(
         let block = cfg.order[b];
         let start = ctx.vcode.insts.len();
         let mut params = Vec::new();
+        let mut entered = None;
         if p == 0 {
             // First, so that the allocator's whole-wave moves after the entry can use it.
             backend.save_entry_lanes(&mut ctx);
@@ -572,7 +573,9 @@ pub fn lower_linearized<B: LinearBackend>(
             }
             let mask = backend.mask(plan.mask_of[b]);
             if !plan.fallthrough[b] {
+                let at = ctx.vcode.insts.len();
                 backend.enter_block(&mut ctx, mask);
+                entered = Some(at..ctx.vcode.insts.len());
             }
             if plan.resets[b] {
                 backend.clear_mask(&mut ctx, mask);
@@ -590,6 +593,7 @@ pub fn lower_linearized<B: LinearBackend>(
                 ctx.set_value_reg(param, r);
             }
         }
+        let body = ctx.vcode.insts.len();
         for inst in func.layout.block_insts(block) {
             ctx.cur_inst = Some(inst);
             let opcode = func.dfg.insts[inst].opcode();
@@ -627,6 +631,18 @@ pub fn lower_linearized<B: LinearBackend>(
             }
         }
         ctx.cur_inst = None;
+        // A block that emitted nothing needs no EXEC, unless the next one keeps it.
+        let next_keeps_exec = latches[p].is_empty()
+            && layout
+                .order
+                .get(p + 1)
+                .is_some_and(|&c| plan.fallthrough[c]);
+        if let Some(enter) = entered
+            && ctx.vcode.insts.len() == body
+            && !next_keeps_exec
+        {
+            ctx.vcode.insts.drain(enter);
+        }
         let next = blocks.len() + 1;
         let args = match (latches[p].is_empty(), next_header(p)) {
             (true, Some(h)) => entry_args(&plan, h),

@@ -247,13 +247,14 @@ impl LinearBackend for GcnLower<'_> {
         ctx: &mut Lower<'_, Inst>,
         values: &[(Reg, ir::Type)],
     ) -> Result<(), CompileError> {
-        ctx.emit(mov64(EXEC, Src::Reg(entry_lanes(self.frame))));
         match self.kind {
+            // The wave ends whatever EXEC is.
             FunctionKind::Kernel => {
                 ctx.emit(Inst::EndPgm);
                 Ok(())
             }
             FunctionKind::Device => {
+                ctx.emit(mov64(EXEC, Src::Reg(entry_lanes(self.frame))));
                 let locations = device_value_vgprs(values.iter().map(|&(_, ty)| ty));
                 let ret_addr = self.frame.return_address.expect("device frame");
                 self.with_isle(ctx, |isle| {
