@@ -2,6 +2,7 @@
 //! MC instructions to bytes.
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
+use super::lower::linear::EXEC;
 use super::mc::{self, Form, Gen, McInst, Op, Operand};
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{Reg, RegClass};
@@ -424,6 +425,8 @@ impl Emitter<'_> {
             }
             Inst::Copy { dst, src } => self.copy(*dst, *src),
             Inst::Undef { .. } => {}
+            // Under EXEC a move does the same (the other lanes keep `old`, `dst`'s register).
+            Inst::MaskedMove { dst, src, mask, .. } if *mask == EXEC => self.copy(*dst, *src),
             Inst::MaskedMove {
                 dst,
                 old,

@@ -176,7 +176,8 @@ pub enum Inst {
     /// collected from several edges by `MaskedMove`s. Emits nothing.
     Undef { dst: Reg },
     /// Linearized code: `dst` is `old` with `src` in the lanes of `mask` (`v_cndmask_b32`
-    /// per dword), written in `old`'s register so that the lanes that are off keep it.
+    /// per dword, `v_mov_b32` if `mask` is EXEC), written in `old`'s register so that the
+    /// lanes that are off keep it.
     MaskedMove {
         dst: Reg,
         old: Reg,

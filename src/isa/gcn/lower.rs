@@ -188,6 +188,23 @@ impl LowerBackend for GcnLower<'_> {
         if r.is_virtual() && r.file() == param.file() {
             return Ok(r);
         }
+        if param.file() == VGPR {
+            // A constant is materialized in the VGPR, not copied from its SGPR (which is
+            // then dead unless something else uses it).
+            let mut isle = IsleContext {
+                lower: ctx,
+                backend: self,
+                error: None,
+                vgpr_copies: HashMap::new(),
+            };
+            let reg = match param.class() {
+                RegClass::Int => isle.const32(value).map(|c| isle.src_to_vgpr(Src::Imm(c))),
+                _ => isle.const64_of(value).map(|c| isle.const64_reg(false, c)),
+            };
+            if let Some(reg) = reg {
+                return Ok(reg);
+            }
+        }
         let dst = ctx.new_vreg(param.file(), param.class());
         ctx.emit(Inst::Copy { dst, src: r });
         Ok(dst)

@@ -57,15 +57,18 @@ fn and64(op: Op, dst: Reg, c: Reg) -> Inst {
 }
 
 /// Replaces the allocator's whole-wave moves by copies with EXEC set to the function's
-/// lanes (saved and restored around each run of them).
+/// lanes (saved and restored around each run of them, unless EXEC holds them already:
+/// after the entry saves them or the exit restores them).
 pub fn expand_wave_copies(insts: Vec<Inst>, frame: &Frame) -> Vec<Inst> {
+    let lanes = entry_lanes(frame);
     let mut out = Vec::with_capacity(insts.len());
     let mut open = false;
+    let mut all_lanes = false;
     for inst in insts {
         if let Inst::WaveCopy { dst, src } = inst {
-            if !open {
+            if !open && !all_lanes {
                 out.push(mov64(saved_exec(frame), Src::Reg(EXEC)));
-                out.push(mov64(EXEC, Src::Reg(entry_lanes(frame))));
+                out.push(mov64(EXEC, Src::Reg(lanes)));
                 open = true;
             }
             out.push(Inst::Copy { dst, src });
@@ -74,6 +77,18 @@ pub fn expand_wave_copies(insts: Vec<Inst>, frame: &Frame) -> Vec<Inst> {
         if open {
             out.push(mov64(EXEC, Src::Reg(saved_exec(frame))));
             open = false;
+        }
+        if let Inst::Salu {
+            dst: Some(dst),
+            srcs,
+            ..
+        } = &inst
+        {
+            if *dst == EXEC {
+                all_lanes = srcs[..] == [Src::Reg(lanes)];
+            } else if *dst == lanes {
+                all_lanes = srcs[..] == [Src::Reg(EXEC)];
+            }
         }
         out.push(inst);
     }
@@ -120,15 +135,16 @@ impl LinearBackend for GcnLower<'_> {
         ctx.emit(mov64(entry_lanes(self.frame), Src::Reg(EXEC)));
     }
 
-    fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, reset: bool) {
+    fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: Reg) {
         ctx.emit(mov64(EXEC, Src::Reg(mask)));
-        if reset {
-            ctx.emit(mov64(mask, Src::Imm(0)));
-        }
     }
 
     fn clear_mask(&self, ctx: &mut Lower<'_, Inst>, mask: Reg) {
         ctx.emit(mov64(mask, Src::Imm(0)));
+    }
+
+    fn active_lanes(&self) -> Reg {
+        EXEC
     }
 
     fn edge_lanes(
@@ -231,13 +247,14 @@ impl LinearBackend for GcnLower<'_> {
         ctx: &mut Lower<'_, Inst>,
         values: &[(Reg, ir::Type)],
     ) -> Result<(), CompileError> {
-        ctx.emit(mov64(EXEC, Src::Reg(entry_lanes(self.frame))));
         match self.kind {
+            // The wave ends whatever EXEC is.
             FunctionKind::Kernel => {
                 ctx.emit(Inst::EndPgm);
                 Ok(())
             }
             FunctionKind::Device => {
+                ctx.emit(mov64(EXEC, Src::Reg(entry_lanes(self.frame))));
                 let locations = device_value_vgprs(values.iter().map(|&(_, ty)| ty));
                 let ret_addr = self.frame.return_address.expect("device frame");
                 self.with_isle(ctx, |isle| {
