@@ -127,7 +127,7 @@ struct Plan {
     /// Variables that are parameters of each loop header (defined in the loop, pending
     /// past it).
     header_vars: Vec<Vec<usize>>,
-    /// Each target's mask register number (targets: CFG blocks, then the exit).
+    /// Each block's mask register number.
     mask_of: Vec<usize>,
     masks: usize,
     /// For each loop header, the values leaving its loop: (value, the block defining it,
@@ -370,7 +370,7 @@ impl Plan {
         }
         intervals.sort_unstable();
         let mut reg_free_after: Vec<usize> = Vec::new();
-        let mut mask_of = vec![0; n + 1];
+        let mut mask_of = vec![0; n];
         let mut mask_inits = vec![Vec::new(); n];
         for &(start, end, t, clear_at) in &intervals {
             let k = match reg_free_after.iter().position(|&e| e < start) {
@@ -765,15 +765,17 @@ fn lower_edges<B: LinearBackend>(
         let t = *t;
         let start = plan.starts.contains(&(b, j));
         let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
+        // No mask for the exit, nor for the edge that keeps EXEC for a block.
         let silent = t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]));
-        let mask = backend.mask(plan.mask_of[t]);
-        let e = match (silent, start) {
-            (true, _) => {
-                debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
-                backend.active_lanes()
+        let e = if silent {
+            debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
+            backend.active_lanes()
+        } else {
+            let mask = backend.mask(plan.mask_of[t]);
+            match start {
+                true => backend.set_lanes(ctx, mask, lanes),
+                false => backend.add_lanes(ctx, mask, lanes),
             }
-            (false, true) => backend.set_lanes(ctx, mask, lanes),
-            (false, false) => backend.add_lanes(ctx, mask, lanes),
         };
         for (i, &v) in args.iter().enumerate() {
             let key = if t == plan.exit || !layout.is_header(t) {
