@@ -59,8 +59,9 @@ pub trait LinearBackend: LowerBackend {
     fn undef(&self, ctx: &mut Lower<'_, Self::MInst>, file: RegFile, class: RegClass) -> Reg;
     /// `old` with `src` in the lanes of `lanes`: a new register tied to `old`.
     fn masked_move(&self, ctx: &mut Lower<'_, Self::MInst>, old: Reg, src: Reg, lanes: Reg) -> Reg;
-    /// A loop latch: EXEC = `mask`, then branch to `back` if any lane is on, else to `out`.
-    fn latch(&self, mask: Reg, back: usize, out: usize) -> Vec<Self::MInst>;
+    /// A loop latch: EXEC = `mask` (unless `None`: EXEC holds the lanes that continue),
+    /// then branch to `back` if any lane is on, else to `out`.
+    fn latch(&self, mask: Option<Reg>, back: usize, out: usize) -> Vec<Self::MInst>;
     /// The exit block: every lane back on (each lane that entered returns), and the
     /// function's return with `values`.
     fn exit(
@@ -119,10 +120,14 @@ struct Plan {
     /// just before them: EXEC is already their lanes (or those of the loop's first
     /// iteration), so that edge and their start leave the mask alone.
     fallthrough: Vec<bool>,
+    /// The loop headers whose only back edge is a `jump` from the loop's last block, just
+    /// before its latch: EXEC is the lanes that continue already, so the latch need not
+    /// set it (and with `fallthrough`, the header's mask is not needed at all).
+    back_jump: Vec<bool>,
     /// Variables that are parameters of each loop header (defined in the loop, pending
     /// past it).
     header_vars: Vec<Vec<usize>>,
-    /// Each target's mask register number (targets: CFG blocks, then the exit).
+    /// Each block's mask register number.
     mask_of: Vec<usize>,
     masks: usize,
     /// For each loop header, the values leaving its loop: (value, the block defining it,
@@ -331,6 +336,13 @@ impl Plan {
                 && edges[p].1.len() == 1
                 && firsts[&(t, false)].edge == (p, 0);
         }
+        let mut back_jump = vec![false; n];
+        for h in (0..n).filter(|&h| layout.is_header(h)) {
+            let p = layout.order[layout.loop_end[h].expect("header")];
+            back_jump[h] = cfg.loops[p].last() == Some(&h)
+                && edges[p].1.len() == 1
+                && firsts[&(h, true)].edge == (p, 0);
+        }
         let mut resets = vec![false; n];
         let mut intervals = Vec::new();
         for t in 1..n {
@@ -338,15 +350,15 @@ impl Plan {
             if header {
                 resets[t] = !firsts[&(t, true)].settable;
             }
+            if fallthrough[t] && (!header || back_jump[t]) {
+                continue;
+            }
             let end = match header {
                 true => 4 * layout.loop_end[t].expect("header") + 3,
                 false => 4 * layout.pos[t],
             };
             let first = &firsts[&(t, false)];
             let (start, clear_at) = if fallthrough[t] {
-                if !header {
-                    continue;
-                }
                 (4 * layout.pos[t] + 1, None)
             } else if first.settable {
                 (4 * layout.pos[first.edge.0] + 2, None)
@@ -358,7 +370,7 @@ impl Plan {
         }
         intervals.sort_unstable();
         let mut reg_free_after: Vec<usize> = Vec::new();
-        let mut mask_of = vec![0; n + 1];
+        let mut mask_of = vec![0; n];
         let mut mask_inits = vec![Vec::new(); n];
         for &(start, end, t, clear_at) in &intervals {
             let k = match reg_free_after.iter().position(|&e| e < start) {
@@ -383,6 +395,7 @@ impl Plan {
             starts,
             resets,
             fallthrough,
+            back_jump,
             header_vars,
             mask_of,
             masks: reg_free_after.len(),
@@ -689,7 +702,8 @@ pub fn lower_linearized<B: LinearBackend>(
             };
             let out = ctx.deferred_block(vec![B::MInst::gen_jump(next)], vec![(next, out_args)]);
             let start = ctx.vcode.insts.len();
-            for i in backend.latch(backend.mask(plan.mask_of[h]), back, out) {
+            let mask = (!plan.back_jump[h]).then(|| backend.mask(plan.mask_of[h]));
+            for i in backend.latch(mask, back, out) {
                 ctx.emit(i);
             }
             blocks.push(VBlock {
@@ -751,15 +765,17 @@ fn lower_edges<B: LinearBackend>(
         let t = *t;
         let start = plan.starts.contains(&(b, j));
         let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
-        let silent = t == plan.exit || (plan.fallthrough[t] && !back);
-        let mask = backend.mask(plan.mask_of[t]);
-        let e = match (silent, start) {
-            (true, _) => {
-                debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
-                backend.active_lanes()
+        // No mask for the exit, nor for the edge that keeps EXEC for a block.
+        let silent = t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]));
+        let e = if silent {
+            debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
+            backend.active_lanes()
+        } else {
+            let mask = backend.mask(plan.mask_of[t]);
+            match start {
+                true => backend.set_lanes(ctx, mask, lanes),
+                false => backend.add_lanes(ctx, mask, lanes),
             }
-            (false, true) => backend.set_lanes(ctx, mask, lanes),
-            (false, false) => backend.add_lanes(ctx, mask, lanes),
         };
         for (i, &v) in args.iter().enumerate() {
             let key = if t == plan.exit || !layout.is_header(t) {

@@ -232,14 +232,15 @@ impl LinearBackend for GcnLower<'_> {
         dst
     }
 
-    fn latch(&self, mask: Reg, back: usize, out: usize) -> Vec<Inst> {
-        vec![
-            mov64(EXEC, Src::Reg(mask)),
-            Inst::BrExecnz {
-                taken: back,
-                not_taken: out,
-            },
-        ]
+    fn latch(&self, mask: Option<Reg>, back: usize, out: usize) -> Vec<Inst> {
+        let branch = Inst::BrExecnz {
+            taken: back,
+            not_taken: out,
+        };
+        match mask {
+            Some(mask) => vec![mov64(EXEC, Src::Reg(mask)), branch],
+            None => vec![branch],
+        }
     }
 
     fn exit(
