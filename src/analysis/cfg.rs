@@ -165,6 +165,18 @@ impl Cfg {
         self.loops[b].contains(&h)
     }
 
+    /// Whether `v` is used by an instruction outside the loop with header `h`.
+    pub fn used_outside_loop(&self, func: &ir::Function, v: ir::Value, h: usize) -> bool {
+        self.order.iter().enumerate().any(|(x, &xb)| {
+            !self.in_loop(x, h)
+                && func.layout.block_insts(xb).any(|inst| {
+                    func.dfg
+                        .inst_values(inst)
+                        .any(|a| func.dfg.resolve_aliases(a) == v)
+                })
+        })
+    }
+
     /// The blocks a divergent branch at the end of `b` influences: those reachable from its
     /// successors without passing its immediate post-dominator, where lanes may be apart.
     pub fn influence_region(&self, b: usize) -> Vec<usize> {

@@ -109,13 +109,13 @@ impl Uniformity {
                             }
                             for inst in func.layout.block_insts(xb) {
                                 for &v in func.dfg.inst_results(inst) {
-                                    if used_outside_loop(func, cfg, v, h) {
+                                    if cfg.used_outside_loop(func, v, h) {
                                         changed |= mark(v, &mut divergent);
                                     }
                                 }
                             }
                             for &v in func.dfg.block_params(xb) {
-                                if used_outside_loop(func, cfg, v, h) {
+                                if cfg.used_outside_loop(func, v, h) {
                                     changed |= mark(v, &mut divergent);
                                 }
                             }
@@ -152,17 +152,6 @@ impl Uniformity {
     }
 }
 
-/// Whether `v` is used by an instruction outside the loop with header `h`.
-fn used_outside_loop(func: &ir::Function, cfg: &Cfg, v: Value, h: usize) -> bool {
-    cfg.order.iter().enumerate().any(|(x, &xb)| {
-        !cfg.in_loop(x, h)
-            && func.layout.block_insts(xb).any(|inst| {
-                func.dfg
-                    .inst_values(inst)
-                    .any(|a| func.dfg.resolve_aliases(a) == v)
-            })
-    })
-}
 
 fn inst_is_divergent(
     func: &ir::Function,

@@ -269,7 +269,7 @@ impl Plan {
                 })
                 .collect();
             for (v, b) in defined_in_loop(func, cfg, h) {
-                if backend.is_uniform(v) || !used_outside_loop(func, cfg, v, h) {
+                if backend.is_uniform(v) || !cfg.used_outside_loop(func, v, h) {
                     continue;
                 }
                 let Some(class) = class_of(func.dfg.value_type(v)) else {
@@ -488,18 +488,6 @@ fn defined_in_loop(func: &ir::Function, cfg: &Cfg, h: usize) -> Vec<(Value, usiz
         .collect()
 }
 
-/// Whether `v` is used by an instruction outside the loop with header `h`.
-pub fn used_outside_loop(func: &ir::Function, cfg: &Cfg, v: Value, h: usize) -> bool {
-    cfg.order.iter().enumerate().any(|(x, &xb)| {
-        !cfg.in_loop(x, h)
-            && func.layout.block_insts(xb).any(|inst| {
-                func.dfg
-                    .inst_values(inst)
-                    .any(|a| func.dfg.resolve_aliases(a) == v)
-            })
-    })
-}
-
 /// Lowers `func`, which has divergent branches, to linearized VCode: the blocks in the
 /// order of [`Layout`], each followed by the latches of the loops it ends, then the exit
 /// block, then the edge blocks of the latches.
@@ -692,7 +680,7 @@ pub fn lower_linearized<B: LinearBackend>(
                 ctx.set_value_reg(v, r);
             }
             for (v, _) in defined_in_loop(func, cfg, h) {
-                if !used_outside_loop(func, cfg, v, h) {
+                if !cfg.used_outside_loop(func, v, h) {
                     ctx.mark_stale(v);
                 }
             }
