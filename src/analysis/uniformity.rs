@@ -152,7 +152,6 @@ impl Uniformity {
     }
 }
 
-
 fn inst_is_divergent(
     func: &ir::Function,
     inst: ir::Inst,

@@ -20,7 +20,7 @@
 //! Lane masks live in fixed register pairs outside the allocator ([`LinearBackend::mask`]),
 //! coloured by their live ranges in the linear order.
 
-use super::lower::Lower;
+use super::lower::{Lower, lower_value_inst};
 use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, lower::LowerBackend};
 use crate::CompileError;
 use crate::analysis::cfg::{Cfg, destinations};
@@ -615,21 +615,7 @@ pub fn lower_linearized<B: LinearBackend>(
             if opcode.is_terminator() {
                 return Err(ctx.error(format!("`{opcode}` is not supported")));
             }
-            let results = func.dfg.inst_results(inst);
-            let needed = results.is_empty()
-                || results.iter().any(|&v| ctx.is_used(v))
-                || opcode.can_store()
-                || opcode.other_side_effects();
-            if !needed {
-                continue;
-            }
-            let regs = backend.lower_inst(&mut ctx, inst)?;
-            if regs.len() != results.len() {
-                return Err(ctx.error("internal error: lowering produced the wrong results"));
-            }
-            for (&value, reg) in results.iter().zip(regs) {
-                ctx.set_value_reg(value, reg);
-            }
+            lower_value_inst(&mut ctx, backend, inst)?;
         }
         ctx.cur_inst = None;
         // A block that emitted nothing needs no EXEC, unless the next one keeps it.

@@ -260,26 +260,7 @@ pub fn lower_function<B: LowerBackend>(
                 }
                 continue;
             }
-            let results = func.dfg.inst_results(inst);
-            let needed = results.is_empty()
-                || results.iter().any(|&v| ctx.is_used(v))
-                || opcode.is_terminator()
-                || opcode.can_store()
-                || opcode.other_side_effects();
-            if !needed {
-                continue;
-            }
-            let regs = backend.lower_inst(&mut ctx, inst)?;
-            if regs.len() != results.len() {
-                return Err(ctx.error(format!(
-                    "internal error: lowering produced {} registers for {} results",
-                    regs.len(),
-                    results.len()
-                )));
-            }
-            for (&value, reg) in results.iter().zip(regs) {
-                ctx.set_value_reg(value, reg);
-            }
+            lower_value_inst(&mut ctx, backend, inst)?;
         }
         ctx.cur_inst = None;
         let end = ctx.vcode.insts.len();
@@ -301,4 +282,37 @@ pub fn lower_function<B: LowerBackend>(
         });
     }
     Ok(ctx.finish(blocks))
+}
+
+/// Lowers `inst`, an instruction other than a branch, when it has an effect or a result
+/// something uses, and records its results' registers. Both lowering drivers (this one
+/// and `linearize`) call it.
+pub fn lower_value_inst<B: LowerBackend>(
+    ctx: &mut Lower<'_, B::MInst>,
+    backend: &B,
+    inst: ir::Inst,
+) -> Result<(), CompileError> {
+    let func = ctx.func;
+    let opcode = func.dfg.insts[inst].opcode();
+    let results = func.dfg.inst_results(inst);
+    let needed = results.is_empty()
+        || results.iter().any(|&v| ctx.is_used(v))
+        || opcode.is_terminator()
+        || opcode.can_store()
+        || opcode.other_side_effects();
+    if !needed {
+        return Ok(());
+    }
+    let regs = backend.lower_inst(ctx, inst)?;
+    if regs.len() != results.len() {
+        return Err(ctx.error(format!(
+            "internal error: lowering produced {} registers for {} results",
+            regs.len(),
+            results.len()
+        )));
+    }
+    for (&value, reg) in results.iter().zip(regs) {
+        ctx.set_value_reg(value, reg);
+    }
+    Ok(())
 }
