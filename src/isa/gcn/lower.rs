@@ -410,6 +410,16 @@ impl IsleContext<'_, '_> {
             || Operand::inline_f32(value, self.backend.generation).is_some()
     }
 
+    /// `s` as a VGPR or an inline constant: an operand that leaves the one constant-bus
+    /// read of a VALU instruction to its SGPR lane mask.
+    fn off_bus(&mut self, s: Src) -> Src {
+        match s {
+            Src::Reg(r) if r.file() == VGPR => s,
+            Src::Imm(v) if self.inline(v) => s,
+            _ => Src::Reg(self.src_to_vgpr(s)),
+        }
+    }
+
     /// Copies a source into a fresh VGPR.
     fn src_to_vgpr(&mut self, src: Src) -> Reg {
         match src {
@@ -1188,16 +1198,7 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn cndmask(&mut self, f: Src, t: Src, mask: Reg) -> Reg {
         // The mask is a constant-bus read, so both values must be VGPRs or inline constants.
-        let mut srcs: SmallVec<[Src; 3]> = smallvec![f, t];
-        for s in srcs.iter_mut() {
-            let ok = match *s {
-                Src::Reg(r) => r.file() == VGPR,
-                Src::Imm(v) => self.inline(v),
-            };
-            if !ok {
-                *s = Src::Reg(self.src_to_vgpr(*s));
-            }
-        }
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![self.off_bus(f), self.off_bus(t)];
         srcs.push(Src::Reg(mask));
         let dst = self.vreg(VGPR, RegClass::Int);
         self.emit(Inst::Valu {
@@ -1651,13 +1652,7 @@ impl IsleContext<'_, '_> {
             None => self.legalize_valu_in(op, &mut srcs, true),
             Some(mask) => {
                 for s in srcs.iter_mut() {
-                    let ok = match *s {
-                        Src::Reg(r) => r.file() == VGPR,
-                        Src::Imm(v) => self.inline(v),
-                    };
-                    if !ok {
-                        *s = Src::Reg(self.src_to_vgpr(*s));
-                    }
+                    *s = self.off_bus(*s);
                 }
                 srcs.push(Src::Reg(mask));
                 op
