@@ -137,11 +137,6 @@ fn unit_copies(inst: &Inst) -> Option<Vec<(Unit, Unit)>> {
     }
 }
 
-fn writes_exec(inst: &Inst) -> bool {
-    matches!(inst, Inst::Salu { dst: Some(Reg::Real { file: SGPR, hw, .. }), .. }
-        if (126..=127).contains(hw))
-}
-
 /// The units `inst` reads and writes.
 fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
     let (mut uses, mut defs) = (Vec::new(), Vec::new());
@@ -287,7 +282,7 @@ fn propagate(block: &mut [Inst]) {
             .iter()
             .map(|&(d, s)| (d, map[s as usize].unwrap_or(s)))
             .collect();
-        if writes_exec(inst) {
+        if inst.writes_exec() {
             for d in active.drain(..) {
                 map[d as usize] = None;
             }
@@ -409,7 +404,7 @@ fn coalesce(block: &mut [Inst], live_out: &Bits) {
             if targets.iter().all(Option::is_some) {
                 break;
             }
-            if writes_exec(inst) {
+            if inst.writes_exec() {
                 ok = false;
                 break;
             }

@@ -3,7 +3,7 @@
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
 use super::mc::{Gen, Op};
-use super::regs::{SGPR, VCC};
+use super::regs::{EXEC, SGPR, VCC};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
 
@@ -235,6 +235,12 @@ pub fn shift64_value_first(op: Op, generation: Gen) -> Option<Op> {
 static VCC_CLOBBER: [Reg; 1] = [VCC];
 
 impl Inst {
+    /// Whether the instruction writes EXEC (or a half of it).
+    pub fn writes_exec(&self) -> bool {
+        matches!(self, Inst::Salu { dst: Some(Reg::Real { file: SGPR, hw, .. }), .. }
+            if (EXEC.hw()..EXEC.hw() + 2).contains(hw))
+    }
+
     /// Whether executing the instruction overwrites VCC beyond its named operands.
     fn writes_vcc(&self) -> bool {
         match self {

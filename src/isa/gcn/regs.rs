@@ -16,6 +16,13 @@ pub const VCC: Reg = Reg::Real {
     hw: 106,
 };
 
+/// EXEC as a register pair.
+pub const EXEC: Reg = Reg::Real {
+    file: SGPR,
+    class: RegClass::Float,
+    hw: 126,
+};
+
 /// Addressable SGPRs (GCN3 ISA manual 3.6.1: 102 on gfx8, 104 on gfx6/gfx7; VCC is
 /// separate) and VGPRs.
 pub fn sgpr_limit(generation: Gen) -> u16 {

@@ -120,10 +120,7 @@ pub fn run(
                 continue;
             }
             in_flight |= is_memory(&block[i]);
-            if let Inst::Salu {
-                dst: Some(EXEC), ..
-            } = block[i]
-            {
+            if block[i].writes_exec() {
                 block_exec = sets_block_exec(&block[i], entry_lanes);
             }
             i += 1;

@@ -15,12 +15,7 @@ use crate::{CompileError, FunctionKind};
 use smallvec::smallvec;
 use std::collections::HashMap;
 
-/// EXEC as a register pair.
-pub const EXEC: Reg = Reg::Real {
-    file: SGPR,
-    class: RegClass::Float,
-    hw: 126,
-};
+pub use super::super::regs::EXEC;
 
 /// The SGPR pairs linearized code keeps outside the allocator, after the frame's reserved
 /// SGPRs: the lanes the function runs for, a place to save EXEC around whole-wave moves,
