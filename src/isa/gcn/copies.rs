@@ -313,10 +313,13 @@ fn allocatable(u: Unit, first_sgpr: u16) -> bool {
 }
 
 /// The units live at the end of each block.
-fn live_out(blocks: &[Vec<Inst>], succs: &[Vec<usize>]) -> Vec<Bits> {
+type Summary = (Vec<Unit>, Vec<Unit>);
+
+/// The units live at the end of each block, and each instruction's uses and definitions.
+fn liveness(blocks: &[Vec<Inst>], succs: &[Vec<usize>]) -> (Vec<Bits>, Vec<Vec<Summary>>) {
     let n = blocks.len();
     // Liveness at block entries, iterated to a fixpoint (blocks in reverse).
-    let summaries: Vec<Vec<(Vec<Unit>, Vec<Unit>)>> = blocks
+    let summaries: Vec<Vec<Summary>> = blocks
         .iter()
         .map(|b| b.iter().map(uses_defs).collect())
         .collect();
@@ -341,7 +344,7 @@ fn live_out(blocks: &[Vec<Inst>], succs: &[Vec<usize>]) -> Vec<Bits> {
             break;
         }
     }
-    (0..n).map(|b| out(&live_in, b)).collect()
+    ((0..n).map(|b| out(&live_in, b)).collect(), summaries)
 }
 
 /// Liveness before an instruction from liveness after it.
@@ -378,7 +381,7 @@ const WINDOW: usize = 64;
 /// consecutive registers) and then dead is computed in the copies' destination instead,
 /// which leaves the copies copying a register to itself.
 fn coalesce(block: &mut [Inst], live_out: &Bits) {
-    let mut summaries: Vec<(Vec<Unit>, Vec<Unit>)> = block.iter().map(uses_defs).collect();
+    let mut summaries: Vec<Summary> = block.iter().map(uses_defs).collect();
     // Liveness after each instruction.
     let mut live_after: Vec<Bits> = Vec::with_capacity(block.len());
     let mut live = live_out.clone();
@@ -552,16 +555,17 @@ fn retarget(inst: &mut Inst, from: &[Unit], to: &[Unit]) -> bool {
     }
 }
 
-/// Removes copies, or units of copies, whose destination is never read.
-fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
-    let n = blocks.len();
-    let live_out = live_out(blocks, succs);
-    for b in 0..n {
-        let mut live = Bits(live_out[b].0);
+/// Removes copies, or units of copies, whose destination is never read. Returns the units
+/// live at the end of each block (from before the removal: a superset of what is live
+/// now, which is what coalescing needs).
+fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) -> Vec<Bits> {
+    let (live_out, summaries) = liveness(blocks, succs);
+    for (b, summaries) in summaries.into_iter().enumerate() {
+        let mut live = live_out[b].clone();
         let block = std::mem::take(&mut blocks[b]);
         let mut kept = Vec::with_capacity(block.len());
-        for inst in block.into_iter().rev() {
-            let inst = match unit_copies(&inst) {
+        for (inst, summary) in block.into_iter().zip(summaries).rev() {
+            let (inst, summary) = match unit_copies(&inst) {
                 Some(copies) => {
                     let needed: Vec<(Unit, Unit)> = copies
                         .iter()
@@ -569,34 +573,30 @@ fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) 
                         .filter(|&(d, s)| d != s && (live.get(d) || !allocatable(d, first_sgpr)))
                         .collect();
                     if needed.len() == copies.len() {
-                        Some(inst)
+                        (inst, summary)
                     } else if needed.is_empty() {
-                        None
+                        continue;
                     } else {
                         let (d, s): (Vec<Unit>, Vec<Unit>) = needed.into_iter().unzip();
                         match (reg_of(&d), reg_of(&s)) {
-                            (Some(dst), Some(src)) => Some(Inst::Copy { dst, src }),
-                            _ => Some(inst),
+                            (Some(dst), Some(src)) => {
+                                let copy = Inst::Copy { dst, src };
+                                let summary = uses_defs(&copy);
+                                (copy, summary)
+                            }
+                            _ => (inst, summary),
                         }
                     }
                 }
-                None => Some(inst),
+                None => (inst, summary),
             };
-            let Some(inst) = inst else {
-                continue;
-            };
-            let (uses, defs) = uses_defs(&inst);
-            for d in defs {
-                live.set(d, false);
-            }
-            for u in uses {
-                live.set(u, true);
-            }
+            step(&mut live, &summary.0, &summary.1);
             kept.push(inst);
         }
         kept.reverse();
         blocks[b] = kept;
     }
+    live_out
 }
 
 /// Propagates copies in allocated code (blocks in layout order with their successors)
@@ -606,8 +606,7 @@ pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
         propagate(block);
     }
     // Dead copies first: a copy left over by propagation still reads its source.
-    remove_dead(blocks, succs, first_sgpr);
-    let live = live_out(blocks, succs);
+    let live = remove_dead(blocks, succs, first_sgpr);
     for (block, live) in blocks.iter_mut().zip(&live) {
         coalesce(block, live);
     }
