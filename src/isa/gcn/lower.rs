@@ -257,12 +257,6 @@ fn unsupported_reason(func: &ir::Function, inst: ir::Inst) -> String {
     let ty = func.dfg.ctrl_typevar(inst);
     if let Some(reason) = rejection_reason(opcode) {
         format!("`{opcode}` is not supported by the GCN backend: {reason}")
-    } else if ty.is_vector() || ty.is_dynamic_vector() {
-        format!("`{opcode}` on vector type {ty} is not supported (GCN code is scalar per lane)")
-    } else if matches!(ty, types::I128 | types::F16 | types::F128) {
-        format!(
-            "`{opcode}` on type {ty} is not supported by the GCN backend (i8-i64, f32, f64 are)"
-        )
     } else if ty == types::INVALID {
         format!("`{opcode}` is not supported by the GCN backend")
     } else {
@@ -294,7 +288,6 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
             "atomics and fences are not supported yet"
         }
-        F16const | F128const => "f16 and f128 are not supported",
         Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
         | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2
         | Sload32x2 | Vconst | Shuffle | Blendv | VanyTrue | VallTrue | VhighBits
@@ -386,6 +379,10 @@ impl IsleContext<'_, '_> {
                 opcode: Opcode::F32const,
                 imm,
             } => Some(imm.bits()),
+            InstructionData::UnaryIeee16 {
+                opcode: Opcode::F16const,
+                imm,
+            } => Some(imm.bits() as u32),
             _ => None,
         }
     }

@@ -35,6 +35,23 @@ use inst::Inst;
 use mc::Gen;
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 
+/// The type gate of the GCN backend (`machinst::type_gate`): scalars of up to 64 bits.
+/// A value lives in one 32-bit register per lane (i8, i16, f16 in its low bits, with the
+/// upper bits unspecified) or an aligned pair (i64, f64).
+pub fn check_type(ty: ir::Type) -> Result<(), String> {
+    use ir::types::*;
+    match ty {
+        I8 | I16 | I32 | I64 | F16 | F32 | F64 => Ok(()),
+        _ if ty.is_vector() || ty.is_dynamic_vector() => Err(format!(
+            "vector type {ty} is not supported by the GCN backend (GCN code is scalar per lane)"
+        )),
+        _ => Err(format!(
+            "type {ty} is not supported by the GCN backend (i8, i16, i32, i64, f16, f32 and \
+             f64 are)"
+        )),
+    }
+}
+
 /// Compiles a verified, optimised function for a GCN generation.
 pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, CompileError> {
     let kind = match func.signature.call_conv {
@@ -50,15 +67,6 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             ));
         }
     };
-    for param in func.signature.params.iter().chain(&func.signature.returns) {
-        let ty = param.value_type;
-        if !(ty.is_int() || ty.is_float()) || ty.bits() > 64 || ty.is_vector() {
-            return Err(CompileError::new(
-                func,
-                format!("parameters and results of type {ty} are not supported"),
-            ));
-        }
-    }
     let frame = match kind {
         FunctionKind::Kernel => Frame::kernel(func),
         FunctionKind::Device => Frame::device(),
