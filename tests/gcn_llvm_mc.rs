@@ -332,6 +332,21 @@ fn rows() -> Vec<(McInst, &'static str)> {
             valu(VRcpF64, Some(v(0)), None, &[f(2.0)]),
             "v_rcp_f64_e32 v[0:1], 2.0",
         ),
+        (
+            valu(VCvtF16F32, Some(v(0)), None, &[v(2)]),
+            "v_cvt_f16_f32_e32 v0, v2",
+        ),
+        (
+            valu(VCvtF32F16, Some(v(3)), None, &[s(4)]),
+            "v_cvt_f32_f16_e32 v3, s4",
+        ),
+        (
+            new(VCvtF32F16, Vop3)
+                .d(v(0))
+                .s(&[v(1)])
+                .mods(1, 0, false, 0),
+            "v_cvt_f32_f16_e64 v0, |v1|",
+        ),
         // VOP3-only operations.
         (
             valu(VMadF32, Some(v(1)), None, &[v(2), v(3), v(4)]).mods(0, 0, true, 2),

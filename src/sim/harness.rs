@@ -410,7 +410,15 @@ fn beyond_the_interpreter(func: &ir::Function) -> Option<String> {
             if touches_f16
                 && !matches!(
                     opcode,
-                    F16const | Bitcast | Select | Load | Store | Jump | Brif | Return
+                    F16const
+                        | Bitcast
+                        | Select
+                        | SelectSpectreGuard
+                        | Load
+                        | Store
+                        | Jump
+                        | Brif
+                        | Return
                 )
             {
                 return Some(format!(
