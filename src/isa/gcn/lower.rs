@@ -257,6 +257,11 @@ fn unsupported_reason(func: &ir::Function, inst: ir::Inst) -> String {
     let ty = func.dfg.ctrl_typevar(inst);
     if let Some(reason) = rejection_reason(opcode) {
         format!("`{opcode}` is not supported by the GCN backend: {reason}")
+    } else if ty == types::I128 {
+        format!(
+            "`{opcode}` on type i128 is not supported by the GCN backend (i128 values only move \
+             through memory: `load` and `store`)"
+        )
     } else if ty == types::INVALID {
         format!("`{opcode}` is not supported by the GCN backend")
     } else {

@@ -37,17 +37,19 @@ use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 
 /// The type gate of the GCN backend (`machinst::type_gate`): scalars of up to 64 bits.
 /// A value lives in one 32-bit register per lane (i8, i16, f16 in its low bits, with the
-/// upper bits unspecified) or an aligned pair (i64, f64).
+/// upper bits unspecified) or an aligned pair (i64, f64). i128 passes too: Cranelift's
+/// mid-end handles it, and it moves through memory in an aligned quad (`load`/`store` as
+/// dwordx4); the lowering rejects every other operation on it.
 pub fn check_type(ty: ir::Type) -> Result<(), String> {
     use ir::types::*;
     match ty {
-        I8 | I16 | I32 | I64 | F16 | F32 | F64 => Ok(()),
+        I8 | I16 | I32 | I64 | I128 | F16 | F32 | F64 => Ok(()),
         _ if ty.is_vector() || ty.is_dynamic_vector() => Err(format!(
             "vector type {ty} is not supported by the GCN backend (GCN code is scalar per lane)"
         )),
         _ => Err(format!(
             "type {ty} is not supported by the GCN backend (i8, i16, i32, i64, f16, f32 and \
-             f64 are)"
+             f64 are; i128 only in loads and stores)"
         )),
     }
 }
