@@ -147,6 +147,8 @@ pub(crate) fn operand(
     let gfx9 = generation >= Gen::Gfx9;
     match n {
         0..=101 => range("s", n, width),
+        // gfx6/gfx7 have 104 SGPRs; gfx8 names s102..s105 flat_scratch and xnack_mask.
+        102..=103 if generation <= Gen::Gfx7 => range("s", n, width),
         102 if generation >= Gen::Gfx8 => named("flat_scratch"),
         103 if generation >= Gen::Gfx8 && width == 1 => "flat_scratch_hi".into(),
         104 if generation >= Gen::Gfx8 => named("xnack_mask"),
