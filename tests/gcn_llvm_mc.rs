@@ -212,6 +212,15 @@ fn rows() -> Vec<(McInst, &'static str)> {
             new(SLoadDwordx8, Smem).d(s(8)).s(&[s(4)]).imm(0x10),
             "s_load_dwordx8 s[8:15], s[4:5], 0x10",
         ),
+        // The offset in an SGPR (bytes).
+        (
+            new(SLoadDword, Smem).d(s(5)).s(&[s(2), s(4)]),
+            "s_load_dword s5, s[2:3], s4",
+        ),
+        (
+            new(SLoadDwordx2, Smem).d(s(6)).s(&[s(2), s(101)]),
+            "s_load_dwordx2 s[6:7], s[2:3], s101",
+        ),
         (
             new(SBufferLoadDword, Smem).d(s(0)).s(&[s(4)]).imm(0x10),
             "s_buffer_load_dword s0, s[4:7], 0x10",
@@ -713,6 +722,10 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
         ),
         (new(SWaitcnt, Sopp).imm(0xc07f), "s_waitcnt lgkmcnt(0)"),
         (new(SWaitcnt, Sopp).imm(0x4f72), "s_waitcnt vmcnt(18)"),
+        (
+            new(SLoadDwordx2, Smem).d(s(6)).s(&[s(2), M0]),
+            "s_load_dwordx2 s[6:7], s[2:3], m0",
+        ),
     ]
 }
 
@@ -722,6 +735,14 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
     use Enc::*;
     use Op::*;
     let mut rows = vec![
+        (
+            new(SLoadDword, Smem).d(s(5)).s(&[s(2), s(4)]),
+            "s_load_dword s5, s[2:3], s4",
+        ),
+        (
+            new(SLoadDwordx2, Smem).d(s(6)).s(&[s(2), s(103)]),
+            "s_load_dwordx2 s[6:7], s[2:3], s103",
+        ),
         (
             new(BufferLoadDword, Mubuf).d(v(0)).s(&[v(2), s(8)]),
             "buffer_load_dword v0, v[2:3], s[8:11], 0 addr64",

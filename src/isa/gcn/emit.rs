@@ -429,11 +429,16 @@ impl Emitter<'_> {
                 dst,
                 base,
                 offset,
+                soffset,
             } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*base, 0));
-                m.imm = smem_offset(*offset, self.generation)?;
+                match soffset {
+                    Some(r) if *offset == 0 => m.src[1] = Some(reg_operand(*r, 0)),
+                    Some(_) => return Err("internal error: two scalar-load offsets".into()),
+                    None => m.imm = smem_offset(*offset, self.generation)?,
+                }
                 self.out.push(m);
             }
             Inst::Load {

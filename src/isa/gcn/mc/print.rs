@@ -36,7 +36,10 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         Form::SmemLoad => args.extend([
             op(inst.dst, info.dst),
             op(inst.src[0], info.src[0]),
-            format!("{:#x}", inst.imm),
+            match inst.src[1] {
+                Some(soffset) => op(Some(soffset), 1),
+                None => format!("{:#x}", inst.imm),
+            },
         ]),
         Form::FlatLoad => args.extend([op(inst.dst, info.dst), op(inst.src[0], widths[0])]),
         Form::FlatStore => args.extend([op(inst.src[0], widths[0]), op(inst.src[1], widths[1])]),
