@@ -92,8 +92,10 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         Some(compiled) => Ok(compiled),
         None => compile(limit - 2)
             .map_err(|mut e| {
-                e.reason += "; two SGPRs are kept for the long jumps of branches over more \
-                             than 128 KiB of code";
+                if e.reason.starts_with("register exhaustion") {
+                    e.reason += "; two SGPRs are kept for the long jumps of branches over \
+                                 more than 128 KiB of code";
+                }
                 e
             })?
             .ok_or_else(|| {
