@@ -212,7 +212,12 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
                 rewrite(s, SGPR);
             }
         }
-        Inst::SLoad { base, .. } => rewrite(base, SGPR),
+        Inst::SLoad { base, soffset, .. } => {
+            rewrite(base, SGPR);
+            if let Some(s) = soffset {
+                rewrite(s, SGPR);
+            }
+        }
         Inst::Store {
             addr, data, sbase, ..
         } => {

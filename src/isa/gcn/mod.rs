@@ -17,6 +17,7 @@ pub mod inst;
 pub mod lower;
 pub mod mc;
 pub mod regs;
+pub mod relax_branches;
 #[cfg(test)]
 mod round64_model;
 pub mod skip;
@@ -34,6 +35,7 @@ use cranelift_codegen::isa::CallConv;
 use inst::Inst;
 use mc::Gen;
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
+use relax_branches::RelaxError;
 
 /// The type gate of the GCN backend (`machinst::type_gate`): scalars of up to 64 bits.
 /// A value lives in one 32-bit register per lane (i8, i16, f16 in its low bits, with the
@@ -91,7 +93,39 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     } else {
         (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
     };
-    let allocated = allocate(func, &vcode, first_sgpr, generation)?;
+    // A branch too far for its 16-bit offset jumps through an SGPR pair no instruction uses
+    // (`relax_branches`). In the rare function that needs one and leaves no pair free,
+    // allocation runs again with a pair kept out of the allocator's reach.
+    let limit = regs::sgpr_limit(generation);
+    let compile = |limit| finish(func, &vcode, &frame, kind, first_sgpr, generation, limit);
+    match compile(limit)? {
+        Some(compiled) => Ok(compiled),
+        None => compile(limit - 2)
+            .map_err(|mut e| {
+                if e.reason.starts_with("register exhaustion") {
+                    e.reason += "; two SGPRs are kept for the long jumps of branches over \
+                                 more than 128 KiB of code";
+                }
+                e
+            })?
+            .ok_or_else(|| {
+                CompileError::new(func, "internal error: no SGPR pair free for a long branch")
+            }),
+    }
+}
+
+/// Allocates registers (SGPRs below `sgpr_limit`), runs the post-allocation passes and
+/// encodes. `None`: a branch needs a long jump and no SGPR pair is free for it.
+fn finish(
+    func: &ir::Function,
+    vcode: &VCode<Inst>,
+    frame: &Frame,
+    kind: FunctionKind,
+    first_sgpr: u16,
+    generation: Gen,
+    sgpr_limit: u16,
+) -> Result<Option<CompiledCode>, CompileError> {
+    let allocated = allocate(func, vcode, first_sgpr, sgpr_limit)?;
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -109,20 +143,30 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     for block in &mut blocks {
         let mut insts = std::mem::take(block);
         if vcode.wave_moves {
-            insts = lower::linear::expand_wave_copies(insts, &frame);
+            insts = lower::linear::expand_wave_copies(insts, frame);
         }
         *block = insert_waitcnt::run(insts, generation);
     }
     if vcode.wave_moves {
         let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());
-        blocks = skip::run(blocks, lower::linear::entry_lanes(&frame), cost);
+        blocks = skip::run(blocks, lower::linear::entry_lanes(frame), cost);
     }
     let insts: Vec<Inst> = blocks.iter().flatten().cloned().collect();
     let (mc, starts) = emit::lower_blocks(&blocks, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
     let (mc, starts) = hazards::run_blocks(mc, &starts, generation);
-    let code = emit::assemble(&mc, &starts, generation)
-        .map_err(|e| CompileError::new(func, format!("internal error in encoding: {e}")))?;
+    let scratch =
+        relax_branches::free_pair(&mc, frame.reserved_sgprs, regs::sgpr_limit(generation));
+    let (code, uses_scratch) = match emit::assemble(&mc, &starts, generation, scratch) {
+        Ok(assembled) => assembled,
+        Err(RelaxError::NoScratchPair) => return Ok(None),
+        Err(RelaxError::Internal(e)) => {
+            return Err(CompileError::new(
+                func,
+                format!("internal error in encoding: {e}"),
+            ));
+        }
+    };
 
     let (mut vgprs, mut sgprs, mut uses_vcc) = (0u32, frame.reserved_sgprs as u32, false);
     for mut inst in insts {
@@ -140,7 +184,10 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             }
         });
     }
-    Ok(CompiledCode {
+    if let (true, Some(pair)) = (uses_scratch, scratch) {
+        sgprs = sgprs.max(pair as u32 + 2);
+    }
+    Ok(Some(CompiledCode {
         code,
         kind,
         vgprs: vgprs.max(1),
@@ -148,7 +195,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         uses_vcc,
         kernarg_size: frame.kernarg_size,
         inputs: frame.inputs,
-    })
+    }))
 }
 
 /// Runs the allocator with each file partitioned among widths from the measured demand,
@@ -157,7 +204,7 @@ fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
     first_sgpr: u16,
-    generation: Gen,
+    sgpr_limit: u16,
 ) -> Result<Allocated<Inst>, CompileError> {
     let mut vdemand = regalloc::pressure(vcode, VGPR);
     let mut sdemand = regalloc::pressure(vcode, SGPR);
@@ -174,7 +221,6 @@ fn allocate(
             }
         });
     }
-    let sgpr_limit = regs::sgpr_limit(generation);
     let fatal = |e: AllocError| {
         CompileError::new(
             func,
