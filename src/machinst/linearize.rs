@@ -269,7 +269,7 @@ impl Plan {
                 })
                 .collect();
             for (v, b) in defined_in_loop(func, cfg, h) {
-                if backend.is_uniform(v) || !cfg.used_outside_loop(func, v, h) {
+                if backend.is_uniform(v) || !cfg.used_outside_loop(v, h) {
                     continue;
                 }
                 let Some(class) = class_of(func.dfg.value_type(v)) else {
@@ -666,7 +666,7 @@ pub fn lower_linearized<B: LinearBackend>(
                 ctx.set_value_reg(v, r);
             }
             for (v, _) in defined_in_loop(func, cfg, h) {
-                if !cfg.used_outside_loop(func, v, h) {
+                if !cfg.used_outside_loop(v, h) {
                     ctx.mark_stale(v);
                 }
             }
