@@ -379,3 +379,67 @@ fn post_dominators(n: usize, succs: &[Vec<usize>], preds: &[Vec<usize>]) -> Vec<
         .map(|p| p.filter(|&p| p != exit))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg_of(text: &str) -> (ir::Function, Cfg) {
+        let func = cranelift_reader::parse_functions(text).unwrap().remove(0);
+        let cfg = Cfg::new(&func).unwrap();
+        (func, cfg)
+    }
+
+    #[test]
+    fn nested_loops_and_values_leaving_them() {
+        let (func, cfg) = cfg_of(
+            "function %f(i32) -> i32 {
+             block0(v0: i32):
+                 jump block1(v0)
+             block1(v1: i32):
+                 v2 = iadd v1, v0
+                 jump block2(v2)
+             block2(v3: i32):
+                 v4 = iadd v3, v3
+                 brif v4, block2(v4), block3
+             block3:
+                 brif v2, block1(v4), block4
+             block4:
+                 return v4
+             }",
+        );
+        let b = |n: u32| cfg.index[ir::Block::from_u32(n)].unwrap();
+        let v = |n: u32| ir::Value::from_u32(n);
+        assert_eq!(cfg.loops[b(2)], vec![b(1), b(2)]);
+        assert!(cfg.in_loop(b(2), b(1)) && cfg.in_loop(b(3), b(1)));
+        assert!(!cfg.in_loop(b(3), b(2)) && !cfg.in_loop(b(4), b(1)));
+        // v4 leaves the inner loop (read in block3) and the outer one (block4); v2 is
+        // read in block3, outside the inner loop but inside the outer one.
+        assert!(cfg.used_outside_loop(v(4), b(2)) && cfg.used_outside_loop(v(4), b(1)));
+        assert!(!cfg.used_outside_loop(v(2), b(1)));
+        assert_eq!(cfg.escaping(b(1)), &[v(4)]);
+        assert_eq!(cfg.escaping(b(2)), &[v(4)]);
+        assert_eq!(cfg.ipdom[b(2)], Some(b(3)));
+        assert_eq!(cfg.ipdom[b(3)], Some(b(4)));
+        let _ = func;
+    }
+
+    #[test]
+    fn a_block_that_never_returns_has_the_virtual_exit_as_post_dominator() {
+        let (_, cfg) = cfg_of(
+            "function %f(i32) -> i32 {
+             block0(v0: i32):
+                 brif v0, block1, block2
+             block1:
+                 jump block1
+             block2:
+                 return v0
+             }",
+        );
+        let b = |n: u32| cfg.index[ir::Block::from_u32(n)].unwrap();
+        // The endless loop is no path to the exit: block2 post-dominates the branch.
+        assert_eq!(cfg.ipdom[b(0)], Some(b(2)));
+        assert_eq!(cfg.ipdom[b(1)], None);
+        assert_eq!(cfg.ipdom[b(2)], None);
+    }
+}
