@@ -6,16 +6,50 @@
 
 extern crate alloc;
 
-pub mod analysis;
-pub mod difftest;
 pub mod intrinsics;
-pub mod isa;
-pub mod machinst;
-pub mod sim;
 mod target;
+
+// The backend's internals are private to a front end. The `test-support` feature makes
+// them reachable (hidden from the documentation) for the tests, the simulator and
+// clif-util, which check the backend's parts one by one.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod analysis;
+#[cfg(not(feature = "test-support"))]
+mod analysis;
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod isa;
+#[cfg(not(feature = "test-support"))]
+mod isa;
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod machinst;
+#[cfg(not(feature = "test-support"))]
+mod machinst;
+
+// Only with `test-support`: they need cranelift-interpreter, cranelift-reader, arbitrary.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod difftest;
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod sim;
 
 pub use cranelift_codegen::ir;
 pub use target::{Arch, Target, TargetError};
+
+/// The Cranelift code generator wavelift reads its IR from (pinned at the version wavelift
+/// is built with): build and inspect [`ir::Function`]s with it without naming the version.
+pub use cranelift_codegen;
+/// Cranelift's function builder, at the version wavelift is built with.
+pub use cranelift_frontend;
+
+/// AMD GCN specifics a front end needs: the generations and a kernel's hardware inputs.
+pub mod gcn {
+    pub use crate::isa::gcn::abi::KernelInputs;
+    pub use crate::isa::gcn::mc::Gen;
+}
 
 use std::fmt;
 
@@ -83,7 +117,7 @@ pub struct CompiledCode {
     /// Bytes of kernel arguments read from the kernarg segment (kernels only).
     pub kernarg_size: u32,
     /// Hardware-initialised registers the kernel needs (kernel descriptor enables).
-    pub inputs: isa::gcn::abi::KernelInputs,
+    pub inputs: gcn::KernelInputs,
 }
 
 /// Compiles `func` for `target` and returns its code bytes.

@@ -119,37 +119,6 @@ fn register_exhaustion_is_an_error_naming_the_function() {
     assert!(err.reason.contains("register exhaustion"), "{err}");
 }
 
-/// More live values than regalloc2 sees registers of a class (63): the allocator's spill
-/// slots go to the VGPRs above its partition, and the code still computes the product.
-#[test]
-fn more_live_values_than_allocator_registers_run_correctly() {
-    use wavelift::isa::gcn::mc::Gen;
-    use wavelift::sim::gcn::{Memory, Options, call_device};
-    let n = 150;
-    let compiled = wavelift::compile_function(&many_live_values(n), &target()).unwrap();
-    assert!(
-        compiled.vgprs as usize > 63 && compiled.vgprs <= 256,
-        "{}",
-        compiled.vgprs
-    );
-    let mut memory = Memory::new();
-    let words: Vec<u32> = (0..n as u32).map(|i| 3 * i + 1).collect();
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let address = memory.alloc(&bytes);
-    let args = vec![vec![address as u32, (address >> 32) as u32]; 64];
-    let (results, _) = call_device(
-        &compiled.code,
-        Gen::Gfx8,
-        &args,
-        1,
-        &mut memory,
-        &Options::default(),
-    )
-    .unwrap();
-    let product = words.iter().fold(1u32, |p, &w| p.wrapping_mul(w));
-    assert!(results.iter().all(|r| r[0] == product));
-}
-
 #[test]
 fn unsupported_types_are_errors_naming_the_instruction() {
     let func = build(

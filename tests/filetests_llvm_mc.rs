@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use wavelift::{Arch, Target, isa::gcn::mc::Gen};
+use wavelift::{Arch, Target, gcn::Gen};
 
 fn clif_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read filetests directory") {

@@ -25,6 +25,56 @@ fn saxpy() -> CompiledCode {
     compile_filetest("saxpy.clif", "gfx803")
 }
 
+/// A device function keeping `n` loaded values live at once, then multiplying them.
+fn many_live_values(n: usize) -> CompiledCode {
+    let mut text = String::from("function %pressure(i64) -> i32 fast {\nblock0(v0: i64):\n");
+    for i in 0..n {
+        text += &format!("    v{} = load.i32 notrap aligned v0+{}\n", i + 1, 4 * i);
+    }
+    let mut product = n;
+    for i in (1..n).rev() {
+        text += &format!("    v{} = imul v{product}, v{i}\n", n + 1 + (n - 1 - i));
+        product = n + 1 + (n - 1 - i);
+    }
+    text += &format!("    return v{product}\n}}\n");
+    let func = cranelift_reader::parse_functions(&text).unwrap().remove(0);
+    let target = Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap();
+    wavelift::compile_function(&func, &target).unwrap()
+}
+
+/// More live values than regalloc2 sees registers of a class (63): the allocator's spill
+/// slots go to the VGPRs above its partition, and the code still computes the product.
+#[test]
+fn more_live_values_than_allocator_registers_run_correctly() {
+    use wavelift::sim::gcn::call_device;
+    let n = 150;
+    let compiled = many_live_values(n);
+    assert!(
+        compiled.vgprs as usize > 63 && compiled.vgprs <= 256,
+        "{}",
+        compiled.vgprs
+    );
+    let mut memory = Memory::new();
+    let words: Vec<u32> = (0..n as u32).map(|i| 3 * i + 1).collect();
+    let address = memory.alloc(&to_bytes_u32(&words));
+    let args = vec![vec![address as u32, (address >> 32) as u32]; 64];
+    let (results, _) = call_device(
+        &compiled.code,
+        Gen::Gfx8,
+        &args,
+        1,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap();
+    let product = words.iter().fold(1u32, |p, &w| p.wrapping_mul(w));
+    assert!(results.iter().all(|r| r[0] == product));
+}
+
+fn to_bytes_u32(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
 fn f32s(bytes: &[u8]) -> Vec<f32> {
     bytes
         .chunks(4)

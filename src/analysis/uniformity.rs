@@ -103,11 +103,6 @@ impl Uniformity {
         !self.divergent[value]
     }
 
-    /// Whether the branch ending `block` is divergent (lanes may go different ways).
-    pub fn is_divergent_branch(&self, block: Block) -> bool {
-        self.divergent_branches[block]
-    }
-
     /// Whether any branch is divergent, so that the function is linearized.
     pub fn has_divergent_branches(&self) -> bool {
         self.divergent_branches.values().any(|&d| d)

@@ -1,7 +1,6 @@
 //! The machine-independent core shared by every backend: virtual registers, VCode, the
-//! lowering driver, the regalloc2 adapter and the emission buffer.
+//! lowering driver and the regalloc2 adapter.
 
-pub mod buffer;
 pub mod dce;
 pub mod isle;
 pub mod linearize;
@@ -10,8 +9,6 @@ pub mod regalloc;
 pub mod type_gate;
 pub mod vcode;
 
-pub use buffer::{Label, MachBuffer};
-pub use lower::Lower;
 pub use regalloc2::RegClass;
 pub use vcode::{VBlock, VCode};
 

@@ -3,5 +3,7 @@
 //! disassembler, never compiler data structures. [`harness`] runs CLIF functions on them
 //! and checks results against `cranelift-interpreter`.
 
+#[cfg(test)]
+mod expansions;
 pub mod gcn;
 pub mod harness;

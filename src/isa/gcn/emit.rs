@@ -494,11 +494,6 @@ impl Emitter<'_> {
                 m.imm = waitcnt_imm(self.generation, *vmcnt, *expcnt, *lgkmcnt) as i32;
                 self.out.push(m);
             }
-            Inst::Nop(n) => {
-                let mut m = mc_inst(Op::SNop, self.generation);
-                m.imm = *n as i32;
-                self.out.push(m);
-            }
             Inst::EndPgm => self.out.push(mc_inst(Op::SEndpgm, self.generation)),
             Inst::Jump { .. } | Inst::BrScc { .. } => {
                 return Err("internal error: a branch outside `lower_blocks`".into());
@@ -663,7 +658,7 @@ impl Emitter<'_> {
     ///
     /// Hazard (GCN3 ISA 4.5, "VALU writes VCC, then V_DIV_FMAS reads VCC: 4 wait states"):
     /// seven VALU instructions separate the second v_div_scale_f32 from v_div_fmas_f32.
-    /// `src/isa/gcn/fdiv_model.rs` runs this exact expansion against Rust's `/`.
+    /// `src/sim/expansions/fdiv.rs` runs this exact expansion against Rust's `/`.
     fn fdiv32(&mut self, dst: Reg, num: Reg, den: Reg, tmp: &[Reg; 4]) {
         let (d, n, q) = (
             reg_operand(dst, 0),
@@ -694,7 +689,7 @@ impl Emitter<'_> {
     /// below the midpoint of s⁻ and s, x - s⁺·s > 0 that it is above that of s and s⁺
     /// (the fma residuals are exact in sign). Inputs below 2^-96 are scaled by 2^32 first
     /// (the root by 2^16) so that the residuals stay normal; ±0 and +inf pass through.
-    /// `src/isa/gcn/fdiv_model.rs` runs this exact expansion against `f32::sqrt`.
+    /// `src/sim/expansions/fdiv.rs` runs this exact expansion against `f32::sqrt`.
     fn sqrt32(&mut self, dst: Reg, src: Reg, tmp: &[Reg; 4]) {
         let (d, x) = (reg_operand(dst, 0), reg_operand(src, 0));
         let [t0, t1, t2, t3] = tmp.map(|r| reg_operand(r, 0));
@@ -782,7 +777,7 @@ impl Emitter<'_> {
     /// v_rcp_f64, one the quotient. On gfx6 the VCC output of v_div_scale is unusable
     /// (LLVM's `hasUsableDivScaleConditionOutput`): the condition is recomputed as "exactly
     /// one of numerator and denominator was scaled" from their high words. The hazard
-    /// pass separates the VCC write from v_div_fmas_f64. `fdiv64_model.rs` checks it.
+    /// pass separates the VCC write from v_div_fmas_f64. `src/sim/expansions/fdiv64.rs` checks it.
     fn fdiv64(&mut self, dst: Reg, num: Reg, den: Reg, tmp: &[Reg; 4]) {
         let (d, n, q) = (
             reg_operand(dst, 0),
@@ -834,7 +829,7 @@ impl Emitter<'_> {
     /// `SITargetLowering::lowerFSQRTF64`. Inputs below 2^-767 are scaled by 2^256 (the root
     /// by 2^128 after); from y = v_rsq_f64(x), s = x·y and h = y/2 are refined together by
     /// one Goldschmidt step (r = 1/2 - h·s), then s by two Newton-Raphson steps on the fma
-    /// residual x - s². ±0 and +inf pass through. `fdiv64_model.rs` checks it.
+    /// residual x - s². ±0 and +inf pass through. `src/sim/expansions/fdiv64.rs` checks it.
     fn sqrt64(&mut self, dst: Reg, src: Reg, tmp: &[Reg; 4]) {
         let (d, x) = (reg_operand(dst, 0), reg_operand(src, 0));
         let [t0, t1, t2, t3] = tmp.map(|r| reg_operand(r, 0));
@@ -907,7 +902,7 @@ impl Emitter<'_> {
     /// clears the fraction bits below the exponent e (x itself for e > 51, ±0 for e < 0);
     /// floor and ceil step the truncation by ∓1 where it moved the wrong way; rndne adds
     /// and subtracts 2^52 with x's sign (the additions round to nearest even), keeps x
-    /// for |x| ≥ 2^52 and x's sign for a zero result. `round64_model.rs` checks it.
+    /// for |x| ≥ 2^52 and x's sign for a zero result. `src/sim/expansions/round64.rs` checks it.
     fn round64(&mut self, op: Op, dst: Reg, src: Reg, tmp: &[Reg; 2]) {
         let (d, x) = (reg_operand(dst, 0), reg_operand(src, 0));
         let [t0, t1] = tmp.map(|r| reg_operand(r, 0));

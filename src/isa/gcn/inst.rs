@@ -156,8 +156,6 @@ pub enum Inst {
         expcnt: Option<u8>,
         lgkmcnt: Option<u8>,
     },
-    /// `s_nop n` (n + 1 wait states); inserted after allocation.
-    Nop(u8),
     /// `s_branch` to VCode block `target` (nothing when the target comes next).
     Jump { target: usize },
     /// A uniform two-way branch: `s_cmp` `cmp` a, b, then `s_cbranch_scc1` to `taken`,
@@ -408,7 +406,6 @@ impl MachInst for Inst {
                 visit(dst, OperandKind::Def);
             }
             Inst::Waitcnt { .. }
-            | Inst::Nop(_)
             | Inst::EndPgm
             | Inst::Jump { .. }
             | Inst::BrExecnz { .. }
@@ -425,7 +422,6 @@ impl MachInst for Inst {
             self,
             Inst::Store { .. }
                 | Inst::Waitcnt { .. }
-                | Inst::Nop(_)
                 | Inst::EndPgm
                 | Inst::Ret { .. }
                 | Inst::Args { .. }

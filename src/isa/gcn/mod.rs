@@ -2,24 +2,18 @@
 
 pub mod abi;
 pub mod copies;
-#[cfg(test)]
-mod div64_model;
-#[cfg(test)]
-mod div_model;
 pub mod emit;
-#[cfg(test)]
-mod fdiv64_model;
-#[cfg(test)]
-mod fdiv_model;
+// The hazard rules and the MC layer (tables, encoder, decoder) serve the simulator's
+// checker and decoder too: some of their interface only it and the tests use.
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
 pub mod hazards;
 pub mod insert_waitcnt;
 pub mod inst;
 pub mod lower;
+#[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
 pub mod regs;
 pub mod relax_branches;
-#[cfg(test)]
-mod round64_model;
 pub mod skip;
 
 use crate::analysis::cfg::Cfg;
@@ -227,6 +221,9 @@ fn allocate(
             match e {
                 AllocError::BadFixedRegister(r) => {
                     format!("internal error: fixed register {r:?} is not allocatable")
+                }
+                AllocError::Internal(reason) => {
+                    format!("internal register-allocation error: {reason}")
                 }
                 other => format!("internal register-allocation error: {other:?}"),
             },

@@ -64,7 +64,6 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::SCmpSelect { .. }
         | Inst::SLoad { .. }
         | Inst::Const128 { .. }
-        | Inst::Nop(_)
         | Inst::Jump { .. }
         | Inst::BrScc { .. }
         | Inst::BrExecnz { .. }

@@ -1,7 +1,7 @@
 //! Floating-point semantics of the VALU operations, one lane at a time, in the mode wavelift
 //! kernels run in (docs/ir.md): round to nearest even, f32 and f64 denormals kept, IEEE mode
 //! on, DX10 clamp on. The exceptions the hardware makes whatever the mode are modelled here
-//! too. `fdiv_model` (the backend's proof of its division sequence) uses the same functions.
+//! too. `expansions::fdiv` (the backend's proof of its division sequence) uses the same functions.
 //!
 //! NaNs (IEEE mode; AMDGPUUsage, "IEEE mode": signalling NaN inputs are quieted and
 //! propagated):
@@ -19,7 +19,7 @@
 //! flushes denormal inputs and outputs.
 //!
 //! The transcendental unit is modelled as correctly rounded: the manuals promise 1 ulp, and
-//! `rcp`/`sqrt` take a perturbation in ulps so that `fdiv_model` can prove the backend's
+//! `rcp`/`sqrt` take a perturbation in ulps so that `expansions::fdiv` can prove the backend's
 //! sequences for every result the hardware may give. v_rcp_f64 is an approximation too in
 //! hardware; it is modelled as correctly rounded.
 

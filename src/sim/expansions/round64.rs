@@ -3,15 +3,15 @@
 //! (`sim::gcn::valu::exec`), compared bit for bit with Rust's `trunc`, `floor`, `ceil`
 //! and `round_ties_even` (any NaN for a NaN) over edge values and random inputs.
 
-use super::emit::lower_to_mc;
-use super::inst::Inst;
-use super::mc::{Gen, McInst, Op, Operand};
+use crate::isa::gcn::emit::lower_to_mc;
+use crate::isa::gcn::inst::Inst;
+use crate::isa::gcn::mc::{Gen, McInst, Op, Operand};
 use crate::machinst::{Reg, RegClass};
 use crate::sim::gcn::valu::{LaneInputs, exec};
 
 fn pair(hw: u16) -> Reg {
     Reg::Real {
-        file: super::regs::VGPR,
+        file: crate::isa::gcn::regs::VGPR,
         class: RegClass::Float,
         hw,
     }

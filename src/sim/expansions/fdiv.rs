@@ -19,11 +19,11 @@
 //! `fdiv_all_ones_divisor_needs_rounded_rcp` pins that down; the other tests skip those
 //! divisors for the inexact reciprocals.
 
-use super::emit::lower_to_mc;
-use super::inst::Inst;
-use super::mc::{Gen, McInst, Op, Operand};
-use super::regs::vgpr;
 use crate::difftest::SplitMix64;
+use crate::isa::gcn::emit::lower_to_mc;
+use crate::isa::gcn::inst::Inst;
+use crate::isa::gcn::mc::{Gen, McInst, Op, Operand};
+use crate::isa::gcn::regs::vgpr;
 use crate::sim::gcn::float::{self, class, div_fixup, div_fmas, div_scale, rcp, sqrt};
 
 /// How far the transcendental unit's results are from the correctly rounded ones, in ulps.

@@ -1,5 +1,5 @@
 //! Checks the f64 division and square-root expansions (`Inst::FDiv64`, `Inst::Sqrt64`) as
-//! `fdiv_model.rs` checks the f32 ones: the emitted MC instructions run one lane at a time
+//! `fdiv.rs` checks the f32 ones: the emitted MC instructions run one lane at a time
 //! with the simulator's semantics of each opcode (`sim::gcn::float`), and the results are
 //! compared bit for bit with Rust's `/` and `f64::sqrt` (correctly rounded, denormals kept)
 //! over edge values and random inputs.
@@ -9,10 +9,10 @@
 //! condition because v_div_scale_f64's VCC output is unusable there) runs too, and its
 //! recomputed condition is checked against the flag v_div_scale_f64 defines.
 
-use super::emit::lower_to_mc;
-use super::inst::Inst;
-use super::mc::{Gen, McInst, Op, Operand};
 use crate::difftest::SplitMix64;
+use crate::isa::gcn::emit::lower_to_mc;
+use crate::isa::gcn::inst::Inst;
+use crate::isa::gcn::mc::{Gen, McInst, Op, Operand};
 use crate::machinst::{Reg, RegClass};
 use crate::sim::gcn::float::{
     self, class, div_fixup, div_fmas, div_scale, ldexp64, perturb64, rcp64, rsq64,
@@ -20,7 +20,7 @@ use crate::sim::gcn::float::{
 
 fn pair(hw: u16) -> Reg {
     Reg::Real {
-        file: super::regs::VGPR,
+        file: crate::isa::gcn::regs::VGPR,
         class: RegClass::Float,
         hw,
     }
@@ -105,7 +105,7 @@ impl Lane {
                 }
                 Op::VRcpF64 => {
                     let x = self.d(inst, 0);
-                    // The reciprocal of a power of two is exact (as `fdiv_model` assumes
+                    // The reciprocal of a power of two is exact (as `fdiv` assumes
                     // of v_rcp_f32).
                     let exact = x.to_bits() & ((1 << 52) - 1) == 0;
                     let x = perturb64(rcp64(x), if exact { 0 } else { self.ulps });
@@ -361,7 +361,7 @@ fn sqrt_edge_and_random_values() {
     assert_no_failures(&failures);
 }
 
-/// The limit `fdiv_model` documents for f32 holds for f64 too: for a divisor whose
+/// The limit `fdiv` documents for f32 holds for f64 too: for a divisor whose
 /// significand is all ones the exact reciprocal lies just above a midpoint, and a
 /// v_rcp_f64 result one ulp low there leaves some quotients one ulp low (LLVM's sequence
 /// has the same dependence). With the correctly rounded reciprocal they are exact.

@@ -5,12 +5,12 @@
 //! most 2 below the quotient) for every admissible `v_rcp_f32` result.
 //!
 //! Each function follows the rules instruction by instruction; keep them in step. The GCN
-//! semantics are those of `div_model.rs`, plus: `v_fma_f32` (one rounding: `mul_add`),
+//! semantics are those of `div.rs`, plus: `v_fma_f32` (one rounding: `mul_add`),
 //! `v_trunc_f32`, `v_rcp_f32` (within 1 ulp, as `v_rcp_iflag_f32` there), and 64-bit
 //! wrapping adds, subtracts and multiplies built from 32-bit halves (exact by
 //! construction: `umulhi64` is checked against `u128` arithmetic below).
 
-use super::div_model::Rcp;
+use super::div::Rcp;
 use crate::difftest::SplitMix64;
 
 const TWO_POW_32: f32 = 4_294_967_296.0; // 0x4f800000

@@ -360,7 +360,7 @@ fn estimate_bound_small_and_edge_divisors() {
 
 /// Every divisor from 1 to 2^32 - 1 with every admissible reciprocal: a proof of exactness
 /// for all 2^64 operand pairs, given the bound above. Takes a minute in release builds:
-/// `cargo test --release div_model -- --ignored`.
+/// `cargo test --release expansions::div -- --ignored`.
 #[test]
 #[ignore]
 fn estimate_bound_every_divisor() {
