@@ -52,6 +52,7 @@ impl Intrinsic {
         }
     }
 
+    /// The intrinsic with the reserved name `name` (without the `%`), if there is one.
     pub fn from_name(name: &str) -> Option<Intrinsic> {
         Intrinsic::all().into_iter().find(|i| i.name() == name)
     }

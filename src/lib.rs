@@ -1,8 +1,75 @@
-//! wavelift: a code generator from Cranelift IR (CLIF) to GPU machine code.
+//! wavelift: a code generator from Cranelift IR (CLIF) to GPU machine code (AMD GCN,
+//! gfx6–gfx9).
 //!
-//! Front ends build an [`ir::Function`] (with `cranelift-frontend` or by parsing `.clif`
-//! text with `cranelift-reader`) and call [`compile`] with a [`Target`]. GPU operations
-//! CLIF has no opcode for are calls to the intrinsics listed in [`intrinsics`].
+//! A front end builds an [`ir::Function`] with [`cranelift_frontend`] (re-exported here
+//! at the version wavelift is built with, as is [`cranelift_codegen`]), or parses `.clif`
+//! text with `cranelift-reader`, and calls [`compile`] or [`compile_function`] with a
+//! [`Target`]. GPU operations CLIF has no opcode for (work-item ids and the like) are
+//! calls to the [`intrinsics`]. The calling convention says what a function is:
+//! `system_v` for a kernel, `fast` for a device function (`docs/ir.md` in the repository
+//! documents the CLIF accepted and the ABI; `docs/targets.md` the targets).
+//!
+//! A kernel storing `out[id] = id * k` for each work-item `id`, compiled for gfx803 and
+//! disassembled:
+//!
+//! ```
+//! use wavelift::cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, types};
+//! use wavelift::cranelift_codegen::isa::CallConv;
+//! use wavelift::cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+//! use wavelift::intrinsics::{self, Intrinsic};
+//! use wavelift::{FunctionKind, Target};
+//!
+//! let target = Target::parse("gfx803")?; // or Target::new("amdgcn-amd-amdhsa", "gfx803")
+//!
+//! let mut sig = ir::Signature::new(CallConv::SystemV); // a kernel
+//! sig.params.push(AbiParam::new(types::I64)); // out: a global address
+//! sig.params.push(AbiParam::new(types::I32)); // k
+//! let name = ir::UserFuncName::testcase("scale_ids");
+//! let mut func = ir::Function::with_name_signature(name, sig);
+//! let workitem_id = intrinsics::declare(&mut func, Intrinsic::WorkitemId(0));
+//! let mut ctx = FunctionBuilderContext::new();
+//! let mut b = FunctionBuilder::new(&mut func, &mut ctx);
+//! let block = b.create_block();
+//! b.append_block_params_for_function_params(block);
+//! b.switch_to_block(block);
+//! let (out, k) = (b.block_params(block)[0], b.block_params(block)[1]);
+//! let call = b.ins().call(workitem_id, &[]);
+//! let id = b.inst_results(call)[0];
+//! let value = b.ins().imul(id, k);
+//! let offset = b.ins().uextend(types::I64, id);
+//! let offset = b.ins().ishl_imm_u(offset, 2);
+//! let address = b.ins().iadd(out, offset);
+//! b.ins().store(MemFlagsData::trusted(), value, address, 0);
+//! b.ins().return_(&[]);
+//! b.seal_all_blocks();
+//! b.finalize(target.frontend_config());
+//!
+//! let code: Vec<u8> = wavelift::compile(&func, &target)?;
+//! let compiled = wavelift::compile_function(&func, &target)?; // with its metadata
+//! assert_eq!(compiled.code, code);
+//! assert_eq!(compiled.kind, FunctionKind::Kernel);
+//! assert_eq!(compiled.kernarg_size, 12); // out at byte 0, k at byte 8
+//! assert!(compiled.inputs.kernarg_segment_ptr);
+//! let listing = wavelift::disassemble(&code, &target);
+//! assert_eq!(listing.last().unwrap().text, "s_endpgm");
+//! for line in &listing {
+//!     println!("{:6x}  {}", line.offset, line.text);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Bad input is never a panic: it is a [`CompileError`] naming the function, the
+//! instruction and the reason (or a [`TargetError`] for a target).
+//!
+//! # Features
+//!
+//! A front end depends on wavelift with `default-features = false`. The default features
+//! are for working on wavelift itself: `test-support` (the GCN simulator, the filetest
+//! harness and the differential tester, with `cranelift-interpreter`, `cranelift-reader`
+//! and `arbitrary`) and `cli` (the `clif-util` tool, with `clap`). Neither is a stable
+//! interface.
+
+#![warn(missing_docs)]
 
 extern crate alloc;
 
@@ -37,7 +104,7 @@ pub mod difftest;
 pub mod sim;
 
 pub use cranelift_codegen::ir;
-pub use target::{Arch, Target, TargetError};
+pub use target::{Arch, FeatureSetting, Os, Target, TargetError};
 
 /// The Cranelift code generator wavelift reads its IR from (pinned at the version wavelift
 /// is built with): build and inspect [`ir::Function`]s with it without naming the version.
@@ -61,11 +128,12 @@ pub struct CompileError {
     pub function: String,
     /// The offending instruction as CLIF text, when the error concerns one.
     pub inst: Option<String>,
+    /// Why it cannot be compiled.
     pub reason: String,
 }
 
 impl CompileError {
-    pub fn new(func: &ir::Function, reason: impl Into<String>) -> Self {
+    pub(crate) fn new(func: &ir::Function, reason: impl Into<String>) -> Self {
         CompileError {
             function: func.name.to_string(),
             inst: None,
@@ -73,7 +141,7 @@ impl CompileError {
         }
     }
 
-    pub fn at_inst(func: &ir::Function, inst: ir::Inst, reason: impl Into<String>) -> Self {
+    pub(crate) fn at_inst(func: &ir::Function, inst: ir::Inst, reason: impl Into<String>) -> Self {
         CompileError {
             function: func.name.to_string(),
             inst: Some(func.dfg.display_inst(inst).to_string()),
@@ -94,8 +162,9 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
-/// What kind of entry point a compiled function is.
+/// What kind of entry point a compiled function is (from its calling convention).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FunctionKind {
     /// A compute kernel launched over a grid (`s_endpgm` at the end).
     Kernel,
@@ -106,7 +175,9 @@ pub enum FunctionKind {
 /// A compiled function: its code and what a loader or a user needs to know about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompiledCode {
+    /// The machine code. Its branches are PC-relative: it runs wherever it is placed.
     pub code: Vec<u8>,
+    /// A kernel or a device function.
     pub kind: FunctionKind,
     /// Vector registers used (the highest used index plus one).
     pub vgprs: u32,
@@ -142,7 +213,9 @@ pub fn compile_function(
 /// One disassembled instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DisasmLine {
+    /// Its byte offset in the code.
     pub offset: usize,
+    /// Its encoding (4 or 8 bytes, 4 more for a literal constant).
     pub bytes: Vec<u8>,
     /// The instruction in the vendor assembler's syntax (LLVM's for GCN).
     pub text: String,
@@ -155,3 +228,8 @@ pub fn disassemble(code: &[u8], target: &Target) -> Vec<DisasmLine> {
         Arch::Gcn(generation) => isa::gcn::disassemble(code, generation),
     }
 }
+
+// The README's library example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,11 +1,14 @@
 //! The public API as a front end uses it: building CLIF with cranelift-frontend, declaring
 //! intrinsics, compiling, and getting errors (never panics) for what cannot compile.
 
-use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, UserFuncName, types};
-use cranelift_codegen::isa::CallConv;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use wavelift::cranelift_codegen::ir::{
+    self, AbiParam, InstBuilder, MemFlagsData, UserFuncName, types,
+};
+use wavelift::cranelift_codegen::isa::CallConv;
+use wavelift::cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use wavelift::gcn::Gen;
 use wavelift::intrinsics::{self, Intrinsic};
-use wavelift::{FunctionKind, Target};
+use wavelift::{Arch, FeatureSetting, FunctionKind, Os, Target};
 
 fn target() -> Target {
     Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap()
@@ -155,4 +158,133 @@ fn kernels_cannot_return_values() {
     );
     let err = wavelift::compile(&func, &target()).unwrap_err();
     assert!(err.reason.contains("kernels return no values"), "{err}");
+}
+
+#[test]
+fn llvm_target_ids_and_triples_are_accepted() {
+    for (spec, triple, os, cpu, target_id) in [
+        (
+            "gfx803:xnack-",
+            "amdgcn-amd-amdhsa",
+            Os::Amdhsa,
+            "gfx803",
+            "gfx803",
+        ),
+        (
+            "gfx906:sramecc+:xnack-",
+            "amdgcn-amd-amdhsa",
+            Os::Amdhsa,
+            "gfx906",
+            "gfx906:sramecc+:xnack-",
+        ),
+        (
+            "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-",
+            "amdgcn-amd-amdhsa",
+            Os::Amdhsa,
+            "gfx906",
+            "gfx906:sramecc-:xnack-",
+        ),
+        (
+            "amdgcn-mesa-mesa3d gfx803",
+            "amdgcn-mesa-mesa3d",
+            Os::Mesa3d,
+            "gfx803",
+            "gfx803",
+        ),
+        (
+            "amdgcn-amd-amdpal:tonga",
+            "amdgcn-amd-amdpal",
+            Os::Amdpal,
+            "tonga",
+            "gfx802",
+        ),
+        (
+            "amdgcn-amd-amdpal gfx900",
+            "amdgcn-amd-amdpal",
+            Os::Amdpal,
+            "gfx900",
+            "gfx900:xnack-",
+        ),
+    ] {
+        let target = Target::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert_eq!(target.triple, triple, "{spec}");
+        assert_eq!(target.os, os, "{spec}");
+        assert_eq!(target.cpu, cpu, "{spec}");
+        assert_eq!(target.target_id(), target_id, "{spec}");
+        assert_eq!(
+            Target::parse(&target.to_string()).unwrap(),
+            target,
+            "{spec}"
+        );
+    }
+    let target = Target::new("amdgcn-mesa-mesa3d", "gfx906:xnack-:sramecc+").unwrap();
+    assert_eq!(
+        (target.xnack, target.sramecc),
+        (FeatureSetting::Off, FeatureSetting::On)
+    );
+    assert_eq!(target.arch, Arch::Gcn(Gen::Gfx9));
+}
+
+/// Neither the OS nor `sramecc`/`xnack-` changes wavelift's code (docs/targets.md).
+#[test]
+fn os_and_target_id_features_do_not_change_the_code() {
+    let reference = wavelift::compile(&kernel(), &Target::parse("gfx906").unwrap()).unwrap();
+    for spec in [
+        "gfx906:xnack-",
+        "gfx906:sramecc+:xnack-",
+        "gfx906:sramecc-",
+        "amdgcn-mesa-mesa3d gfx906",
+        "amdgcn-amd-amdpal gfx906:xnack-",
+    ] {
+        let code = wavelift::compile(&kernel(), &Target::parse(spec).unwrap()).unwrap();
+        assert_eq!(code, reference, "{spec}");
+    }
+}
+
+#[test]
+fn unsupported_gcn_cpus_say_so_in_every_form() {
+    for spec in [
+        "gfx1030",
+        "amdgcn gfx1030",
+        "amdgcn-amd-amdhsa gfx1030",
+        "amdgcn-amd-amdhsa:gfx1030",
+        "amdgcn-amd-amdhsa--gfx1030",
+        "gfx90a",
+        "gfx90a:xnack-",
+        "amdgcn gfx90a",
+        "amdgcn-mesa-mesa3d gfx90a",
+    ] {
+        let err = Target::parse(spec).unwrap_err().to_string();
+        assert!(err.starts_with("unsupported CPU `gfx"), "{spec}: {err}");
+        assert!(err.contains("(supported: gfx600, "), "{spec}: {err}");
+    }
+}
+
+#[test]
+fn target_errors_name_what_is_wrong() {
+    for (spec, message) in [
+        ("gfx900:xnack+", "`xnack+` is not supported"),
+        ("gfx803:xnack+", "`gfx803` has no XNACK"),
+        ("gfx803:sramecc+", "`gfx803` has no SRAMECC"),
+        ("gfx906:xnack", "`xnack` needs a setting"),
+        ("gfx906:tgsplit+", "unknown target-ID feature `tgsplit+`"),
+        ("gfx906:xnack-:xnack-", "`xnack` is given twice"),
+        ("gfx9999", "unknown CPU `gfx9999` (supported: gfx600, "),
+        ("amdgcn-amd-amdhsa", "names no CPU"),
+        ("amdgcn-amd-amdhsa:", "names no CPU"),
+        ("amdgcn-unknown-linux gfx803", "unsupported OS `linux`"),
+        ("amdgcn-- gfx803", "names no OS"),
+        (
+            "x86_64-unknown-linux-gnu gfx803",
+            "unsupported architecture `x86_64`",
+        ),
+        (
+            "amdgcn-amd-amdhsa-gnu gfx803",
+            "unsupported environment `gnu`",
+        ),
+        ("amdgcn amd amdhsa gfx803", "cannot parse target"),
+    ] {
+        let err = Target::parse(spec).unwrap_err().to_string();
+        assert!(err.contains(message), "{spec}: {err}");
+    }
 }

@@ -133,7 +133,9 @@ block3:
 fn check(text: &str, args: &[i32]) {
     let func = &cranelift_reader::parse_functions(text).expect("the generated CLIF parses")[0];
     for target in Target::per_generation() {
-        let Arch::Gcn(generation) = target.arch;
+        let Arch::Gcn(generation) = target.arch else {
+            unreachable!("GCN targets only")
+        };
         let compiled = wavelift::compile_function(func, &target)
             .unwrap_or_else(|e| panic!("{generation:?}: {e}"));
         assert!(
@@ -188,6 +190,7 @@ fn llvm_cpu(generation: Gen) -> &'static str {
         Gen::Gfx7 => "bonaire",
         Gen::Gfx8 => "tonga",
         Gen::Gfx9 => "gfx900",
+        other => panic!("no llvm-mc CPU for {other:?}"),
     }
 }
 

@@ -31,6 +31,7 @@ fn llvm_cpu(generation: Gen) -> (&'static str, bool) {
         Gen::Gfx7 => ("bonaire", false),
         Gen::Gfx8 => ("tonga", true),
         Gen::Gfx9 => ("gfx900", true),
+        other => panic!("no llvm-mc CPU for {other:?}"),
     }
 }
 
@@ -113,7 +114,9 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
             .join("\n");
         let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
         for target in &targets {
-            let Arch::Gcn(generation) = target.arch;
+            let Arch::Gcn(generation) = target.arch else {
+                unreachable!("GCN targets only")
+            };
             let (cpu, disassembles) = llvm_cpu(generation);
             for func in &funcs {
                 let code = wavelift::compile(func, target)

@@ -54,7 +54,7 @@ fn run(func: &ir::Function, compiled: &CompiledCode, code: &[u8]) -> Result<(), 
             };
             gcn::launch(&compiled, GEN, &launch, &mut memory, &options).map(|_| ())
         }
-        FunctionKind::Device => {
+        _ => {
             let mut dwords = Vec::new();
             for a in &args {
                 wavelift::sim::harness::push_dwords(a, 0, &mut dwords).unwrap();

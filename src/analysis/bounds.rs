@@ -3,7 +3,7 @@
 //! Instruction selection asks this when an addressing form needs a value to fit a field:
 //! gfx9's GLOBAL instructions take a 64-bit SGPR base plus a 32-bit VGPR offset that the
 //! hardware zero-extends, which is only the CLIF `iadd(base, offset)` when `offset` is below
-//! 2^32. The analysis is a walk up the data-flow graph, at most [`MAX_DEPTH`] instructions
+//! 2^32. The analysis is a walk up the data-flow graph, at most `MAX_DEPTH` instructions
 //! deep; every step checks its arithmetic for overflow of the value's type (CLIF integers
 //! wrap), and gives up (`None`) where it cannot prove a bound.
 

@@ -2,7 +2,7 @@
 //! different random inputs in every lane, compared lane by lane with
 //! `cranelift-interpreter` (`docs/testing.md`).
 //!
-//! - `generate.rs`: the random function generator ([`generate`], [`GenConfig`]);
+//! - `generate.rs`: the random function generator (`generate`, `GenConfig`);
 //! - `values.rs`: edge values, random inputs, the dword encoding of arguments;
 //! - `specified.rs`: which result bits CLIF specifies (NaN payloads are not);
 //! - the reference is `cranelift-interpreter` through `sim::harness::interpret`;

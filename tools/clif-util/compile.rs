@@ -142,7 +142,7 @@ pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledC
         .max(23);
     let kind = match compiled.kind {
         FunctionKind::Kernel => "kernel",
-        FunctionKind::Device => "device function",
+        _ => "device function",
     };
 
     let mut out = format!("function {} ({kind}, {target}):\n", func.name);

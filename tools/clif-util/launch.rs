@@ -420,7 +420,9 @@ pub fn execute(
     target: &Target,
     spec: &LaunchSpec,
 ) -> Result<Outcome, String> {
-    let Arch::Gcn(generation) = target.arch;
+    let Arch::Gcn(generation) = target.arch else {
+        return Err(format!("{target}: the simulator runs GCN code only"));
+    };
     let (mut memory, addresses, args) = place(spec)?;
     let launch = Launch {
         workgroup_size: spec.workgroup_size,

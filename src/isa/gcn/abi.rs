@@ -10,7 +10,7 @@
 //!
 //! **Device functions** (call conv `fast` or `tail`): arguments and results are passed in
 //! v0, v1, … (one VGPR per 32 bits, a 64-bit value in two consecutive VGPRs, low half
-//! first); the return address is in s[0:1], a reserved pair; a call returns with
+//! first); the return address is in `s[0:1]`, a reserved pair; a call returns with
 //! `s_setpc_b64 s[0:1]`.
 
 use super::regs::{SGPR, sgpr, sgpr_pair};
@@ -21,8 +21,11 @@ use crate::machinst::{Reg, RegClass};
 /// The hardware-initialised inputs a kernel enables (kernel descriptor fields).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct KernelInputs {
+    /// The dispatch packet's address in an SGPR pair (for the work-group sizes).
     pub dispatch_ptr: bool,
+    /// The kernarg segment's address in an SGPR pair (for the kernel's arguments).
     pub kernarg_segment_ptr: bool,
+    /// The work-group id along x, y, z, each in an SGPR.
     pub workgroup_id: [bool; 3],
     /// How many work-item id VGPRs are initialised: 1 (x), 2 (x, y) or 3.
     pub workitem_id_vgprs: u8,

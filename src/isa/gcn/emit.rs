@@ -977,8 +977,8 @@ impl Emitter<'_> {
     }
 }
 
-/// The `s_waitcnt` immediate (GCN3 ISA 4.4: vmcnt [3:0], expcnt [6:4], lgkmcnt [11:8];
-/// GFX9 adds vmcnt[5:4] at [15:14]). An unconstrained counter gets its maximum.
+/// The `s_waitcnt` immediate (GCN3 ISA 4.4: vmcnt `[3:0]`, expcnt `[6:4]`, lgkmcnt `[11:8]`;
+/// GFX9 adds vmcnt `[5:4]` at `[15:14]`). An unconstrained counter gets its maximum.
 pub fn waitcnt_imm(
     generation: Gen,
     vmcnt: Option<u8>,

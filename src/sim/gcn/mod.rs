@@ -161,7 +161,7 @@ pub struct Stats {
 /// Calls a device function (`fast`/`tail` calling convention, see
 /// `isa::gcn::abi`): lane `i` (for `i < args.len()`, at most 64) gets `args[i]` in
 /// v0, v1, … (one dword each, already split into dwords by the caller); the other lanes
-/// are inactive (EXEC clear). The return address in s[0:1] points past the end of the code;
+/// are inactive (EXEC clear). The return address in `s[0:1]` points past the end of the code;
 /// the call ends when the code jumps there. Returns the first `result_dwords` VGPRs of
 /// every active lane.
 pub fn call_device(

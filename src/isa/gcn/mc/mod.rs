@@ -21,6 +21,7 @@ pub use table::{
 
 /// A GCN generation. Encodings, opcode numbers, wait-count fields and hazards differ by it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Gen {
     /// GCN 1.0, Southern Islands (gfx6).
     Gfx6,
