@@ -103,6 +103,8 @@ pub mod difftest;
 #[doc(hidden)]
 pub mod sim;
 
+/// Cranelift's IR, the input: [`ir::Function`] and what it is made of.
+#[doc(no_inline)]
 pub use cranelift_codegen::ir;
 pub use target::{Arch, FeatureSetting, Os, Target, TargetError};
 
