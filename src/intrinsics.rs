@@ -9,8 +9,9 @@
 use crate::ir::{self, AbiParam, ExternalName, FuncRef, Signature, types};
 use cranelift_codegen::isa::CallConv;
 
-/// Every intrinsic.
+/// Every intrinsic. More will come (memory spaces, barriers), so matches need a wildcard.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Intrinsic {
     /// The work-item's id within its work-group along a dimension (0, 1, 2).
     WorkitemId(u8),
