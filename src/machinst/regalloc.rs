@@ -133,7 +133,9 @@ fn scan_block<I: MachInst>(
         inst.visit_operands(&mut |r, kind| {
             if let Some(v) = vreg_in_file(r, file) {
                 match kind {
-                    OperandKind::Use | OperandKind::UseFixed(_) => uses.push((v, r.class())),
+                    OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny => {
+                        uses.push((v, r.class()))
+                    }
                     _ => defs.push((v, r.class())),
                 }
             }
@@ -239,6 +241,8 @@ impl<'a, I: MachInst> FileView<'a, I> {
                 let op = match kind {
                     OperandKind::Use => Operand::reg_use(vreg),
                     OperandKind::Def => Operand::reg_def(vreg),
+                    OperandKind::UseAny => Operand::any_use(vreg),
+                    OperandKind::DefAny => Operand::any_def(vreg),
                     OperandKind::EarlyDef => Operand::new(
                         vreg,
                         OperandConstraint::Reg,

@@ -145,7 +145,7 @@ fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
             return;
         };
         let list = match kind {
-            OperandKind::Use | OperandKind::UseFixed(_) => &mut uses,
+            OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny => &mut uses,
             _ => &mut defs,
         };
         list.extend((0..r.width()).filter_map(|k| unit(file, hw + k)));
@@ -517,7 +517,10 @@ fn may_write(inst: &Inst, single: bool, dst: &[Unit], uses: &[Unit]) -> bool {
                 // Every source the result touches is the result's registers exactly.
                 let mut exact = true;
                 inst.clone().visit_operands(&mut |r, kind| {
-                    if matches!(kind, OperandKind::Use | OperandKind::UseFixed(_)) {
+                    if matches!(
+                        kind,
+                        OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                    ) {
                         let us = units(*r).unwrap_or_default();
                         exact &= us == dst || us.iter().all(|u| !dst.contains(u));
                     }

@@ -151,7 +151,8 @@ fn allocate(
 ) -> Result<Allocated<Inst>, CompileError> {
     let mut vdemand = regalloc::pressure(vcode, VGPR);
     let mut sdemand = regalloc::pressure(vcode, SGPR);
-    // Fixed ABI registers (v0, v1, … for arguments, results and work-item ids) are singles.
+    // Fixed ABI registers (v0, v1, … for arguments, results and work-item ids, below
+    // `abi::FIXED_ABI_VGPRS`) are singles.
     let mut min_vsingles = 0usize;
     for inst in &vcode.insts {
         let mut inst = inst.clone();
