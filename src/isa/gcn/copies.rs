@@ -22,6 +22,7 @@
 //! from `first_sgpr` below the special registers (VCC, EXEC, M0 are never touched).
 
 use super::inst::{Inst, Op64, Src};
+use super::mc::Op;
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 
@@ -195,6 +196,12 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
         }
     };
     match inst {
+        // The value v_writelane_b32 writes is an SGPR (the only constant-bus read).
+        Inst::Valu {
+            op: Op::VWritelaneB32,
+            srcs,
+            ..
+        } => src(&mut srcs[0], SGPR),
         Inst::Valu { srcs, .. } => srcs.iter_mut().for_each(|s| src(s, VGPR)),
         Inst::Salu { srcs, .. } => srcs.iter_mut().for_each(|s| src(s, SGPR)),
         Inst::BrScc { a, b, .. } => {

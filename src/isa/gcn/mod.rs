@@ -32,7 +32,7 @@ use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind};
 use abi::Frame;
 use cranelift_codegen::isa::CallConv;
 use inst::Inst;
-use mc::Gen;
+use mc::{Gen, Op};
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 
 /// Compiles a verified, optimised function for a GCN generation.
@@ -65,23 +65,50 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     };
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
-    let backend = lower::GcnLower {
-        generation,
-        uniformity: &uniformity,
-        kind,
-        frame: &frame,
-        buffer_rsrc: Default::default(),
+    // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
+    // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
+    // gfx6/gfx7 have v_readlane/v_writelane only in the VOP2 encoding, which the MC layer
+    // does not emit yet: there every mask takes a pair.
+    let lanes_hold_masks = Op::VWritelaneB32.info().available(generation);
+    let mut mask_registers = match lanes_hold_masks {
+        true => lower::linear::mask_registers(&frame, generation, 16),
+        false => usize::MAX,
     };
-    // Divergent branches: the blocks run one after another under lane masks (see
-    // `machinst::linearize`), whose registers come before the allocator's.
-    let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
-        let vcode = lower_linearized(func, &cfg, &backend)?;
-        let first = lower::linear::first_free_sgpr(&frame, vcode.masks);
-        (vcode, first)
-    } else {
-        (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
+    let (vcode, first_sgpr, mut allocated) = loop {
+        let backend = lower::GcnLower {
+            generation,
+            uniformity: &uniformity,
+            kind,
+            frame: &frame,
+            buffer_rsrc: Default::default(),
+            mask_registers,
+        };
+        // Divergent branches: the blocks run one after another under lane masks (see
+        // `machinst::linearize`), whose registers come before the allocator's.
+        let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
+            let vcode = lower_linearized(func, &cfg, &backend)?;
+            let first = lower::linear::first_free_sgpr(&frame, vcode.masks);
+            (vcode, first)
+        } else {
+            (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
+        };
+        let slot_vgprs = lower::linear::mask_slot_vgprs(vcode.mask_slots);
+        match allocate(
+            func,
+            &vcode,
+            first_sgpr,
+            VGPR_LIMIT - slot_vgprs,
+            generation,
+        ) {
+            Ok(allocated) => break (vcode, first_sgpr, allocated),
+            Err(_) if lanes_hold_masks && vcode.masks > 0 => mask_registers = vcode.masks / 2,
+            Err(e) => return Err(e),
+        }
     };
-    let allocated = allocate(func, &vcode, first_sgpr, generation)?;
+    lower::linear::place_mask_slots(
+        &mut allocated.insts,
+        lower::linear::mask_slot_vgprs(vcode.mask_slots),
+    );
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -123,7 +150,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
                 let end = (hw + r.width()) as u32;
                 match file {
                     VGPR => vgprs = vgprs.max(end),
-                    _ if *r == VCC => uses_vcc = true,
+                    _ if (VCC.hw()..VCC.hw() + 2).contains(&hw) => uses_vcc = true,
                     _ if *r == lower::linear::EXEC => {}
                     _ => sgprs = sgprs.max(end),
                 }
@@ -147,6 +174,7 @@ fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
     first_sgpr: u16,
+    vgpr_limit: u16,
     generation: Gen,
 ) -> Result<Allocated<Inst>, CompileError> {
     let mut vdemand = regalloc::pressure(vcode, VGPR);
@@ -181,7 +209,7 @@ fn allocate(
     let mut smallest = None;
     let capped = |demand: [usize; 3]| demand.map(|d| d.min(regs::MAX_PER_CLASS));
     for _attempt in 0..16 {
-        let venv = regs::partition(VGPR, 0, VGPR_LIMIT, capped(vdemand), min_vsingles, &[]);
+        let venv = regs::partition(VGPR, 0, vgpr_limit, capped(vdemand), min_vsingles, &[]);
         let senv = regs::partition(
             SGPR,
             first_sgpr,
