@@ -96,7 +96,10 @@ pub fn compile_function(
     func: &ir::Function,
     target: &Target,
 ) -> Result<CompiledCode, CompileError> {
-    let func = machinst::prepare(func)?;
+    let check = match target.arch {
+        Arch::Gcn(_) => isa::gcn::check_type,
+    };
+    let func = machinst::prepare(func, check)?;
     match target.arch {
         Arch::Gcn(generation) => isa::gcn::compile(&func, generation),
     }

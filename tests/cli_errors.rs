@@ -286,3 +286,23 @@ fn bench_reports_speed_and_memory() {
     let error = expect_error(&["bench", "--target", "gfx1"]);
     assert!(error.contains("--target"), "{error}");
 }
+
+/// `difftest --file` on a function cranelift-interpreter cannot run (it panics on f16
+/// arithmetic) reports an interpreter failure for that function and carries on.
+#[test]
+fn difftest_file_survives_the_interpreter() {
+    let path = scratch_file(
+        "f16-difftest.clif",
+        "test run\ntarget amdgcn gfx803\n\nfunction %add(f16, f16) -> f16 {\nblock0(v0: f16, \
+         v1: f16):\n    v2 = fadd v0, v1\n    return v2\n}\n; run: %add(0x1.0p0, 0x1.0p0) == \
+         0x1.0p1\n\nfunction %id(f16) -> f16 {\nblock0(v0: f16):\n    return v0\n}\n; run: \
+         %id(-0x1.0p0) == -0x1.0p0\n",
+    );
+    let output = clif_util(&["difftest", "--file", path_str(&path)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stdout.contains("interpreter failure"), "{stdout}");
+    assert!(stdout.contains("%id: ok"), "{stdout}");
+}

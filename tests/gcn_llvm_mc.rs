@@ -192,6 +192,13 @@ fn rows() -> Vec<(McInst, &'static str)> {
         (new(SBranch, Sopp).imm(5), "s_branch 5"),
         (new(SBranch, Sopp).imm(-1), "s_branch 65535"),
         (new(SCbranchExecz, Sopp).imm(-100), "s_cbranch_execz 65436"),
+        // Branch relaxation: the inverted branch over a long jump.
+        (new(SCbranchExecnz, Sopp).imm(5), "s_cbranch_execnz 5"),
+        (new(SCbranchScc0, Sopp).imm(5), "s_cbranch_scc0 5"),
+        (
+            new(SAddcU32, Sop2).d(s(101)).s(&[s(101), i(-1)]),
+            "s_addc_u32 s101, s101, -1",
+        ),
         // SMEM.
         (
             new(SLoadDword, Smem).d(s(0)).s(&[s(4)]),
@@ -204,6 +211,15 @@ fn rows() -> Vec<(McInst, &'static str)> {
         (
             new(SLoadDwordx8, Smem).d(s(8)).s(&[s(4)]).imm(0x10),
             "s_load_dwordx8 s[8:15], s[4:5], 0x10",
+        ),
+        // The offset in an SGPR (bytes).
+        (
+            new(SLoadDword, Smem).d(s(5)).s(&[s(2), s(4)]),
+            "s_load_dword s5, s[2:3], s4",
+        ),
+        (
+            new(SLoadDwordx2, Smem).d(s(6)).s(&[s(2), s(101)]),
+            "s_load_dwordx2 s[6:7], s[2:3], s101",
         ),
         (
             new(SBufferLoadDword, Smem).d(s(0)).s(&[s(4)]).imm(0x10),
@@ -331,6 +347,21 @@ fn rows() -> Vec<(McInst, &'static str)> {
         (
             valu(VRcpF64, Some(v(0)), None, &[f(2.0)]),
             "v_rcp_f64_e32 v[0:1], 2.0",
+        ),
+        (
+            valu(VCvtF16F32, Some(v(0)), None, &[v(2)]),
+            "v_cvt_f16_f32_e32 v0, v2",
+        ),
+        (
+            valu(VCvtF32F16, Some(v(3)), None, &[s(4)]),
+            "v_cvt_f32_f16_e32 v3, s4",
+        ),
+        (
+            new(VCvtF32F16, Vop3)
+                .d(v(0))
+                .s(&[v(1)])
+                .mods(1, 0, false, 0),
+            "v_cvt_f32_f16_e64 v0, |v1|",
         ),
         // VOP3-only operations.
         (
@@ -706,6 +737,10 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
         ),
         (new(SWaitcnt, Sopp).imm(0xc07f), "s_waitcnt lgkmcnt(0)"),
         (new(SWaitcnt, Sopp).imm(0x4f72), "s_waitcnt vmcnt(18)"),
+        (
+            new(SLoadDwordx2, Smem).d(s(6)).s(&[s(2), M0]),
+            "s_load_dwordx2 s[6:7], s[2:3], m0",
+        ),
     ]
 }
 
@@ -715,6 +750,14 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
     use Enc::*;
     use Op::*;
     let mut rows = vec![
+        (
+            new(SLoadDword, Smem).d(s(5)).s(&[s(2), s(4)]),
+            "s_load_dword s5, s[2:3], s4",
+        ),
+        (
+            new(SLoadDwordx2, Smem).d(s(6)).s(&[s(2), s(103)]),
+            "s_load_dwordx2 s[6:7], s[2:3], s103",
+        ),
         (
             new(BufferLoadDword, Mubuf).d(v(0)).s(&[v(2), s(8)]),
             "buffer_load_dword v0, v[2:3], s[8:11], 0 addr64",
@@ -757,6 +800,20 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
             "v_ashr_i64 v[0:1], v[2:3], s4",
         ),
         (new(SWaitcnt, Sopp).imm(0xf0f), "s_waitcnt expcnt(0)"),
+        // A long jump through the last SGPR pair, which gfx6/gfx7 have (gfx8: flat_scratch).
+        (new(SGetpcB64, Sop1).d(s(102)), "s_getpc_b64 s[102:103]"),
+        (
+            new(SAddU32, Sop2)
+                .d(s(102))
+                .s(&[s(102), LIT])
+                .lit(0xfffd_fff4),
+            "s_add_u32 s102, s102, 0xfffdfff4",
+        ),
+        (
+            new(SAddcU32, Sop2).d(s(103)).s(&[s(103), i(-1)]),
+            "s_addc_u32 s103, s103, -1",
+        ),
+        (new(SSetpcB64, Sop1).s(&[s(102)]), "s_setpc_b64 s[102:103]"),
     ];
     if generation == Gen::Gfx7 {
         rows.push((

@@ -19,7 +19,15 @@ impl Layout {
         let n = cfg.len();
         let mut placed = vec![false; n];
         let mut order = Vec::with_capacity(n);
-        place(cfg, None, 0, &mut placed, &mut order);
+        // The blocks of each loop, by header, in reverse postorder.
+        let mut members = vec![Vec::new(); n];
+        for b in 0..n {
+            for &h in &cfg.loops[b] {
+                members[h].push(b);
+            }
+        }
+        let all: Vec<usize> = (0..n).collect();
+        place(cfg, &members, None, &all, 0, &mut placed, &mut order);
         let mut pos = vec![0; n];
         for (p, &b) in order.iter().enumerate() {
             pos[b] = p;
@@ -44,26 +52,36 @@ impl Layout {
 }
 
 /// Places the blocks of the loop headed by `header` (the whole function for `None`, at
-/// loop depth `depth`) in reverse postorder, each nested loop as one contiguous run. A
+/// loop depth `depth`; `blocks` are its blocks in reverse postorder) in reverse postorder, each nested loop as one contiguous run. A
 /// loop's header comes first among its blocks in reverse postorder (it dominates them),
 /// and only the header has predecessors outside the loop, so moving a whole loop to the
 /// place of its header keeps every forward edge pointing forward.
 fn place(
     cfg: &Cfg,
+    members: &[Vec<usize>],
     header: Option<usize>,
+    blocks: &[usize],
     depth: usize,
     placed: &mut [bool],
     out: &mut Vec<usize>,
 ) {
-    for b in 0..cfg.len() {
-        if placed[b] || header.is_some_and(|h| !cfg.in_loop(b, h)) {
+    for &b in blocks {
+        if placed[b] {
             continue;
         }
         let loops = &cfg.loops[b];
         if loops.len() > depth && Some(loops[depth]) != header {
             let inner = loops[depth];
             debug_assert_eq!(inner, b, "a loop's header precedes its blocks");
-            place(cfg, Some(inner), depth + 1, placed, out);
+            place(
+                cfg,
+                members,
+                Some(inner),
+                &members[inner],
+                depth + 1,
+                placed,
+                out,
+            );
         } else {
             placed[b] = true;
             out.push(b);

@@ -32,108 +32,70 @@ impl Uniformity {
     /// branch it is linearized (see `docs/decisions.md`) and every block parameter is
     /// divergent.
     pub fn analyze(func: &ir::Function, cfg: &Cfg, args_uniform: bool) -> Uniformity {
-        let mut divergent: SecondaryMap<Value, bool> = SecondaryMap::new();
-        let mut divergent_branches: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut state = State {
+            func,
+            cfg,
+            divergent: SecondaryMap::new(),
+            divergent_branches: SecondaryMap::new(),
+            divergent_control: vec![false; cfg.len()],
+            loop_done: vec![false; cfg.len()],
+            linear: false,
+            values: Vec::new(),
+            branches: Vec::new(),
+        };
         if let Some(entry) = func.layout.entry_block() {
             for &p in func.dfg.block_params(entry) {
-                divergent[p] = !args_uniform;
+                if !args_uniform {
+                    state.mark(p);
+                }
             }
         }
-        let mut divergent_control = vec![false; cfg.len()];
-        let mut linear = false;
-        let mut changed = true;
-        while changed {
-            changed = false;
-            let mark = |v: Value, divergent: &mut SecondaryMap<Value, bool>| {
-                if !divergent[v] {
-                    divergent[v] = true;
-                    true
-                } else {
-                    false
+        // One scan for the uses: instruction arguments, and block arguments flowing into
+        // parameters, sorted by the value used.
+        let mut uses: Vec<(Value, Use)> = Vec::new();
+        for (b, &block) in cfg.order.iter().enumerate() {
+            for inst in func.layout.block_insts(block) {
+                for &a in func.dfg.inst_args(inst) {
+                    uses.push((func.dfg.resolve_aliases(a), Use::Inst(inst, b)));
                 }
-            };
-            for (b, &block) in cfg.order.iter().enumerate() {
-                for inst in func.layout.block_insts(block) {
-                    let is_divergent = inst_is_divergent(func, inst, &divergent);
-                    for &result in func.dfg.inst_results(inst) {
-                        if is_divergent {
-                            changed |= mark(result, &mut divergent);
-                        }
-                    }
-                    // Block arguments flow into the successors' parameters.
-                    for (target, args) in destinations(func, inst) {
-                        for (i, arg) in args.iter().enumerate() {
-                            let arg_divergent = match *arg {
-                                ir::BlockArg::Value(v) => divergent[func.dfg.resolve_aliases(v)],
-                                _ => true,
-                            };
-                            let param = func.dfg.block_params(target)[i];
-                            if arg_divergent {
-                                changed |= mark(param, &mut divergent);
+                for (target, args) in destinations(func, inst) {
+                    for (i, arg) in args.iter().enumerate() {
+                        let param = func.dfg.block_params(target)[i];
+                        match *arg {
+                            ir::BlockArg::Value(v) => {
+                                uses.push((func.dfg.resolve_aliases(v), Use::Param(param)))
                             }
-                        }
-                    }
-                }
-                // The terminator.
-                let Some(term) = func.layout.last_inst(block) else {
-                    continue;
-                };
-                let cond_divergent = func
-                    .dfg
-                    .inst_args(term)
-                    .iter()
-                    .any(|&a| divergent[func.dfg.resolve_aliases(a)])
-                    && cfg.succs[b].len() > 1;
-                if (cond_divergent || divergent_control[b]) && cfg.succs[b].len() > 1 {
-                    if !divergent_branches[block] {
-                        divergent_branches[block] = true;
-                        changed = true;
-                    }
-                    linear = true;
-                    let region = cfg.influence_region(b);
-                    let join = cfg.ipdom[b];
-                    for &r in region.iter().chain(join.iter()) {
-                        if region.contains(&r) && !divergent_control[r] {
-                            divergent_control[r] = true;
-                            changed = true;
-                        }
-                        for &p in func.dfg.block_params(cfg.order[r]) {
-                            changed |= mark(p, &mut divergent);
-                        }
-                    }
-                    // Temporal divergence: values of the loops this branch leaves early.
-                    for &h in &cfg.loops[b] {
-                        for (x, &xb) in cfg.order.iter().enumerate() {
-                            if !cfg.in_loop(x, h) {
-                                continue;
-                            }
-                            for inst in func.layout.block_insts(xb) {
-                                for &v in func.dfg.inst_results(inst) {
-                                    if cfg.used_outside_loop(func, v, h) {
-                                        changed |= mark(v, &mut divergent);
-                                    }
-                                }
-                            }
-                            for &v in func.dfg.block_params(xb) {
-                                if cfg.used_outside_loop(func, v, h) {
-                                    changed |= mark(v, &mut divergent);
-                                }
-                            }
+                            _ => state.mark(param),
                         }
                     }
                 }
             }
-            if linear {
-                for &block in cfg.order.iter().skip(1) {
-                    for &p in func.dfg.block_params(block) {
-                        changed |= mark(p, &mut divergent);
+        }
+        uses.sort_unstable_by_key(|&(v, _)| v);
+        for (b, &block) in cfg.order.iter().enumerate() {
+            for inst in func.layout.block_insts(block) {
+                state.visit_inst(inst, b);
+            }
+        }
+        // Each value and branch turns divergent once; then its users are visited again.
+        loop {
+            if let Some(v) = state.values.pop() {
+                let first = uses.partition_point(|&(u, _)| u < v);
+                for &(_, use_) in uses[first..].iter().take_while(|&&(u, _)| u == v) {
+                    match use_ {
+                        Use::Inst(inst, b) => state.visit_inst(inst, b),
+                        Use::Param(p) => state.mark(p),
                     }
                 }
+            } else if let Some(b) = state.branches.pop() {
+                state.divergent_branch(b);
+            } else {
+                break;
             }
         }
         Uniformity {
-            divergent,
-            divergent_branches,
+            divergent: state.divergent,
+            divergent_branches: state.divergent_branches,
         }
     }
 
@@ -149,6 +111,102 @@ impl Uniformity {
     /// Whether any branch is divergent, so that the function is linearized.
     pub fn has_divergent_branches(&self) -> bool {
         self.divergent_branches.values().any(|&d| d)
+    }
+}
+
+/// A use of a value: as an argument of an instruction (in the block of that
+/// reverse-postorder index), or as a block argument flowing into a parameter.
+#[derive(Copy, Clone)]
+enum Use {
+    Inst(ir::Inst, usize),
+    Param(Value),
+}
+
+/// The analysis under way: what is divergent so far, and what turned divergent and has
+/// yet to be propagated.
+struct State<'a> {
+    func: &'a ir::Function,
+    cfg: &'a Cfg,
+    divergent: SecondaryMap<Value, bool>,
+    divergent_branches: SecondaryMap<Block, bool>,
+    /// Blocks in the influence region of a divergent branch.
+    divergent_control: Vec<bool>,
+    /// Loop headers whose values used outside the loop are divergent.
+    loop_done: Vec<bool>,
+    /// Whether the function has a divergent branch (and will be linearized).
+    linear: bool,
+    values: Vec<Value>,
+    branches: Vec<usize>,
+}
+
+impl State<'_> {
+    fn mark(&mut self, v: Value) {
+        if !self.divergent[v] {
+            self.divergent[v] = true;
+            self.values.push(v);
+        }
+    }
+
+    /// Instruction `inst` of block `b`: its results, and the branch when it ends `b`.
+    fn visit_inst(&mut self, inst: ir::Inst, b: usize) {
+        let func = self.func;
+        if inst_is_divergent(func, inst, &self.divergent) {
+            for &result in func.dfg.inst_results(inst) {
+                self.mark(result);
+            }
+        }
+        if func.layout.last_inst(self.cfg.order[b]) == Some(inst)
+            && self.cfg.succs[b].len() > 1
+            && func
+                .dfg
+                .inst_args(inst)
+                .iter()
+                .any(|&a| self.divergent[func.dfg.resolve_aliases(a)])
+        {
+            self.branches.push(b);
+        }
+    }
+
+    /// The branch ending block `b` is divergent.
+    fn divergent_branch(&mut self, b: usize) {
+        let (func, cfg) = (self.func, self.cfg);
+        let block = cfg.order[b];
+        if self.divergent_branches[block] {
+            return;
+        }
+        self.divergent_branches[block] = true;
+        if !self.linear {
+            self.linear = true;
+            for &block in cfg.order.iter().skip(1) {
+                for &p in func.dfg.block_params(block) {
+                    self.mark(p);
+                }
+            }
+        }
+        let region = cfg.influence_region(b);
+        let join = cfg.ipdom[b];
+        for &r in region.iter().chain(join.iter()) {
+            for &p in func.dfg.block_params(cfg.order[r]) {
+                self.mark(p);
+            }
+        }
+        for r in region {
+            if !self.divergent_control[r] {
+                self.divergent_control[r] = true;
+                if cfg.succs[r].len() > 1 {
+                    self.branches.push(r);
+                }
+            }
+        }
+        // Temporal divergence: values of the loops this branch leaves early.
+        for &h in &cfg.loops[b] {
+            if !self.loop_done[h] {
+                self.loop_done[h] = true;
+                for &v in cfg.escaping(h) {
+                    self.mark(v);
+                }
+            }
+        }
     }
 }
 

@@ -14,11 +14,11 @@
 //! more control-flow shapes are a matter of more `Shape`s.
 
 use super::specified::{Spec, result_spec};
-use super::values::{F32_EDGES, F64_EDGES, int_edges};
+use super::values::{F16_EDGES, F32_EDGES, F64_EDGES, int_edges};
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::condcodes::{FloatCC, IntCC};
-use crate::ir::immediates::{Ieee32, Ieee64};
-use crate::ir::types::{F32, F64, I8, I16, I32, I64, I128};
+use crate::ir::immediates::{Ieee16, Ieee32, Ieee64};
+use crate::ir::types::{F16, F32, F64, I8, I16, I32, I64, I128};
 use crate::ir::{
     self, AbiParam, Block, BlockArg, Function, InstBuilder, MemFlagsData, Opcode, Signature, Type,
     UserFuncName, Value,
@@ -68,8 +68,11 @@ impl GenConfig {
     }
 }
 
-/// The types of parameters, results and values the backend supports.
-pub const VALUE_TYPES: &[Type] = &[I8, I16, I32, I64, F32, F64];
+/// The types of parameters, results and values the backend supports. f16 values come from
+/// constants, parameters, `bitcast` and `select` only: cranelift-interpreter 0.135, the
+/// reference, implements no f16 arithmetic or conversion and orders f16 wrongly in `fcmp`
+/// (`sim::harness`); `filetests/gcn/run/f16.clif` covers those operations.
+pub const VALUE_TYPES: &[Type] = &[I8, I16, I32, I64, F16, F32, F64];
 const INTS: &[Type] = &[I8, I16, I32, I64];
 const NARROW_INTS: &[Type] = &[I8, I16, I32];
 const WIDE_INTS: &[Type] = &[I8, I16, I32, I64, I128];
@@ -184,7 +187,12 @@ const OPS: &[OpSpec] = &[
     op(Extend, Opcode::Uextend, &[I16, I32, I64], &[I128]),
     op(Extend, Opcode::Sextend, &[I16, I32, I64], &[I128]),
     op(Ireduce, Opcode::Ireduce, NARROW_INTS, &[I64]),
-    op(Bitcast, Opcode::Bitcast, &[I32, F32, I64, F64], &[I64, F64]),
+    op(
+        Bitcast,
+        Opcode::Bitcast,
+        &[I16, F16, I32, F32, I64, F64],
+        &[I64, F64],
+    ),
     op(FloatBinary, Opcode::Fadd, FLOATS, WIDE_FLOATS),
     op(FloatBinary, Opcode::Fsub, FLOATS, WIDE_FLOATS),
     op(FloatBinary, Opcode::Fmul, FLOATS, WIDE_FLOATS),
@@ -217,7 +225,12 @@ pub fn supported_opcodes() -> Vec<Opcode> {
         .filter(|s| !s.types.is_empty())
         .map(|s| s.opcode)
         .collect();
-    ops.extend([Opcode::Iconst, Opcode::F32const, Opcode::Return]);
+    ops.extend([
+        Opcode::Iconst,
+        Opcode::F16const,
+        Opcode::F32const,
+        Opcode::Return,
+    ]);
     ops
 }
 
@@ -539,6 +552,8 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
             }
             Bitcast => {
                 let from_ty = match ty {
+                    I16 => F16,
+                    F16 => I16,
                     I32 => F32,
                     F32 => I32,
                     I64 => F64,
@@ -605,6 +620,14 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     fn constant(&mut self, ty: Type) -> Result<Value> {
         let edge = self.u.ratio(3, 4)?;
         let value = match ty {
+            F16 => {
+                let bits = if edge {
+                    *self.u.choose(F16_EDGES)?
+                } else {
+                    self.u.arbitrary()?
+                };
+                self.cursor().ins().f16const(Ieee16::with_bits(bits))
+            }
             F32 => {
                 let bits = if edge {
                     *self.u.choose(F32_EDGES)?

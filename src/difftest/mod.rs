@@ -7,6 +7,7 @@
 //! - `specified.rs`: which result bits CLIF specifies (NaN payloads are not);
 //! - the reference is `cranelift-interpreter` through `sim::harness::interpret`;
 //! - `fuzz.rs`: the no-panic check of the fuzz target and its stable smoke test;
+//! - `shapes.rs`: large functions of given control-flow shapes, for scaling measurements;
 //! - `run.rs`: one case on the simulator, as a device function and as a kernel
 //!   ([`run_case`], [`Mismatch`]);
 //! - this file: campaigns of many cases from one seed ([`campaign`], [`Summary`]).
@@ -14,6 +15,7 @@
 pub mod fuzz;
 mod generate;
 mod run;
+pub mod shapes;
 mod specified;
 mod values;
 

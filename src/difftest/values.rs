@@ -89,6 +89,14 @@ pub fn int_edges(bits: u32) -> Vec<u64> {
     edges
 }
 
+/// f16 edge values as bit patterns: signed zeros and ones, the smallest and largest
+/// denormals, the smallest normal, f16::MAX, infinities, quiet and signalling NaNs of both
+/// signs with payloads.
+pub const F16_EDGES: &[u16] = &[
+    0x0000, 0x8000, 0x3c00, 0xbc00, 0x3800, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00,
+    0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd55, 0x7fff,
+];
+
 /// f32 edge values as bit patterns: signed zeros, ones, halves (rounding ties), quiet and
 /// signalling NaNs of both signs and with payloads, infinities, the largest finite value,
 /// the smallest normal, the smallest and largest denormals, the float neighbours of
@@ -185,6 +193,7 @@ pub fn data_value(ty: Type, bits: u64) -> DataValue {
     match ty {
         types::I8 => DataValue::I8(bits as i8),
         types::I16 => DataValue::I16(bits as i16),
+        types::F16 => DataValue::F16(crate::ir::immediates::Ieee16::with_bits(bits as u16)),
         types::I32 => DataValue::I32(bits as i32),
         types::I64 => DataValue::I64(bits as i64),
         types::F32 => DataValue::F32(Ieee32::with_bits(bits as u32)),
@@ -198,6 +207,7 @@ pub fn bits_of(value: &DataValue) -> u64 {
     match *value {
         DataValue::I8(v) => v as u8 as u64,
         DataValue::I16(v) => v as u16 as u64,
+        DataValue::F16(v) => v.bits() as u64,
         DataValue::I32(v) => v as u32 as u64,
         DataValue::I64(v) => v as u64,
         DataValue::F32(v) => v.bits() as u64,
@@ -237,7 +247,13 @@ pub fn random_value(rng: &mut SplitMix64, ty: Type) -> DataValue {
         }
         _ => {}
     }
-    let bits = if ty == types::F32 {
+    let bits = if ty == types::F16 {
+        if rng.chance(1, 2) {
+            F16_EDGES[rng.below(F16_EDGES.len() as u64) as usize] as u64
+        } else {
+            rng.next_u32() as u16 as u64
+        }
+    } else if ty == types::F32 {
         if rng.chance(1, 2) {
             F32_EDGES[rng.below(F32_EDGES.len() as u64) as usize] as u64
         } else if rng.chance(1, 2) {

@@ -96,6 +96,10 @@ macro_rules! isle_prelude_methods {
             imm.bits() as u64
         }
 
+        fn u32_from_ieee16(&mut self, imm: $crate::ir::immediates::Ieee16) -> u32 {
+            imm.bits() as u32
+        }
+
         fn u32_from_ieee32(&mut self, imm: $crate::ir::immediates::Ieee32) -> u32 {
             imm.bits()
         }

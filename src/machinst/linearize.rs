@@ -267,17 +267,17 @@ impl Plan {
         // Values leaving loops.
         let mut exit_vars = vec![Vec::new(); n];
         for h in (0..n).filter(|&h| layout.is_header(h)) {
-            let exits: Vec<usize> = (0..n)
+            let exits: Vec<usize> = loop_blocks(layout, h)
+                .into_iter()
                 .filter(|&p| {
-                    cfg.in_loop(p, h)
-                        && edges[p]
-                            .1
-                            .iter()
-                            .any(|(t, _)| *t != exit && !cfg.in_loop(*t, h))
+                    edges[p]
+                        .1
+                        .iter()
+                        .any(|(t, _)| *t != exit && !cfg.in_loop(*t, h))
                 })
                 .collect();
-            for (v, b) in defined_in_loop(func, cfg, h) {
-                if backend.is_uniform(v) || !cfg.used_outside_loop(func, v, h) {
+            for (v, b) in defined_in_loop(func, cfg, layout, h) {
+                if backend.is_uniform(v) || !cfg.used_outside_loop(v, h) {
                     continue;
                 }
                 let Some(class) = class_of(func.dfg.value_type(v)) else {
@@ -339,8 +339,12 @@ impl Plan {
             .map(|f| f.edge)
             .collect();
         let mut fallthrough = vec![false; n];
+        let mut ends_loop = vec![false; n];
+        for e in layout.loop_end.iter().flatten() {
+            ends_loop[*e] = true;
+        }
         for (&p, &t) in layout.order.iter().zip(&layout.order[1..]) {
-            fallthrough[t] = layout.loop_end.iter().all(|&e| e != Some(layout.pos[p]))
+            fallthrough[t] = !ends_loop[layout.pos[p]]
                 && edges[p].1.len() == 1
                 && firsts[&(t, false)].edge == (p, 0);
         }
@@ -510,11 +514,25 @@ fn first_edges(
     firsts
 }
 
+/// The blocks of the loop with header `h`, in reverse postorder (a loop is contiguous in
+/// the layout).
+fn loop_blocks(layout: &Layout, h: usize) -> Vec<usize> {
+    let end = layout.loop_end[h].expect("a loop header");
+    let mut blocks = layout.order[layout.pos[h]..=end].to_vec();
+    blocks.sort_unstable();
+    blocks
+}
+
 /// The values defined in the loop with header `h` (block parameters and results), each
 /// with the block defining it.
-fn defined_in_loop(func: &ir::Function, cfg: &Cfg, h: usize) -> Vec<(Value, usize)> {
-    (0..cfg.len())
-        .filter(|&b| cfg.in_loop(b, h))
+fn defined_in_loop(
+    func: &ir::Function,
+    cfg: &Cfg,
+    layout: &Layout,
+    h: usize,
+) -> Vec<(Value, usize)> {
+    loop_blocks(layout, h)
+        .into_iter()
         .flat_map(|b| {
             let block = cfg.order[b];
             func.dfg
@@ -556,14 +574,17 @@ pub fn lower_linearized<B: LinearBackend>(
     // (innermost first), then the exit block.
     let mut vindex = vec![0; n];
     let mut latches: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (h, end) in layout.loop_end.iter().enumerate() {
+        if let Some(p) = *end {
+            latches[p].push(h);
+        }
+    }
     let mut count = 0;
     for (p, &b) in layout.order.iter().enumerate() {
         vindex[b] = count;
         count += 1;
-        let mut ending: Vec<usize> = (0..n).filter(|&h| layout.loop_end[h] == Some(p)).collect();
-        ending.sort_by_key(|&h| std::cmp::Reverse(cfg.loops[h].len()));
-        count += ending.len();
-        latches[p] = ending;
+        latches[p].sort_by_key(|&h| std::cmp::Reverse(cfg.loops[h].len()));
+        count += latches[p].len();
     }
     let exit_vindex = count;
     ctx.num_blocks = count + 1;
@@ -708,8 +729,8 @@ pub fn lower_linearized<B: LinearBackend>(
                 let r = plan.vars[id].cur.expect("started");
                 ctx.set_value_reg(v, r);
             }
-            for (v, _) in defined_in_loop(func, cfg, h) {
-                if !cfg.used_outside_loop(func, v, h) {
+            for (v, _) in defined_in_loop(func, cfg, &layout, h) {
+                if !cfg.used_outside_loop(v, h) {
                     ctx.mark_stale(v);
                 }
             }

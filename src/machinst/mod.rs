@@ -7,6 +7,7 @@ pub mod isle;
 pub mod linearize;
 pub mod lower;
 pub mod regalloc;
+pub mod type_gate;
 pub mod vcode;
 
 pub use buffer::{Label, MachBuffer};
@@ -131,8 +132,12 @@ pub trait MachInst: Clone + fmt::Debug {
     }
 }
 
-/// Verifies `func` and runs Cranelift's mid-end (the egraph pass at opt level `speed`).
-pub fn prepare(func: &ir::Function) -> Result<ir::Function, CompileError> {
+/// Verifies `func`, checks its types with the target's `check` ([`type_gate`]) and runs
+/// Cranelift's mid-end (the egraph pass at opt level `speed`).
+pub fn prepare(
+    func: &ir::Function,
+    check: type_gate::TypeCheck,
+) -> Result<ir::Function, CompileError> {
     let mut builder = settings::builder();
     builder
         .set("opt_level", "speed")
@@ -145,6 +150,7 @@ pub fn prepare(func: &ir::Function) -> Result<ir::Function, CompileError> {
             format!("the CLIF verifier rejects the function:\n{errors}"),
         ));
     }
+    type_gate::run(func, check)?;
     ctx.compute_cfg();
     ctx.compute_domtree();
     // The egraph pass assumes no value aliases (frontends and the text format make them),

@@ -71,14 +71,67 @@ pub enum AllocError {
 /// The most values of each class of `file` live at one point, a lower bound of the
 /// registers each class needs.
 pub fn pressure<I: MachInst>(vcode: &VCode<I>, file: RegFile) -> [usize; 3] {
-    let live_in = live_in_sets(vcode, file);
+    let operands = FileOperands::new(vcode, file);
+    let live_in = live_in_sets(vcode, file, &operands);
     let mut max = [0usize; 3];
-    for b in 0..vcode.blocks.len() {
-        scan_block(vcode, file, &live_in, b, &mut |count| {
+    // One dense set reused by every block, cleared through the list of what was set.
+    let mut live = vec![false; vcode.num_vregs()];
+    let mut touched = Vec::new();
+    for block in &vcode.blocks {
+        let mut count = [0usize; 3];
+        let mut add = |v: usize, live: &mut Vec<bool>, count: &mut [usize; 3]| {
+            if !live[v] {
+                live[v] = true;
+                touched.push(v);
+                count[vcode.vreg_classes[v] as usize] += 1;
+            }
+        };
+        // Live out: the successors' live-ins (which never hold their parameters) and the
+        // branch arguments.
+        for &s in &block.succs {
+            for &v in &live_in[s] {
+                add(v as usize, &mut live, &mut count);
+            }
+        }
+        for args in &block.branch_args {
+            for a in args {
+                if let Some(v) = vreg_in_file(a, file) {
+                    add(v, &mut live, &mut count);
+                }
+            }
+        }
+        let mut report = |count: [usize; 3]| {
             for c in 0..3 {
                 max[c] = max[c].max(count[c]);
             }
-        });
+        };
+        report(count);
+        for index in block.insts.clone().rev() {
+            let ops = operands.of(index);
+            // Defs are counted together with what lives through the instruction.
+            let mut at = count;
+            for &(v, def) in ops {
+                if def && !live[v as usize] {
+                    at[vcode.vreg_classes[v as usize] as usize] += 1;
+                }
+            }
+            report(at);
+            for &(v, def) in ops {
+                if def && live[v as usize] {
+                    live[v as usize] = false;
+                    count[vcode.vreg_classes[v as usize] as usize] -= 1;
+                }
+            }
+            for &(v, def) in ops {
+                if !def {
+                    add(v as usize, &mut live, &mut count);
+                }
+            }
+            report(count);
+        }
+        for v in touched.drain(..) {
+            live[v] = false;
+        }
     }
     max
 }
@@ -90,95 +143,117 @@ fn vreg_in_file(r: &Reg, file: RegFile) -> Option<usize> {
     }
 }
 
-/// Walks block `b` backwards from its live-out set, reporting the number of live values
-/// of each class at every instruction (defs counted together with what lives through),
-/// and returns the block's live-in set.
-fn scan_block<I: MachInst>(
-    vcode: &VCode<I>,
-    file: RegFile,
-    live_in: &[Vec<bool>],
-    b: usize,
-    report: &mut dyn FnMut([usize; 3]),
-) -> Vec<bool> {
-    let n = vcode.num_vregs();
-    let block = &vcode.blocks[b];
-    let mut live = vec![false; n];
-    for (succ_index, &s) in block.succs.iter().enumerate() {
-        let mut from_succ = live_in[s].clone();
-        for p in &vcode.blocks[s].params {
-            if let Some(v) = vreg_in_file(p, file) {
-                from_succ[v] = false;
-            }
-        }
-        for a in &block.branch_args[succ_index] {
-            if let Some(v) = vreg_in_file(a, file) {
-                from_succ[v] = true;
-            }
-        }
-        for v in 0..n {
-            live[v] |= from_succ[v];
-        }
-    }
-    let mut count = [0usize; 3];
-    for (v, &l) in live.iter().enumerate() {
-        if l {
-            count[vcode.vreg_classes[v] as usize] += 1;
-        }
-    }
-    report(count);
-    for index in block.insts.clone().rev() {
-        let mut inst = vcode.insts[index].clone();
-        let mut defs = Vec::new();
-        let mut uses = Vec::new();
-        inst.visit_operands(&mut |r, kind| {
-            if let Some(v) = vreg_in_file(r, file) {
-                match kind {
-                    OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny => {
-                        uses.push((v, r.class()))
-                    }
-                    _ => defs.push((v, r.class())),
-                }
-            }
-        });
-        let mut at = count;
-        for &(v, class) in &defs {
-            if !live[v] {
-                at[class as usize] += 1;
-            }
-        }
-        report(at);
-        for &(v, class) in &defs {
-            if live[v] {
-                live[v] = false;
-                count[class as usize] -= 1;
-            }
-        }
-        for &(v, class) in &uses {
-            if !live[v] {
-                live[v] = true;
-                count[class as usize] += 1;
-            }
-        }
-        report(count);
-    }
-    for p in &block.params {
-        if let Some(v) = vreg_in_file(p, file) {
-            live[v] = false;
-        }
-    }
-    live
+/// The virtual registers of one file each instruction uses and defines, in operand
+/// order: `(vreg, is_def)`.
+struct FileOperands {
+    operands: Vec<(u32, bool)>,
+    offsets: Vec<usize>,
 }
 
-fn live_in_sets<I: MachInst>(vcode: &VCode<I>, file: RegFile) -> Vec<Vec<bool>> {
-    let mut live_in = vec![vec![false; vcode.num_vregs()]; vcode.blocks.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..vcode.blocks.len()).rev() {
-            let live = scan_block(vcode, file, &live_in, b, &mut |_| {});
-            if live != live_in[b] {
-                live_in[b] = live;
-                changed = true;
+impl FileOperands {
+    fn new<I: MachInst>(vcode: &VCode<I>, file: RegFile) -> Self {
+        let mut operands = Vec::new();
+        let mut offsets = Vec::with_capacity(vcode.insts.len() + 1);
+        for inst in &vcode.insts {
+            offsets.push(operands.len());
+            inst.clone().visit_operands(&mut |r, kind| {
+                if let Some(v) = vreg_in_file(r, file) {
+                    let use_ = matches!(
+                        kind,
+                        OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                    );
+                    operands.push((v as u32, !use_));
+                }
+            });
+        }
+        offsets.push(operands.len());
+        FileOperands { operands, offsets }
+    }
+
+    fn of(&self, inst: usize) -> &[(u32, bool)] {
+        &self.operands[self.offsets[inst]..self.offsets[inst + 1]]
+    }
+}
+
+/// Each block's live-in virtual registers of `file`, sorted (block parameters are defined
+/// at the block's start, branch arguments used at its end). Sparse: each register is
+/// followed back from its upward-exposed uses through the predecessors until the blocks
+/// that define it, so the work is the size of the result.
+fn live_in_sets<I: MachInst>(
+    vcode: &VCode<I>,
+    file: RegFile,
+    operands: &FileOperands,
+) -> Vec<Vec<u32>> {
+    let n = vcode.num_vregs();
+    let blocks = vcode.blocks.len();
+    // Upward-exposed uses as (vreg, block), and each block's defs, sorted.
+    let mut exposed: Vec<(u32, u32)> = Vec::new();
+    let mut defs: Vec<Vec<u32>> = vec![Vec::new(); blocks];
+    // The block that last defined each register.
+    let mut defined_in = vec![u32::MAX; n];
+    let define = |defined_in: &mut [u32], v: usize, b: u32, defs: &mut Vec<u32>| {
+        if defined_in[v] != b {
+            defined_in[v] = b;
+            defs.push(v as u32);
+        }
+    };
+    for (b, block) in vcode.blocks.iter().enumerate() {
+        let defs = &mut defs[b];
+        let b = b as u32;
+        for p in &block.params {
+            if let Some(v) = vreg_in_file(p, file) {
+                define(&mut defined_in, v, b, defs);
+            }
+        }
+        for index in block.insts.clone() {
+            let ops = operands.of(index);
+            for &(v, def) in ops {
+                if !def && defined_in[v as usize] != b {
+                    exposed.push((v, b));
+                }
+            }
+            for &(v, def) in ops {
+                if def {
+                    define(&mut defined_in, v as usize, b, defs);
+                }
+            }
+        }
+        for args in &block.branch_args {
+            for a in args {
+                if let Some(v) = vreg_in_file(a, file)
+                    && defined_in[v] != b
+                {
+                    exposed.push((v as u32, b));
+                }
+            }
+        }
+        defs.sort_unstable();
+    }
+    exposed.sort_unstable();
+    exposed.dedup();
+    // The predecessors as the successor lists say (liveness flows back along them).
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks];
+    for (b, block) in vcode.blocks.iter().enumerate() {
+        for &s in &block.succs {
+            preds[s].push(b);
+        }
+    }
+    let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); blocks];
+    // The register whose walk last reached each block.
+    let mut reached = vec![u32::MAX; blocks];
+    let mut work = Vec::new();
+    for &(v, b) in &exposed {
+        work.push(b as usize);
+        while let Some(b) = work.pop() {
+            if reached[b] == v {
+                continue;
+            }
+            reached[b] = v;
+            live_in[b].push(v);
+            for &p in &preds[b] {
+                if reached[p] != v && defs[p].binary_search(&v).is_err() {
+                    work.push(p);
+                }
             }
         }
     }

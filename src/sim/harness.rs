@@ -10,7 +10,7 @@ use crate::intrinsics::Intrinsic;
 use crate::isa::gcn::abi::kernarg_layout;
 use crate::{Arch, CompiledCode, FunctionKind, Target, ir};
 use cranelift_codegen::data_value::DataValue;
-use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
+use cranelift_codegen::ir::immediates::{Ieee16, Ieee32, Ieee64};
 use cranelift_codegen::ir::{ExternalName, FuncRef, GlobalValue, MemFlagsData, StackSlot};
 use cranelift_interpreter::address::{Address, AddressRegion, AddressSize};
 use cranelift_interpreter::environment::FunctionStore;
@@ -24,12 +24,13 @@ use cranelift_interpreter::step::{ControlFlow, step};
 pub const WAVE_LANES: usize = 64;
 
 /// Appends the register dwords of `value` (low dword first). An `i8`/`i16` fills the
-/// upper bits of its dword from `junk`: the calling conventions leave them unspecified, and
+/// upper bits of its dword from `junk`, and so does an `f16`: the calling conventions leave them unspecified, and
 /// filling them with garbage checks that compiled code does not depend on them.
 pub fn push_dwords(value: &DataValue, junk: u32, out: &mut Vec<u32>) -> Result<(), String> {
     match *value {
         DataValue::I8(v) => out.push(v as u8 as u32 | junk & !0xff),
         DataValue::I16(v) => out.push(v as u16 as u32 | junk & !0xffff),
+        DataValue::F16(v) => out.push(v.bits() as u32 | junk & !0xffff),
         DataValue::I32(v) => out.push(v as u32),
         DataValue::F32(v) => out.push(v.bits()),
         DataValue::I64(v) => out.extend([v as u32, (v >> 32) as u32]),
@@ -50,6 +51,7 @@ pub fn value_from_dwords(ty: ir::Type, dwords: &[u32]) -> DataValue {
     match ty {
         ir::types::I8 => DataValue::I8(dwords[0] as i8),
         ir::types::I16 => DataValue::I16(dwords[0] as i16),
+        ir::types::F16 => DataValue::F16(Ieee16::with_bits(dwords[0] as u16)),
         ir::types::I32 => DataValue::I32(dwords[0] as i32),
         ir::types::F32 => DataValue::F32(Ieee32::with_bits(dwords[0])),
         ir::types::I64 => DataValue::I64(wide() as i64),
@@ -63,6 +65,7 @@ pub fn value_from_dwords(ty: ir::Type, dwords: &[u32]) -> DataValue {
 /// produced by arithmetic; run lines that care compare bit patterns through `bitcast`).
 pub fn same_value(expected: &DataValue, actual: &DataValue) -> bool {
     match (expected, actual) {
+        (DataValue::F16(a), DataValue::F16(b)) => a.bits() == b.bits() || a.is_nan() && b.is_nan(),
         (DataValue::F32(a), DataValue::F32(b)) => a.bits() == b.bits() || a.is_nan() && b.is_nan(),
         (DataValue::F64(a), DataValue::F64(b)) => a.bits() == b.bits() || a.is_nan() && b.is_nan(),
         (a, b) => a == b,
@@ -390,11 +393,38 @@ impl<'a> State<'a> for KernelState<'a> {
 
 /// Why cranelift-interpreter 0.135 cannot be trusted with `func`, if it cannot: it gets
 /// `isplit` below i128 wrong (the halves come back as the wide value) and panics on
-/// `iconcat` below i128.
+/// `iconcat` below i128. Of f16 it implements only the operations that move bits
+/// (`f16const`, `bitcast`, `select`, `load`, `store`, branches): it panics on f16 arithmetic, sign
+/// and bit operations and conversions, and its `fcmp` orders f16 wrongly (`Ieee16`'s
+/// `partial_cmp` in cranelift-codegen 0.135 calls any value equal to a zero).
 fn beyond_the_interpreter(func: &ir::Function) -> Option<String> {
+    use ir::Opcode::*;
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
             let opcode = func.dfg.insts[inst].opcode();
+            let dfg = &func.dfg;
+            let touches_f16 = dfg
+                .inst_values(inst)
+                .chain(dfg.inst_results(inst).iter().copied())
+                .any(|v| dfg.value_type(v) == ir::types::F16);
+            if touches_f16
+                && !matches!(
+                    opcode,
+                    F16const
+                        | Bitcast
+                        | Select
+                        | SelectSpectreGuard
+                        | Load
+                        | Store
+                        | Jump
+                        | Brif
+                        | Return
+                )
+            {
+                return Some(format!(
+                    "cranelift-interpreter does not implement `{opcode}` on f16"
+                ));
+            }
             if !matches!(opcode, ir::Opcode::Isplit | ir::Opcode::Iconcat) {
                 continue;
             }

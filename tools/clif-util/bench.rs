@@ -33,6 +33,24 @@ pub struct Args {
     /// How many of the slowest functions to list.
     #[arg(long, default_value_t = 5)]
     slowest: usize,
+
+    /// Instead of files: generated functions of each control-flow shape at each of
+    /// `--sizes`, with compile time, peak heap and their growth from one size to the next.
+    #[arg(long)]
+    scaling: bool,
+
+    /// Sizes for `--scaling` (instructions or blocks, as the shape says).
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
+    sizes: Vec<usize>,
+
+    /// Only these shapes for `--scaling` (a part of the name: `straight`, `uniform if`, …).
+    #[arg(long)]
+    shape: Vec<String>,
+
+    /// With `--scaling`, a shape's next size is skipped when its compile time, predicted
+    /// from the growth so far (at least linear), is more than this many seconds.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
 }
 
 /// The global allocator of clif-util: the system allocator, counting live bytes, their
@@ -123,6 +141,9 @@ pub fn run(args: Args) -> ExitCode {
 
 fn bench(args: &Args) -> Result<(), String> {
     let target = Target::parse(&args.target).map_err(|e| format!("--target: {e}"))?;
+    if args.scaling {
+        return scaling(args, &target);
+    }
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from("filetests/gcn")]
     } else {
@@ -221,6 +242,82 @@ fn bench(args: &Args) -> Result<(), String> {
             s.peak as f64 / 1e3,
             s.name
         );
+    }
+    Ok(())
+}
+
+/// `--scaling`: each shape of `wavelift::difftest::shapes` at each size, once for memory
+/// and time, then again while the repeats take less than a second, keeping the fastest.
+fn scaling(args: &Args, target: &Target) -> Result<(), String> {
+    use wavelift::difftest::shapes::Shape;
+    let shapes: Vec<Shape> = Shape::ALL
+        .into_iter()
+        .filter(|s| args.shape.is_empty() || args.shape.iter().any(|w| s.name().contains(w)))
+        .collect();
+    if shapes.is_empty() {
+        return Err("--shape matches none of the shapes".into());
+    }
+    println!(
+        "compile time and peak heap by size on {}; growth: the factor from the previous size \
+         and its exponent (1: linear; n log n from 1k to 10k is about 1.3)",
+        args.target
+    );
+    for shape in shapes {
+        println!("{} (size in {}):", shape.name(), shape.unit());
+        println!(
+            "  {:>8} {:>8} {:>8} {:>10} {:>16} {:>10} {:>16}",
+            "size", "insts", "blocks", "time", "growth", "peak heap", "growth"
+        );
+        let mut previous: Option<(usize, f64, usize)> = None;
+        let mut exponent = 1.0f64;
+        for (k, &size) in args.sizes.iter().enumerate() {
+            let func = shape.build(size);
+            let insts = func.dfg.num_insts();
+            let blocks = func.layout.blocks().count();
+            let start = Instant::now();
+            let (result, peak, _) = measure_memory(|| compile_guarded(&func, target));
+            let mut best = start.elapsed();
+            if let Err(e) = result {
+                let reason = e.lines().next().unwrap_or_default().to_string();
+                println!("  {size:>8} {insts:>8} {blocks:>8}  error after {best:.1?}: {reason}");
+                break;
+            }
+            let mut spent = best;
+            while spent < Duration::from_secs(1) {
+                let start = Instant::now();
+                std::hint::black_box(wavelift::compile(&func, target).ok());
+                best = best.min(start.elapsed());
+                spent += start.elapsed();
+            }
+            let secs = best.as_secs_f64();
+            let growth = |now: f64, before: f64, n_before: usize| {
+                let factor = now / before;
+                let exponent = factor.ln() / (size as f64 / n_before as f64).ln();
+                format!("×{factor:.1} (n^{exponent:.2})")
+            };
+            let (time_growth, peak_growth) = match previous {
+                Some((n, t, p)) => {
+                    exponent = exponent.max((secs / t).ln() / (size as f64 / n as f64).ln());
+                    (growth(secs, t, n), growth(peak as f64, p as f64, n))
+                }
+                None => (String::new(), String::new()),
+            };
+            println!(
+                "  {size:>8} {insts:>8} {blocks:>8} {:>8.3} s {time_growth:>16} {:>7.1} MB {peak_growth:>16}",
+                secs,
+                peak as f64 / 1e6,
+            );
+            previous = Some((size, secs, peak));
+            if let Some(&next) = args.sizes.get(k + 1) {
+                let predicted = secs * (next as f64 / size as f64).powf(exponent);
+                if predicted > args.time_limit {
+                    println!(
+                        "  {next:>8} skipped: about {predicted:.0} s predicted, over --time-limit"
+                    );
+                    break;
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -25,6 +25,7 @@ use super::inst::{Inst, Op64, Src};
 use super::mc::Op;
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+use std::collections::VecDeque;
 
 /// One 32-bit register: VGPRs are 0..256, SGPRs 256 + number.
 type Unit = u16;
@@ -219,7 +220,12 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
                 rewrite(s, SGPR);
             }
         }
-        Inst::SLoad { base, .. } => rewrite(base, SGPR),
+        Inst::SLoad { base, soffset, .. } => {
+            rewrite(base, SGPR);
+            if let Some(s) = soffset {
+                rewrite(s, SGPR);
+            }
+        }
         Inst::Store {
             addr, data, sbase, ..
         } => {
@@ -325,7 +331,7 @@ type Summary = (Vec<Unit>, Vec<Unit>);
 /// The units live at the end of each block, and each instruction's uses and definitions.
 fn liveness(blocks: &[Vec<Inst>], succs: &[Vec<usize>]) -> (Vec<Bits>, Vec<Vec<Summary>>) {
     let n = blocks.len();
-    // Liveness at block entries, iterated to a fixpoint (blocks in reverse).
+    // Liveness at block entries.
     let summaries: Vec<Vec<Summary>> = blocks
         .iter()
         .map(|b| b.iter().map(uses_defs).collect())
@@ -338,20 +344,60 @@ fn liveness(blocks: &[Vec<Inst>], succs: &[Vec<usize>]) -> (Vec<Bits>, Vec<Vec<S
         }
         live
     };
-    loop {
-        let mut changed = false;
-        for b in (0..n).rev() {
-            let mut live = out(&live_in, b);
-            for (uses, defs) in summaries[b].iter().rev() {
-                step(&mut live, uses, defs);
-            }
-            changed |= live_in[b].union(&live);
+    let mut preds = vec![Vec::new(); n];
+    for (b, ss) in succs.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
         }
-        if !changed {
-            break;
+    }
+    // A worklist, first in postorder (successors before their predecessors), then the
+    // predecessors of each block whose live-in set grew.
+    let mut work: VecDeque<usize> = postorder(succs).into();
+    let mut queued = vec![true; n];
+    while let Some(b) = work.pop_front() {
+        queued[b] = false;
+        let mut live = out(&live_in, b);
+        for (uses, defs) in summaries[b].iter().rev() {
+            step(&mut live, uses, defs);
+        }
+        if live_in[b].union(&live) {
+            for &p in &preds[b] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push_back(p);
+                }
+            }
         }
     }
     ((0..n).map(|b| out(&live_in, b)).collect(), summaries)
+}
+
+/// Every block in a postorder from block 0, then any block it does not reach.
+fn postorder(succs: &[Vec<usize>]) -> Vec<usize> {
+    let n = succs.len();
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((b, next)) = stack.last_mut() {
+            let b = *b;
+            if let Some(&s) = succs[b].get(*next) {
+                *next += 1;
+                if !seen[s] {
+                    seen[s] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                order.push(b);
+                stack.pop();
+            }
+        }
+    }
+    order
 }
 
 /// Liveness before an instruction from liveness after it.

@@ -3,8 +3,9 @@
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
 use super::lower::linear::EXEC;
-use super::mc::{self, Form, Gen, McInst, Op, Operand};
+use super::mc::{self, Gen, McInst, Op, Operand};
 use super::regs::{SGPR, VGPR};
+use super::relax_branches::{self, RelaxError};
 use crate::machinst::{Reg, RegClass};
 
 /// Turns allocated instructions into MC instructions.
@@ -120,45 +121,18 @@ pub fn lower_blocks(
 }
 
 /// Encodes MC instructions whose branches name target blocks (see [`lower_blocks`]),
-/// resolving each branch to its offset in dwords from the next instruction.
+/// resolving each branch to its offset in dwords from the next instruction, or to a long
+/// jump through the SGPR pair at `scratch` where the target is out of reach
+/// ([`relax_branches`]). Returns the code and whether the pair was used.
 pub fn assemble(
     insts: &[McInst],
     block_starts: &[Option<usize>],
     generation: Gen,
-) -> Result<Vec<u8>, String> {
-    let mut offsets = Vec::with_capacity(insts.len() + 1);
-    let mut size = 0;
-    let mut scratch = Vec::new();
-    for inst in insts {
-        offsets.push(size);
-        scratch.clear();
-        let mut probe = inst.clone();
-        if probe.op.info().form == Form::SoppBranch {
-            probe.imm = 0;
-        }
-        mc::encode(&probe, generation, &mut scratch)?;
-        size += scratch.len();
-    }
-    offsets.push(size);
-    let mut code = Vec::with_capacity(size);
-    for (i, inst) in insts.iter().enumerate() {
-        let mut inst = inst.clone();
-        if inst.op.info().form == Form::SoppBranch {
-            let target = block_starts
-                .get(inst.imm as usize)
-                .copied()
-                .flatten()
-                .ok_or_else(|| format!("branch to block {} that has no code", inst.imm))?;
-            let delta = offsets[target] as i64 - offsets[i + 1] as i64;
-            let dwords = delta / 4;
-            if !(i16::MIN as i64..=i16::MAX as i64).contains(&dwords) {
-                return Err(format!("branch offset {dwords} dwords out of range"));
-            }
-            inst.imm = dwords as i32;
-        }
-        mc::encode(&inst, generation, &mut code)?;
-    }
-    Ok(code)
+    scratch: Option<u16>,
+) -> Result<(Vec<u8>, bool), RelaxError> {
+    let relaxed = relax_branches::run(insts, block_starts, generation, scratch)?;
+    let code = encode(&relaxed.insts, generation).map_err(RelaxError::Internal)?;
+    Ok((code, relaxed.uses_scratch))
 }
 
 /// An MC instruction of `op` in its native encoding with no operands yet.
@@ -489,11 +463,16 @@ impl Emitter<'_> {
                 dst,
                 base,
                 offset,
+                soffset,
             } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*base, 0));
-                m.imm = smem_offset(*offset, self.generation)?;
+                match soffset {
+                    Some(r) if *offset == 0 => m.src[1] = Some(reg_operand(*r, 0)),
+                    Some(_) => return Err("internal error: two scalar-load offsets".into()),
+                    None => m.imm = smem_offset(*offset, self.generation)?,
+                }
                 self.out.push(m);
             }
             Inst::Load {

@@ -430,7 +430,13 @@ mod tests {
             run(vec![write(Gen::Gfx6), load.clone()], Gen::Gfx6).len(),
             3
         );
-        assert_eq!(run(vec![write(Gen::Gfx8), load], Gen::Gfx8).len(), 2);
+        assert_eq!(
+            run(vec![write(Gen::Gfx8), load.clone()], Gen::Gfx8).len(),
+            2
+        );
+        // The offset register counts too.
+        (load.src[0], load.src[1]) = (Some(s(2)), Some(s(4)));
+        assert_eq!(run(vec![write(Gen::Gfx6), load], Gen::Gfx6).len(), 3);
     }
 
     #[test]

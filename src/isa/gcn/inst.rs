@@ -119,12 +119,15 @@ pub enum Inst {
     /// A register copy of any width. From the VGPR to the SGPR file it reads the first
     /// active lane (`v_readfirstlane_b32`), which is only correct for uniform values.
     Copy { dst: Reg, src: Reg },
-    /// Scalar memory load from `base + offset` (kernel arguments).
+    /// Scalar memory load from `base + offset` (kernel arguments), or from `base` plus the
+    /// byte offset in the SGPR `soffset` (then `offset` is 0): offsets beyond the immediate
+    /// field (gfx6: 1020 bytes).
     SLoad {
         op: Op,
         dst: Reg,
         base: Reg,
         offset: u32,
+        soffset: Option<Reg>,
     },
     /// Global-memory load from `addr + offset`: FLAT, GLOBAL or MUBUF `addr64` as `op`
     /// says. `addr` is a VGPR pair, except with GLOBAL's SGPR base.
@@ -370,8 +373,13 @@ impl MachInst for Inst {
                 visit(s, OperandKind::Use);
                 visit(dst, OperandKind::Def);
             }
-            Inst::SLoad { dst, base, .. } => {
+            Inst::SLoad {
+                dst, base, soffset, ..
+            } => {
                 visit(base, OperandKind::Use);
+                if let Some(r) = soffset {
+                    visit(r, OperandKind::Use);
+                }
                 visit(dst, OperandKind::Def);
             }
             Inst::Load {

@@ -65,6 +65,43 @@ impl GcnLower<'_> {
     }
 }
 
+/// A scalar load of `op` from `base + offset`: the offset in the instruction when it fits
+/// (gfx6: 8 bits of dwords; gfx7: a 32-bit literal), else in the SGPR `soffset`, set by an
+/// `s_mov_b32` first, as LLVM does on gfx6 (`SelectSMRDOffset`); `new_sgpr` makes it.
+fn scalar_load(
+    op: Op,
+    dst: Reg,
+    base: Reg,
+    offset: u32,
+    generation: Gen,
+    new_sgpr: impl FnOnce() -> Reg,
+) -> SmallVec<[Inst; 2]> {
+    if smem_offset_encodable(offset, generation) {
+        return smallvec![Inst::SLoad {
+            op,
+            dst,
+            base,
+            offset,
+            soffset: None,
+        }];
+    }
+    let soffset = new_sgpr();
+    smallvec![
+        Inst::Salu {
+            op: Op::SMovB32,
+            dst: Some(soffset),
+            srcs: smallvec![Src::Imm(offset)],
+        },
+        Inst::SLoad {
+            op,
+            dst,
+            base,
+            offset: 0,
+            soffset: Some(soffset),
+        },
+    ]
+}
+
 impl LowerBackend for GcnLower<'_> {
     type MInst = Inst;
 
@@ -91,20 +128,12 @@ impl LowerBackend for GcnLower<'_> {
                         }
                     };
                     let offset = self.frame.kernarg_offsets[i];
-                    if !smem_offset_encodable(offset, self.generation) {
-                        return Err(ctx.error(format!(
-                            "kernel argument at byte {offset} is beyond the scalar-load offset \
-                             range of {:?}",
-                            self.generation
-                        )));
-                    }
                     let dst = ctx.new_vreg(SGPR, class);
-                    ctx.emit(Inst::SLoad {
-                        op,
-                        dst,
-                        base: base.expect("kernels with parameters enable the kernarg pointer"),
-                        offset,
-                    });
+                    let base = base.expect("kernels with parameters enable the kernarg pointer");
+                    let new_sgpr = || ctx.new_vreg(SGPR, RegClass::Int);
+                    for inst in scalar_load(op, dst, base, offset, self.generation, new_sgpr) {
+                        ctx.emit(inst);
+                    }
                     ctx.set_value_reg(param, dst);
                 }
                 // Work-item ids arrive in v0..v2.
@@ -260,11 +289,10 @@ fn unsupported_reason(func: &ir::Function, inst: ir::Inst) -> String {
     let ty = func.dfg.ctrl_typevar(inst);
     if let Some(reason) = rejection_reason(opcode) {
         format!("`{opcode}` is not supported by the GCN backend: {reason}")
-    } else if ty.is_vector() || ty.is_dynamic_vector() {
-        format!("`{opcode}` on vector type {ty} is not supported (GCN code is scalar per lane)")
-    } else if matches!(ty, types::I128 | types::F16 | types::F128) {
+    } else if ty == types::I128 {
         format!(
-            "`{opcode}` on type {ty} is not supported by the GCN backend (i8-i64, f32, f64 are)"
+            "`{opcode}` on type i128 is not supported by the GCN backend (i128 values only move \
+             through memory: `load` and `store`)"
         )
     } else if ty == types::INVALID {
         format!("`{opcode}` is not supported by the GCN backend")
@@ -297,7 +325,6 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
             "atomics and fences are not supported yet"
         }
-        F16const | F128const => "f16 and f128 are not supported",
         Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
         | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2
         | Sload32x2 | Vconst | Shuffle | Blendv | VanyTrue | VallTrue | VhighBits
@@ -389,6 +416,10 @@ impl IsleContext<'_, '_> {
                 opcode: Opcode::F32const,
                 imm,
             } => Some(imm.bits()),
+            InstructionData::UnaryIeee16 {
+                opcode: Opcode::F16const,
+                imm,
+            } => Some(imm.bits() as u32),
             _ => None,
         }
     }
@@ -894,6 +925,7 @@ impl IsleContext<'_, '_> {
                     dst: dword,
                     base,
                     offset: offset & !3,
+                    soffset: None,
                 });
                 let field = (16 << 16) | ((offset & 3) * 8);
                 Some(self.salu(
@@ -1361,7 +1393,7 @@ impl generated::Context for IsleContext<'_, '_> {
             && opcode == Opcode::Load
             && matches!(ty.bytes(), 4 | 8)
             && offset >= 0
-            && smem_offset_encodable(offset as u32, self.backend.generation)
+            && (offset % 4 == 0 || smem_offset_encodable(offset as u32, self.backend.generation))
         {
             let base = self.pair_of(addr, SGPR);
             let (op, class) = if ty.bytes() == 4 {
@@ -1370,12 +1402,11 @@ impl generated::Context for IsleContext<'_, '_> {
                 (Op::SLoadDwordx2, RegClass::Float)
             };
             let dst = self.vreg(SGPR, class);
-            self.emit(Inst::SLoad {
-                op,
-                dst,
-                base,
-                offset: offset as u32,
-            });
+            let generation = self.backend.generation;
+            let new_sgpr = || self.vreg(SGPR, RegClass::Int);
+            for inst in scalar_load(op, dst, base, offset as u32, generation, new_sgpr) {
+                self.emit(inst);
+            }
             return smallvec![dst];
         }
         let Some((op, class)) = self.load_op(opcode, ty) else {

@@ -17,6 +17,7 @@ pub mod inst;
 pub mod lower;
 pub mod mc;
 pub mod regs;
+pub mod relax_branches;
 #[cfg(test)]
 mod round64_model;
 pub mod skip;
@@ -34,6 +35,26 @@ use cranelift_codegen::isa::CallConv;
 use inst::Inst;
 use mc::{Gen, Op};
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
+use relax_branches::RelaxError;
+
+/// The type gate of the GCN backend (`machinst::type_gate`): scalars of up to 64 bits.
+/// A value lives in one 32-bit register per lane (i8, i16, f16 in its low bits, with the
+/// upper bits unspecified) or an aligned pair (i64, f64). i128 passes too: Cranelift's
+/// mid-end handles it, and it moves through memory in an aligned quad (`load`/`store` as
+/// dwordx4); the lowering rejects every other operation on it.
+pub fn check_type(ty: ir::Type) -> Result<(), String> {
+    use ir::types::*;
+    match ty {
+        I8 | I16 | I32 | I64 | I128 | F16 | F32 | F64 => Ok(()),
+        _ if ty.is_vector() || ty.is_dynamic_vector() => Err(format!(
+            "vector type {ty} is not supported by the GCN backend (GCN code is scalar per lane)"
+        )),
+        _ => Err(format!(
+            "type {ty} is not supported by the GCN backend (i8, i16, i32, i64, f16, f32 and \
+             f64 are; i128 only in loads and stores)"
+        )),
+    }
+}
 
 /// Compiles a verified, optimised function for a GCN generation.
 pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, CompileError> {
@@ -50,15 +71,6 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             ));
         }
     };
-    for param in func.signature.params.iter().chain(&func.signature.returns) {
-        let ty = param.value_type;
-        if !(ty.is_int() || ty.is_float()) || ty.bits() > 64 || ty.is_vector() {
-            return Err(CompileError::new(
-                func,
-                format!("parameters and results of type {ty} are not supported"),
-            ));
-        }
-    }
     let frame = match kind {
         FunctionKind::Kernel => Frame::kernel(func),
         FunctionKind::Device => Frame::device(),
@@ -74,7 +86,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         true => lower::linear::mask_registers(&frame, generation, 16),
         false => usize::MAX,
     };
-    let (vcode, first_sgpr, mut allocated) = loop {
+    loop {
         let backend = lower::GcnLower {
             generation,
             uniformity: &uniformity,
@@ -92,23 +104,64 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         } else {
             (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
         };
-        let slot_vgprs = lower::linear::mask_slot_vgprs(vcode.mask_slots);
-        match allocate(
-            func,
-            &vcode,
-            first_sgpr,
-            VGPR_LIMIT - slot_vgprs,
-            generation,
-        ) {
-            Ok(allocated) => break (vcode, first_sgpr, allocated),
-            Err(_) if lanes_hold_masks && vcode.masks > 0 => mask_registers = vcode.masks / 2,
-            Err(e) => return Err(e),
+        match compile_vcode(func, &vcode, &frame, kind, first_sgpr, generation) {
+            Err(e)
+                if lanes_hold_masks
+                    && vcode.masks > 0
+                    && e.reason.starts_with("register exhaustion") =>
+            {
+                mask_registers = vcode.masks / 2
+            }
+            result => return result,
         }
-    };
-    lower::linear::place_mask_slots(
-        &mut allocated.insts,
-        lower::linear::mask_slot_vgprs(vcode.mask_slots),
-    );
+    }
+}
+
+/// Allocates, finishes and encodes lowered code. A branch too far for its 16-bit offset
+/// jumps through an SGPR pair no instruction uses (`relax_branches`). In the rare function
+/// that needs one and leaves no pair free, allocation runs again with a pair kept out of
+/// the allocator's reach.
+fn compile_vcode(
+    func: &ir::Function,
+    vcode: &VCode<Inst>,
+    frame: &Frame,
+    kind: FunctionKind,
+    first_sgpr: u16,
+    generation: Gen,
+) -> Result<CompiledCode, CompileError> {
+    let limit = regs::sgpr_limit(generation);
+    let compile = |limit| finish(func, vcode, frame, kind, first_sgpr, generation, limit);
+    match compile(limit)? {
+        Some(compiled) => Ok(compiled),
+        None => compile(limit - 2)
+            .map_err(|mut e| {
+                if e.reason.starts_with("register exhaustion") {
+                    e.reason += "; two SGPRs are kept for the long jumps of branches over \
+                                 more than 128 KiB of code";
+                }
+                e
+            })?
+            .ok_or_else(|| {
+                CompileError::new(func, "internal error: no SGPR pair free for a long branch")
+            }),
+    }
+}
+
+/// Allocates registers (SGPRs below `sgpr_limit`, VGPRs below those holding lane masks),
+/// runs the post-allocation passes and encodes. `None`: a branch needs a long jump and no
+/// SGPR pair is free for it.
+fn finish(
+    func: &ir::Function,
+    vcode: &VCode<Inst>,
+    frame: &Frame,
+    kind: FunctionKind,
+    first_sgpr: u16,
+    generation: Gen,
+    sgpr_limit: u16,
+) -> Result<Option<CompiledCode>, CompileError> {
+    let slot_vgprs = lower::linear::mask_slot_vgprs(vcode.mask_slots);
+    let mut allocated = allocate(func, vcode, first_sgpr, VGPR_LIMIT - slot_vgprs, sgpr_limit)?;
+    lower::linear::place_mask_slots(&mut allocated.insts, slot_vgprs);
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -126,20 +179,30 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     for block in &mut blocks {
         let mut insts = std::mem::take(block);
         if vcode.wave_moves {
-            insts = lower::linear::expand_wave_copies(insts, &frame);
+            insts = lower::linear::expand_wave_copies(insts, frame);
         }
         *block = insert_waitcnt::run(insts, generation);
     }
     if vcode.wave_moves {
         let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());
-        blocks = skip::run(blocks, lower::linear::entry_lanes(&frame), cost);
+        blocks = skip::run(blocks, lower::linear::entry_lanes(frame), cost);
     }
     let insts: Vec<Inst> = blocks.iter().flatten().cloned().collect();
     let (mc, starts) = emit::lower_blocks(&blocks, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
     let (mc, starts) = hazards::run_blocks(mc, &starts, generation);
-    let code = emit::assemble(&mc, &starts, generation)
-        .map_err(|e| CompileError::new(func, format!("internal error in encoding: {e}")))?;
+    let scratch =
+        relax_branches::free_pair(&mc, frame.reserved_sgprs, regs::sgpr_limit(generation));
+    let (code, uses_scratch) = match emit::assemble(&mc, &starts, generation, scratch) {
+        Ok(assembled) => assembled,
+        Err(RelaxError::NoScratchPair) => return Ok(None),
+        Err(RelaxError::Internal(e)) => {
+            return Err(CompileError::new(
+                func,
+                format!("internal error in encoding: {e}"),
+            ));
+        }
+    };
 
     let (mut vgprs, mut sgprs, mut uses_vcc) = (0u32, frame.reserved_sgprs as u32, false);
     for mut inst in insts {
@@ -157,7 +220,10 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             }
         });
     }
-    Ok(CompiledCode {
+    if let (true, Some(pair)) = (uses_scratch, scratch) {
+        sgprs = sgprs.max(pair as u32 + 2);
+    }
+    Ok(Some(CompiledCode {
         code,
         kind,
         vgprs: vgprs.max(1),
@@ -165,7 +231,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         uses_vcc,
         kernarg_size: frame.kernarg_size,
         inputs: frame.inputs,
-    })
+    }))
 }
 
 /// Runs the allocator with each file partitioned among widths from the measured demand,
@@ -175,7 +241,7 @@ fn allocate(
     vcode: &VCode<Inst>,
     first_sgpr: u16,
     vgpr_limit: u16,
-    generation: Gen,
+    sgpr_limit: u16,
 ) -> Result<Allocated<Inst>, CompileError> {
     let mut vdemand = regalloc::pressure(vcode, VGPR);
     let mut sdemand = regalloc::pressure(vcode, SGPR);
@@ -193,7 +259,6 @@ fn allocate(
             }
         });
     }
-    let sgpr_limit = regs::sgpr_limit(generation);
     let fatal = |e: AllocError| {
         CompileError::new(
             func,

@@ -387,6 +387,51 @@ pub(crate) fn f64_to_f32(x: f64) -> f32 {
     x as f32
 }
 
+/// V_CVT_F32_F16: exact (f16 denormals are f32 normals); a NaN is quieted, keeping its sign
+/// and payload (shifted to the top of the f32 payload, as V_CVT_F64_F32 does).
+pub(crate) fn f16_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = (h >> 10 & 0x1f) as i32;
+    let mant = (h & 0x3ff) as u32;
+    match exp {
+        0 => sign * mant as f32 * pow2(-24) as f32,
+        0x1f if mant == 0 => sign * f32::INFINITY,
+        0x1f => quiet(f32::from_bits(
+            (h as u32 & 0x8000) << 16 | 0x7f80_0000 | mant << 13,
+        )),
+        _ => sign * (0x400 | mant) as f32 * pow2(exp - 25) as f32,
+    }
+}
+
+/// V_CVT_F16_F32: rounded to nearest even, denormals kept (FP16 denormals on), overflow to
+/// ∞; a NaN is quieted, keeping its sign and the top of its payload.
+pub(crate) fn f32_to_f16(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = (bits >> 16 & 0x8000) as u16;
+    if x.is_nan() {
+        return sign | 0x7e00 | (bits >> 13 & 0x3ff) as u16;
+    }
+    let a = x.abs() as f64;
+    if a == 0.0 {
+        return sign;
+    }
+    // The f16 quantum at |x|: 2^-24 below 2^-14 (denormals), else 2^(e-10). |x| / quantum
+    // is exact in f64 and rounds to the nearest even integer n; the encoding of n quanta
+    // is n itself for denormals, and carries into the exponent field when n reaches 2048
+    // (up to ∞ from exponent 15).
+    let e = (bits >> 23 & 0xff) as i32 - 127;
+    if e < -14 {
+        let n = (a * pow2(24)).round_ties_even() as u32;
+        return sign | n as u16;
+    }
+    if e > 15 {
+        return sign | 0x7c00;
+    }
+    let n = (a * pow2(10 - e)).round_ties_even() as u32;
+    let field = (((e + 15) as u32) << 10) + n - 0x400;
+    sign | field.min(0x7c00) as u16
+}
+
 /// The float clamp: the result limited to [0, 1], NaN to +0 (DX10 clamp mode). −0 gives +0:
 /// LLVM folds max(x, +0.0) followed by min(…, 1.0) into the clamp bit but not
 /// max(x, −0.0) (test/CodeGen/AMDGPU/clamp.ll, `v_clamp_negzero_f32`).
@@ -791,6 +836,88 @@ pub(crate) fn class<F: Ieee>(x: F, mask: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The f16 value of `h` (not NaN), decoded from the format's definition.
+    fn f16_value(h: u16) -> f64 {
+        let (exp, mant) = ((h >> 10 & 0x1f) as i32, (h & 0x3ff) as f64);
+        let magnitude = match exp {
+            0 => mant * 2f64.powi(-24),
+            0x1f => f64::INFINITY,
+            _ => (1024.0 + mant) * 2f64.powi(exp - 25),
+        };
+        if h & 0x8000 != 0 {
+            -magnitude
+        } else {
+            magnitude
+        }
+    }
+
+    /// Round to nearest even into f16 by search: the closest finite f16 value, ties to the
+    /// even encoding, ∞ from 65520 (MAX + half an ulp, a tie with an odd MAX) on.
+    fn f16_nearest(x: f32) -> u16 {
+        let a = (x as f64).abs();
+        let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+        if a >= 65520.0 {
+            return sign | 0x7c00;
+        }
+        // The magnitudes 0..=∞ are increasing with their encodings.
+        let above = (0u16..=0x7c00)
+            .collect::<Vec<_>>()
+            .partition_point(|&h| f16_value(h) < a) as u16;
+        let below = above.saturating_sub(1);
+        let (da, db) = (f16_value(above) - a, a - f16_value(below));
+        sign | if da < db || da == db && above & 1 == 0 {
+            above
+        } else {
+            below
+        }
+    }
+
+    #[test]
+    fn f16_conversions_are_exact_and_round_to_nearest_even() {
+        for h in 0..=u16::MAX {
+            let x = f16_to_f32(h);
+            if (h & 0x7fff) > 0x7c00 {
+                assert!(
+                    x.is_nan() && x.is_sign_negative() == (h & 0x8000 != 0),
+                    "{h:#x}"
+                );
+                assert_eq!(f32_to_f16(x), h | 0x200, "NaN {h:#x} quieted");
+                continue;
+            }
+            assert_eq!(x as f64, f16_value(h), "{h:#x}");
+            assert_eq!(f32_to_f16(x), h, "{h:#x} round trip");
+            // Around every f16 value: the midpoints to its neighbours and one f32 ulp on
+            // each side of them.
+            for k in [-1i32, 0, 1] {
+                let next = f16_value(h.wrapping_add(1) & 0x7fff | h & 0x8000);
+                let mid = ((x as f64 + next) / 2.0) as f32;
+                let probe = f32::from_bits((mid.to_bits() as i32 + k) as u32);
+                if probe.is_finite() {
+                    assert_eq!(
+                        f32_to_f16(probe),
+                        f16_nearest(probe),
+                        "{probe:e} ({:#x})",
+                        probe.to_bits()
+                    );
+                }
+            }
+        }
+        for bits in [
+            0x0000_0001u32,
+            0x3380_0000,
+            0x3300_0000,
+            0x3300_0001,
+            0x477f_f000,
+            0x477f_efff,
+            0x7f7f_ffff,
+            0x4780_0000,
+        ] {
+            for x in [f32::from_bits(bits), -f32::from_bits(bits)] {
+                assert_eq!(f32_to_f16(x), f16_nearest(x), "{x:e}");
+            }
+        }
+    }
 
     #[test]
     fn ldexp64_rounds_once() {

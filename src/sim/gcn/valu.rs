@@ -306,6 +306,10 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VCvtU32F32 => Out::b32(f(0) as u32),
         VCvtF64F32 => Out::f64(float::f32_to_f64(f(0))),
         VCvtF32F64 => Out::f32(float::f64_to_f32(d(0))),
+        // The f16 source is the low half of the dword; the f16 result is written with the
+        // upper half zero (GCN3 ISA 6.2: 16-bit results zero the upper bits).
+        VCvtF32F16 => Out::f32(float::f16_to_f32(u(0) as u16)),
+        VCvtF16F32 => Out::b32(float::f32_to_f16(f(0)) as u32),
 
         // f64 arithmetic.
         VAddF64 => Out::f64(float::add64(d(0), d(1))),

@@ -774,8 +774,11 @@ impl Wave {
                 .ok_or_else(|| Violation::Other("missing sdata".into()))?;
             let count = d.info.dst as usize;
             Self::sreg_index(dst.0, d.info.dst)?;
-            // gfx8/gfx9 SMEM offsets count bytes, gfx6/gfx7 SMRD offsets dwords.
-            let offset = if generation >= Gen::Gfx8 {
+            // gfx8/gfx9 SMEM offsets count bytes, gfx6/gfx7 SMRD offsets dwords; an offset
+            // register holds bytes on all of them.
+            let offset = if let Some(soffset) = inst.src[1] {
+                self.read_scalar(soffset, 1, false, false, None, generation)? as u32 as u64
+            } else if generation >= Gen::Gfx8 {
                 inst.imm as u32 as u64
             } else {
                 inst.imm as u32 as u64 * 4

@@ -158,11 +158,18 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             if generation >= Gen::Gfx8 {
                 let w1 = dword(bytes, 1)?;
                 len = 8;
-                if load && bits(w0, 17, 17) == 0 {
-                    return Err(DecodeError::BadOperand("SMEM with an SGPR offset".into()));
-                }
                 inst.glc = bits(w0, 16, 16) != 0;
-                inst.imm = bits(w1, 20, 0) as i32;
+                if load && bits(w0, 17, 17) == 0 {
+                    // IMM = 0: the offset field names the SGPR holding a byte offset.
+                    if w1 > 0x7f {
+                        return Err(DecodeError::BadOperand(format!(
+                            "SMEM offset register {w1:#x}"
+                        )));
+                    }
+                    inst.src[1] = Some(Operand(w1 as u16));
+                } else {
+                    inst.imm = bits(w1, 20, 0) as i32;
+                }
                 if load {
                     inst.dst = Some(Operand(bits(w0, 12, 6) as u16));
                     inst.src[0] = Some(Operand((bits(w0, 5, 0) << 1) as u16));
@@ -174,8 +181,14 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                     // Sea Islands' 32-bit literal dword offset.
                     inst.imm = dword(bytes, 1)? as i32;
                     len = 8;
+                } else if bits(w0, 7, 0) < 0x80 {
+                    // IMM = 0: OFFSET names the SGPR holding a byte offset.
+                    inst.src[1] = Some(Operand(bits(w0, 7, 0) as u16));
                 } else {
-                    return Err(DecodeError::BadOperand("SMRD with an SGPR offset".into()));
+                    return Err(DecodeError::BadOperand(format!(
+                        "SMRD offset register {:#x}",
+                        bits(w0, 7, 0)
+                    )));
                 }
                 inst.dst = Some(Operand(bits(w0, 21, 15) as u16));
                 inst.src[0] = Some(Operand((bits(w0, 14, 9) << 1) as u16));

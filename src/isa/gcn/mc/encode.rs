@@ -203,6 +203,18 @@ fn encode_words(
             };
             let data = sdst(inst.dst)?;
             let load = info.form == Form::SmemLoad;
+            // An SGPR offset (IMM = 0): the OFFSET field names the SGPR holding a byte
+            // offset (SI manual 12.3, GCN3 12.6).
+            let soffset = match s1 {
+                None => None,
+                Some(o) if o.is_sgpr() || o == Operand::M0 => {
+                    if inst.imm != 0 || inst.glc {
+                        return Err("an SGPR offset takes no immediate offset or glc".into());
+                    }
+                    Some(o.0 as u32)
+                }
+                Some(o) => Err(format!("the offset register must be an SGPR, got {o:?}"))?,
+            };
             if gfx8plus {
                 // 12.6 SMEM: 110000 | OP[25:18] | IMM[17] | GLC[16] | SDATA[12:6] | SBASE[5:0];
                 // OFFSET[19:0] (gfx9: [20:0]) in the second dword.
@@ -214,13 +226,14 @@ fn encode_words(
                 if !(0..=max).contains(&inst.imm) {
                     return Err(format!("offset {:#x} out of range", inst.imm));
                 }
+                let imm = load && soffset.is_none();
                 let w0 = 0b110000 << 26
                     | op << 18
-                    | (load as u32) << 17
+                    | (imm as u32) << 17
                     | (inst.glc as u32) << 16
                     | data << 6
                     | sbase;
-                Ok([Some(w0), Some(inst.imm as u32)])
+                Ok([Some(w0), Some(soffset.unwrap_or(inst.imm as u32))])
             } else {
                 // SI/CI SMRD: 11000 | OP[26:22] | SDST[21:15] | SBASE[14:9] | IMM[8] | OFFSET[7:0]
                 // (the offset counts dwords). Sea Islands adds a 32-bit literal offset:
@@ -228,6 +241,7 @@ fn encode_words(
                 let w0 = 0b11000 << 27 | op << 22 | data << 15 | sbase << 9;
                 match inst.imm {
                     _ if inst.glc => Err("SMRD takes no glc".into()),
+                    _ if let Some(reg) = soffset => one(w0 | reg),
                     0..=0xff => one(w0 | 1 << 8 | inst.imm as u32),
                     0x100.. if generation == Gen::Gfx7 => {
                         Ok([Some(w0 | 0xff), Some(inst.imm as u32)])

@@ -113,7 +113,8 @@ pub struct McInst {
     pub dst: Option<Operand>,
     /// VOP3b's SDST (carry-out), or the SGPR-pair result of a VOPC compare in VOP3 form.
     pub sdst: Option<Operand>,
-    /// Sources in assembler order (for memory ops: address, then data; for SMEM: sbase).
+    /// Sources in assembler order (for memory ops: address, then data; for SMEM: sbase,
+    /// then the SGPR holding the byte offset when the offset is not `imm`).
     pub src: [Option<Operand>; 3],
     /// The 32-bit literal when a source is [`Operand::LITERAL`].
     pub literal: Option<u32>,
@@ -164,9 +165,13 @@ impl McInst {
 
     /// The widths in dwords (0: absent) of this instruction's sources: the table's
     /// signature, except that GLOBAL with an SGPR base has a one-VGPR offset as its address
-    /// and the SGPR pair in [`McInst::saddr_slot`].
+    /// and the SGPR pair in [`McInst::saddr_slot`], and a scalar load may take its offset
+    /// from an SGPR (`src[1]`).
     pub fn src_widths(&self) -> [u8; 3] {
         let mut widths = self.op.info().src;
+        if self.op.info().form == Form::SmemLoad && self.src[1].is_some() {
+            widths[1] = 1;
+        }
         if let Some(slot) = self.saddr_slot()
             && self.src[slot].is_some()
         {

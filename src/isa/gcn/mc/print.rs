@@ -36,7 +36,10 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         Form::SmemLoad => args.extend([
             op(inst.dst, info.dst),
             op(inst.src[0], info.src[0]),
-            format!("{:#x}", inst.imm),
+            match inst.src[1] {
+                Some(soffset) => op(Some(soffset), 1),
+                None => format!("{:#x}", inst.imm),
+            },
         ]),
         Form::FlatLoad => args.extend([op(inst.dst, info.dst), op(inst.src[0], widths[0])]),
         Form::FlatStore => args.extend([op(inst.src[0], widths[0]), op(inst.src[1], widths[1])]),
@@ -147,6 +150,8 @@ pub(crate) fn operand(
     let gfx9 = generation >= Gen::Gfx9;
     match n {
         0..=101 => range("s", n, width),
+        // gfx6/gfx7 have 104 SGPRs; gfx8 names s102..s105 flat_scratch and xnack_mask.
+        102..=103 if generation <= Gen::Gfx7 => range("s", n, width),
         102 if generation >= Gen::Gfx8 => named("flat_scratch"),
         103 if generation >= Gen::Gfx8 && width == 1 => "flat_scratch_hi".into(),
         104 if generation >= Gen::Gfx8 => named("xnack_mask"),

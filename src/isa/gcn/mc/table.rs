@@ -330,6 +330,8 @@ table! {
     VCvtF32Ubyte0        "v_cvt_f32_ubyte0"     Vop1  Valu             [17 17 17 17]      [401 401 337 337]  1 0 [1 0 0] FOUT;
     VCvtF64F32           "v_cvt_f64_f32"        Vop1  Valu             [16 16 16 16]      [400 400 336 336]  2 0 [1 0 0] FSRC0|FOUT;
     VCvtF32F64           "v_cvt_f32_f64"        Vop1  Valu             [15 15 15 15]      [399 399 335 335]  1 0 [2 0 0] FSRC0|FOUT;
+    VCvtF16F32           "v_cvt_f16_f32"        Vop1  Valu             [10 10 10 10]      [394 394 330 330]  1 0 [1 0 0] FSRC0|FOUT;
+    VCvtF32F16           "v_cvt_f32_f16"        Vop1  Valu             [11 11 11 11]      [395 395 331 331]  1 0 [1 0 0] FSRC0|FOUT;
     VFractF32            "v_fract_f32"          Vop1  Valu             [32 32 27 27]      [416 416 347 347]  1 0 [1 0 0] FSRC0|FOUT;
     VTruncF32            "v_trunc_f32"          Vop1  Valu             [33 33 28 28]      [417 417 348 348]  1 0 [1 0 0] FSRC0|FOUT;
     VCeilF32             "v_ceil_f32"           Vop1  Valu             [34 34 29 29]      [418 418 349 349]  1 0 [1 0 0] FSRC0|FOUT;
