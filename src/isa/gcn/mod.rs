@@ -33,7 +33,7 @@ use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind};
 use abi::Frame;
 use cranelift_codegen::isa::CallConv;
 use inst::Inst;
-use mc::{Gen, Op};
+use mc::Gen;
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 use relax_branches::RelaxError;
 
@@ -79,13 +79,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
-    // gfx6/gfx7 have v_readlane/v_writelane only in the VOP2 encoding, which the MC layer
-    // does not emit yet: there every mask takes a pair.
-    let lanes_hold_masks = Op::VWritelaneB32.info().available(generation);
-    let mut mask_registers = match lanes_hold_masks {
-        true => lower::linear::mask_registers(&frame, generation, 16),
-        false => usize::MAX,
-    };
+    let mut mask_registers = lower::linear::mask_registers(&frame, generation, 16);
     loop {
         let backend = lower::GcnLower {
             generation,
@@ -105,11 +99,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
         };
         match compile_vcode(func, &vcode, &frame, kind, first_sgpr, generation) {
-            Err(e)
-                if lanes_hold_masks
-                    && vcode.masks > 0
-                    && e.reason.starts_with("register exhaustion") =>
-            {
+            Err(e) if vcode.masks > 0 && e.reason.starts_with("register exhaustion") => {
                 mask_registers = vcode.masks / 2
             }
             result => return result,
