@@ -261,7 +261,7 @@ fn allocate(
         )
     };
     // Grow the partition while the allocator wants more registers.
-    let mut smallest = None;
+    let mut tried = Vec::new();
     let capped = |demand: [usize; 3]| demand.map(|d| d.min(regs::MAX_PER_CLASS));
     for _attempt in 0..16 {
         let venv = regs::partition(VGPR, 0, vgpr_limit, capped(vdemand), min_vsingles, &[]);
@@ -291,7 +291,7 @@ fn allocate(
                         *d += 1 + *d / 4;
                     }
                 }
-                smallest.get_or_insert(envs);
+                tried.push(envs);
                 if capped(*demand) == before {
                     break;
                 }
@@ -300,9 +300,12 @@ fn allocate(
         }
     }
     // The partition cannot grow: the measured one, with the allocator's spill slots in the
-    // registers above it (the smallest partition leaves the most room for them).
-    if let Some(envs) = smallest {
-        match regalloc::allocate(vcode, &envs, true) {
+    // registers above it (the smallest partition leaves the most room for them); if that
+    // fails, the grown ones in turn, since the measure can fall short in a class that
+    // needs no spill slots (an expansion's early defs live alongside its operands: an f64
+    // `fdiv` needs seven pairs at once) while the class that does could not grow.
+    for envs in &tried {
+        match regalloc::allocate(vcode, envs, true) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { .. }) => {}
             Err(e) => return Err(fatal(e)),
