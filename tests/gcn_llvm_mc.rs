@@ -800,6 +800,38 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
             "v_ashr_i64 v[0:1], v[2:3], s4",
         ),
         (new(SWaitcnt, Sopp).imm(0xf0f), "s_waitcnt expcnt(0)"),
+        // The lane accesses exist only in VOP2 here: the lane number sits in VSRC1.
+        (
+            McInst::valu(VReadlaneB32, generation, Some(s(5)), None, &[v(1), s(4)]).unwrap(),
+            "v_readlane_b32 s5, v1, s4",
+        ),
+        (
+            McInst::valu(
+                VReadlaneB32,
+                generation,
+                Some(Operand(107)),
+                None,
+                &[v(255), i(63)],
+            )
+            .unwrap(),
+            "v_readlane_b32 vcc_hi, v255, 63",
+        ),
+        (
+            McInst::valu(VReadlaneB32, generation, Some(s(101)), None, &[v(7), M0]).unwrap(),
+            "v_readlane_b32 s101, v7, m0",
+        ),
+        (
+            McInst::valu(VWritelaneB32, generation, Some(v(1)), None, &[s(5), i(62)]).unwrap(),
+            "v_writelane_b32 v1, s5, 62",
+        ),
+        (
+            McInst::valu(VWritelaneB32, generation, Some(v(200)), None, &[i(0), s(9)]).unwrap(),
+            "v_writelane_b32 v200, 0, s9",
+        ),
+        (
+            McInst::valu(VWritelaneB32, generation, Some(v(3)), None, &[VCC, i(1)]).unwrap(),
+            "v_writelane_b32 v3, vcc_lo, 1",
+        ),
         // A long jump through the last SGPR pair, which gfx6/gfx7 have (gfx8: flat_scratch).
         (new(SGetpcB64, Sop1).d(s(102)), "s_getpc_b64 s[102:103]"),
         (

@@ -28,6 +28,8 @@ use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::isa::CallConv;
 
+mod big;
+
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
@@ -250,6 +252,9 @@ enum Shape {
     /// A loop with a constant trip count (a uniform counter as a block parameter) that
     /// carries per-lane values in block parameters, then an exit block.
     Loop,
+    /// A wide `br_table`, a deep nest of ifs and loops, or a long chain of regions
+    /// (`big.rs`).
+    Big,
 }
 
 struct Generator<'u, 'd, 'c> {
@@ -291,7 +296,10 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
             spec: SecondaryMap::new(),
             uses: SecondaryMap::new(),
         };
-        let params = if g.u.ratio(1, 16)? {
+        let params = if g.u.ratio(1, big::MANY_VALUES_ODDS)? {
+            g.many_params()?;
+            0
+        } else if g.u.ratio(1, 16)? {
             0
         } else {
             g.u.int_in_range(1..=config.max_params.max(1))?
@@ -320,7 +328,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     }
 
     fn body(&mut self) -> Result<()> {
-        let shape = if self.u.ratio(1, if self.config.wide { 4 } else { 5 })? {
+        let shape = if self.u.ratio(1, big::BIG_SHAPE_ODDS)? {
+            Shape::Big
+        } else if self.u.ratio(1, if self.config.wide { 4 } else { 5 })? {
             Shape::Diamond
         } else if self.u.ratio(1, 4)? {
             Shape::Loop
@@ -334,6 +344,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         match shape {
             Shape::Diamond => self.diamond()?,
             Shape::Loop => self.counted_loop()?,
+            Shape::Big => self.big_shape()?,
             Shape::Straight => {}
         }
         self.finish()
@@ -354,7 +365,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     /// The return: one to `max_results` values, the unused ones first (latest first), so
     /// that most of the DAG is live.
     fn finish(&mut self) -> Result<()> {
-        let count = self.u.int_in_range(1..=self.config.max_results.max(1))?;
+        let count = self.result_count()?;
         let returnable = |g: &Self, v: Value| g.config.wide || g.spec[v] != Spec::Unspecified;
         let mut results: Vec<Value> = self
             .scope

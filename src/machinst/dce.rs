@@ -14,7 +14,10 @@ pub fn run<I: MachInst>(vcode: &mut VCode<I>) {
     }
     for inst in &mut vcode.insts {
         inst.visit_operands(&mut |r, kind| {
-            if matches!(kind, OperandKind::Use | OperandKind::UseFixed(_)) {
+            if matches!(
+                kind,
+                OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+            ) {
                 count(&mut uses, r, 1);
             }
         });
@@ -39,7 +42,8 @@ pub fn run<I: MachInst>(vcode: &mut VCode<I>) {
             OperandKind::Def
             | OperandKind::EarlyDef
             | OperandKind::DefFixed(_)
-            | OperandKind::DefReuse(_) => {
+            | OperandKind::DefReuse(_)
+            | OperandKind::DefAny => {
                 has_def = true;
                 if let Reg::Virtual { vreg, .. } = *r {
                     live |= uses[vreg.vreg()] > 0;
@@ -54,7 +58,10 @@ pub fn run<I: MachInst>(vcode: &mut VCode<I>) {
         }
         dead[index] = true;
         inst.visit_operands(&mut |r, kind| {
-            if matches!(kind, OperandKind::Use | OperandKind::UseFixed(_)) {
+            if matches!(
+                kind,
+                OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+            ) {
                 count(&mut uses, r, -1);
             }
         });

@@ -17,8 +17,10 @@
 //! live across the blocks in between and is never reused there; its moves copy whole
 //! waves ([`MachInst::gen_wave_move`]).
 //!
-//! Lane masks live in fixed register pairs outside the allocator ([`LinearBackend::mask`]),
-//! coloured by their live ranges in the linear order.
+//! Lane masks live in fixed registers outside the allocator, coloured by their live ranges
+//! in the linear order: the first [`LinearBackend::mask_registers`] colours are registers,
+//! and masks that do not fit there (deep nests, wide `br_table`s) are kept in spill slots
+//! the backend provides (GCN: lanes of a VGPR).
 
 use super::lower::{Lower, lower_value_inst};
 use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, lower::LowerBackend};
@@ -35,13 +37,14 @@ pub trait LinearBackend: LowerBackend {
     fn is_uniform(&self, value: Value) -> bool;
     /// The register file of divergent values.
     fn vector_file(&self) -> RegFile;
-    /// Lane-mask register `k` (a fixed register outside the allocator).
-    fn mask(&self, k: usize) -> Reg;
+    /// How many lane masks may live in registers; mask `k` from there on is spill slot
+    /// `k - mask_registers()`. Each method below names a mask by its number `k`.
+    fn mask_registers(&self) -> usize;
     /// At the entry, after `lower_entry`: remembers the lanes the function runs for.
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Self::MInst>);
     /// At a block's start: EXEC = `mask`.
-    fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg);
-    fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg);
+    fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize);
+    fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize);
     /// A lane mask of all active lanes (EXEC).
     fn active_lanes(&self) -> Reg;
     /// The lanes taking each destination of the terminator `inst` (in the order of
@@ -52,16 +55,16 @@ pub trait LinearBackend: LowerBackend {
         inst: ir::Inst,
     ) -> Result<Vec<Lanes>, CompileError>;
     /// `mask = lanes`; returns a lane mask of `lanes`.
-    fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, lanes: Lanes) -> Reg;
+    fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
     /// `mask |= lanes`; returns a lane mask of `lanes`.
-    fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Reg, lanes: Lanes) -> Reg;
+    fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
     /// A register of `class` with no defined value (the start of a pending value).
     fn undef(&self, ctx: &mut Lower<'_, Self::MInst>, file: RegFile, class: RegClass) -> Reg;
     /// `old` with `src` in the lanes of `lanes`: a new register tied to `old`.
     fn masked_move(&self, ctx: &mut Lower<'_, Self::MInst>, old: Reg, src: Reg, lanes: Reg) -> Reg;
     /// A loop latch: EXEC = `mask` (unless `None`: EXEC holds the lanes that continue),
     /// then branch to `back` if any lane is on, else to `out`.
-    fn latch(&self, mask: Option<Reg>, back: usize, out: usize) -> Vec<Self::MInst>;
+    fn latch(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Option<usize>, back: usize, out: usize);
     /// The exit block: every lane back on (each lane that entered returns), and the
     /// function's return with `values`.
     fn exit(
@@ -80,6 +83,9 @@ pub enum Lanes {
     Where(Reg),
     /// Those in which a lane mask is clear.
     WhereNot(Reg),
+    /// Those in which a 32-bit register equals a constant (a `br_table` entry, compared
+    /// where its target's mask is updated, so that no comparison lives longer).
+    Case(Reg, u32),
 }
 
 /// A value collected from several edges: a block parameter of a non-header block
@@ -127,9 +133,11 @@ struct Plan {
     /// Variables that are parameters of each loop header (defined in the loop, pending
     /// past it).
     header_vars: Vec<Vec<usize>>,
-    /// Each block's mask register number.
+    /// Each block's mask number (registers first, then spill slots).
     mask_of: Vec<usize>,
+    /// Mask registers and spill slots used.
     masks: usize,
+    mask_slots: usize,
     /// For each loop header, the values leaving its loop: (value, the block defining it,
     /// its variable).
     exit_vars: Vec<Vec<(Value, usize, usize)>>,
@@ -373,18 +381,52 @@ impl Plan {
             intervals.push((start, end, t, clear_at));
         }
         intervals.sort_unstable();
-        let mut reg_free_after: Vec<usize> = Vec::new();
-        let mut mask_of = vec![0; n];
-        let mut mask_inits = vec![Vec::new(); n];
-        for &(start, end, t, clear_at) in &intervals {
-            let k = match reg_free_after.iter().position(|&e| e < start) {
+        // Registers by linear scan; when none is free, the mask live longest (the new one
+        // or an earlier one) goes to a spill slot for its whole range.
+        let limit = backend.mask_registers();
+        let mut in_reg: Vec<Option<usize>> = vec![None; intervals.len()];
+        let mut holder: Vec<Option<usize>> = Vec::new();
+        for (i, &(start, end, ..)) in intervals.iter().enumerate() {
+            let free =
+                (0..holder.len()).find(|&k| holder[k].is_none_or(|h| intervals[h].1 < start));
+            let k = match free {
                 Some(k) => k,
+                None if holder.len() < limit => {
+                    holder.push(None);
+                    holder.len() - 1
+                }
                 None => {
-                    reg_free_after.push(0);
-                    reg_free_after.len() - 1
+                    let Some(k) = (0..holder.len())
+                        .max_by_key(|&k| holder[k].map(|h| intervals[h].1))
+                        .filter(|&k| holder[k].is_some_and(|h| intervals[h].1 > end))
+                    else {
+                        continue;
+                    };
+                    in_reg[holder[k].expect("held")] = None;
+                    k
                 }
             };
-            reg_free_after[k] = end;
+            holder[k] = Some(i);
+            in_reg[i] = Some(k);
+        }
+        let mut slot_free_after: Vec<usize> = Vec::new();
+        let mut mask_of = vec![0; n];
+        let mut mask_inits = vec![Vec::new(); n];
+        for (i, &(start, end, t, clear_at)) in intervals.iter().enumerate() {
+            let k = match in_reg[i] {
+                Some(k) => k,
+                None => {
+                    let s = match slot_free_after.iter().position(|&e| e < start) {
+                        Some(s) => s,
+                        None => {
+                            slot_free_after.push(0);
+                            slot_free_after.len() - 1
+                        }
+                    };
+                    slot_free_after[s] = end;
+                    limit + s
+                }
+            };
             mask_of[t] = k;
             if let Some(scope) = clear_at {
                 mask_inits[scope].push(k);
@@ -402,7 +444,8 @@ impl Plan {
             back_jump,
             header_vars,
             mask_of,
-            masks: reg_free_after.len(),
+            masks: holder.len(),
+            mask_slots: slot_free_after.len(),
             exit_vars,
         })
     }
@@ -593,7 +636,7 @@ pub fn lower_linearized<B: LinearBackend>(
                 params.push(v);
                 plan.vars[id].cur = Some(v);
             }
-            let mask = backend.mask(plan.mask_of[b]);
+            let mask = plan.mask_of[b];
             if !plan.fallthrough[b] {
                 let at = ctx.vcode.insts.len();
                 backend.enter_block(&mut ctx, mask);
@@ -604,7 +647,7 @@ pub fn lower_linearized<B: LinearBackend>(
             }
         }
         for &k in &plan.mask_inits[b] {
-            backend.clear_mask(&mut ctx, backend.mask(k));
+            backend.clear_mask(&mut ctx, k);
         }
         for id in plan.var_inits[b].clone() {
             plan.vars[id].cur = Some(backend.undef(&mut ctx, vfile, plan.vars[id].class));
@@ -697,10 +740,8 @@ pub fn lower_linearized<B: LinearBackend>(
             };
             let out = ctx.deferred_block(vec![B::MInst::gen_jump(next)], vec![(next, out_args)]);
             let start = ctx.vcode.insts.len();
-            let mask = (!plan.back_jump[h]).then(|| backend.mask(plan.mask_of[h]));
-            for i in backend.latch(mask, back, out) {
-                ctx.emit(i);
-            }
+            let mask = (!plan.back_jump[h]).then_some(plan.mask_of[h]);
+            backend.latch(&mut ctx, mask, back, out);
             blocks.push(VBlock {
                 insts: start..ctx.vcode.insts.len(),
                 succs: vec![back, out],
@@ -734,10 +775,11 @@ pub fn lower_linearized<B: LinearBackend>(
         params: Vec::new(),
         branch_args: Vec::new(),
     });
-    let masks = plan.masks;
+    let (masks, mask_slots) = (plan.masks, plan.mask_slots);
     let mut vcode = ctx.finish(blocks);
     vcode.wave_moves = true;
     vcode.masks = masks;
+    vcode.mask_slots = mask_slots;
     Ok(vcode)
 }
 
@@ -766,7 +808,7 @@ fn lower_edges<B: LinearBackend>(
             debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
             backend.active_lanes()
         } else {
-            let mask = backend.mask(plan.mask_of[t]);
+            let mask = plan.mask_of[t];
             match start {
                 true => backend.set_lanes(ctx, mask, lanes),
                 false => backend.add_lanes(ctx, mask, lanes),

@@ -100,6 +100,10 @@ pub enum OperandKind {
     DefFixed(Reg),
     /// Written into the register of use operand number `n` (two-address forms).
     DefReuse(usize),
+    /// Read (written) in a register or a spill slot, as the allocator likes: operands the
+    /// instruction moves itself (a target's ABI registers beyond what one class holds).
+    UseAny,
+    DefAny,
 }
 
 /// What a backend's machine instruction provides to the shared core.

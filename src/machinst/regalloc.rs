@@ -158,7 +158,10 @@ impl FileOperands {
             offsets.push(operands.len());
             inst.clone().visit_operands(&mut |r, kind| {
                 if let Some(v) = vreg_in_file(r, file) {
-                    let use_ = matches!(kind, OperandKind::Use | OperandKind::UseFixed(_));
+                    let use_ = matches!(
+                        kind,
+                        OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                    );
                     operands.push((v as u32, !use_));
                 }
             });
@@ -313,6 +316,8 @@ impl<'a, I: MachInst> FileView<'a, I> {
                 let op = match kind {
                     OperandKind::Use => Operand::reg_use(vreg),
                     OperandKind::Def => Operand::reg_def(vreg),
+                    OperandKind::UseAny => Operand::any_use(vreg),
+                    OperandKind::DefAny => Operand::any_def(vreg),
                     OperandKind::EarlyDef => Operand::new(
                         vreg,
                         OperandConstraint::Reg,

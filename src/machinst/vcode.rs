@@ -28,6 +28,8 @@ pub struct VCode<I> {
     pub wave_moves: bool,
     /// Linearized code: how many lane-mask registers the blocks use.
     pub masks: usize,
+    /// Linearized code: lane masks kept in VGPR lanes when the SGPRs for masks ran out.
+    pub mask_slots: usize,
 }
 
 impl<I: MachInst> VCode<I> {
@@ -39,6 +41,7 @@ impl<I: MachInst> VCode<I> {
             vreg_classes: Vec::new(),
             wave_moves: false,
             masks: 0,
+            mask_slots: 0,
         }
     }
 

@@ -11,7 +11,9 @@
 //! **Device functions** (call conv `fast` or `tail`): arguments and results are passed in
 //! v0, v1, … (one VGPR per 32 bits, a 64-bit value in two consecutive VGPRs, low half
 //! first); the return address is in `s[0:1]`, a reserved pair; a call returns with
-//! `s_setpc_b64 s[0:1]`.
+//! `s_setpc_b64 s[0:1]`. The first [`FIXED_ABI_VGPRS`] of these VGPRs are fixed-register
+//! constraints for the allocator; the ones above are moved into (out of) whatever registers
+//! the allocator chose, by a parallel move that `Inst::Args` (`Inst::Ret`) expands into.
 
 use super::regs::{SGPR, sgpr, sgpr_pair};
 use crate::intrinsics::Intrinsic;
@@ -143,6 +145,12 @@ pub fn used_intrinsics(func: &ir::Function) -> Vec<Intrinsic> {
     }
     used
 }
+
+/// ABI VGPRs below this number are fixed-register constraints of `Inst::Args`/`Inst::Ret`;
+/// the others are plain operands, moved from (to) the ABI register at emission. regalloc2
+/// offers at most 63 registers per class, so the singles class cannot hold 64 or more
+/// fixed registers (`docs/decisions.md`, "Device functions with many arguments").
+pub const FIXED_ABI_VGPRS: u16 = 32;
 
 /// The VGPRs (first register, count) of each parameter or result of a device function,
 /// in order.

@@ -22,6 +22,7 @@
 //! from `first_sgpr` below the special registers (VCC, EXEC, M0 are never touched).
 
 use super::inst::{Inst, Op64, Src};
+use super::mc::Op;
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use std::collections::VecDeque;
@@ -146,7 +147,7 @@ fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
             return;
         };
         let list = match kind {
-            OperandKind::Use | OperandKind::UseFixed(_) => &mut uses,
+            OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny => &mut uses,
             _ => &mut defs,
         };
         list.extend((0..r.width()).filter_map(|k| unit(file, hw + k)));
@@ -196,6 +197,12 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
         }
     };
     match inst {
+        // The value v_writelane_b32 writes is an SGPR (the only constant-bus read).
+        Inst::Valu {
+            op: Op::VWritelaneB32,
+            srcs,
+            ..
+        } => src(&mut srcs[0], SGPR),
         Inst::Valu { srcs, .. } => srcs.iter_mut().for_each(|s| src(s, VGPR)),
         Inst::Salu { srcs, .. } => srcs.iter_mut().for_each(|s| src(s, SGPR)),
         Inst::BrScc { a, b, .. } => {
@@ -563,7 +570,10 @@ fn may_write(inst: &Inst, single: bool, dst: &[Unit], uses: &[Unit]) -> bool {
                 // Every source the result touches is the result's registers exactly.
                 let mut exact = true;
                 inst.clone().visit_operands(&mut |r, kind| {
-                    if matches!(kind, OperandKind::Use | OperandKind::UseFixed(_)) {
+                    if matches!(
+                        kind,
+                        OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                    ) {
                         let us = units(*r).unwrap_or_default();
                         exact &= us == dst || us.iter().all(|u| !dst.contains(u));
                     }

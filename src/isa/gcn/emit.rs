@@ -298,9 +298,43 @@ impl Emitter<'_> {
         }
     }
 
+    /// Moves 32-bit registers (dst, src) all at once, as if every source were read before
+    /// any destination is written: the ABI registers the allocator did not fix
+    /// (`abi::FIXED_ABI_VGPRS`). A move waits while its destination is still to be read;
+    /// what is left then are cycles, each broken by swapping two VGPRs with three
+    /// `v_xor_b32` (no scratch register needed).
+    fn parallel_move(&mut self, moves: impl Iterator<Item = (Reg, Reg)>) {
+        let mut pending: Vec<(Reg, Reg)> = moves.filter(|(d, s)| d != s).collect();
+        while !pending.is_empty() {
+            let ready =
+                (0..pending.len()).find(|&i| pending.iter().all(|&(_, s)| s != pending[i].0));
+            if let Some(i) = ready {
+                let (dst, src) = pending.remove(i);
+                self.copy(dst, src);
+                continue;
+            }
+            let (dst, src) = pending.remove(0);
+            debug_assert!(
+                dst.file() == VGPR && src.file() == VGPR,
+                "ABI moves are VGPRs"
+            );
+            for (d, a, b) in [(dst, dst, src), (src, src, dst), (dst, dst, src)] {
+                let ops = [reg_operand(a, 0), reg_operand(b, 0)];
+                self.valu(Op::VXorB32, Some(reg_operand(d, 0)), None, &ops, None);
+            }
+            // `src` now holds what `dst` held.
+            for (_, s) in &mut pending {
+                if *s == dst {
+                    *s = src;
+                }
+            }
+            pending.retain(|(d, s)| d != s);
+        }
+    }
+
     fn inst(&mut self, inst: &Inst) -> Result<(), String> {
         match inst {
-            Inst::Args { .. } => {}
+            Inst::Args { defs } => self.parallel_move(defs.iter().map(|&(v, abi)| (v, abi))),
             Inst::Salu { op, dst, srcs } => {
                 let mut literal = None;
                 let ops: Vec<Operand> = srcs.iter().map(|&s| self.src(s, &mut literal)).collect();
@@ -498,7 +532,8 @@ impl Emitter<'_> {
             Inst::Jump { .. } | Inst::BrScc { .. } => {
                 return Err("internal error: a branch outside `lower_blocks`".into());
             }
-            Inst::Ret { ret_addr, .. } => {
+            Inst::Ret { ret_addr, results } => {
+                self.parallel_move(results.iter().map(|&(v, abi)| (abi, v)));
                 let mut m = mc_inst(Op::SSetpcB64, self.generation);
                 m.src[0] = Some(reg_operand(*ret_addr, 0));
                 self.out.push(m);

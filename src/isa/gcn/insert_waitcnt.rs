@@ -56,6 +56,7 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
                         | OperandKind::EarlyDef
                         | OperandKind::DefFixed(_)
                         | OperandKind::DefReuse(_)
+                        | OperandKind::DefAny
                 ) {
                     defined.push((file, hw, r.width()));
                 }

@@ -3,7 +3,7 @@
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
 use super::mc::{Gen, Op};
-use super::regs::{EXEC, SGPR, VCC};
+use super::regs::{EXEC, SGPR, VCC, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
 
@@ -43,8 +43,9 @@ pub enum Op64 {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inst {
-    /// Function entry: defines each virtual register in the real register the hardware or
-    /// the caller fills.
+    /// Function entry: defines each virtual register (first) from the real register the
+    /// hardware or the caller fills (second): in place below `abi::FIXED_ABI_VGPRS`, else
+    /// by a parallel move at emission.
     Args { defs: Vec<(Reg, Reg)> },
     /// One SALU instruction (SOP1/SOP2/SOPK/SOPC). Writes SCC, which never holds a value
     /// across instructions.
@@ -190,7 +191,8 @@ pub enum Inst {
     WaveCopy { dst: Reg, src: Reg },
     /// End of a kernel.
     EndPgm,
-    /// Return from a device function: the results in their ABI registers, then
+    /// Return from a device function: the results (first) in their ABI registers
+    /// (second; those from `abi::FIXED_ABI_VGPRS` on by a parallel move at emission), then
     /// `s_setpc_b64` to the return address.
     Ret {
         results: Vec<(Reg, Reg)>,
@@ -235,6 +237,24 @@ pub fn shift64_value_first(op: Op, generation: Gen) -> Option<Op> {
 
 static VCC_CLOBBER: [Reg; 1] = [VCC];
 
+/// The constraint of an ABI register operand: `fixed` for the first VGPRs, a plain operand
+/// (moved at emission) for the others, which the allocator's classes cannot all hold.
+fn abi_constraint(abi: Reg, fixed: OperandKind) -> OperandKind {
+    match (abi, fixed) {
+        (Reg::Real { file: VGPR, hw, .. }, OperandKind::DefFixed(_))
+            if hw >= super::abi::FIXED_ABI_VGPRS =>
+        {
+            OperandKind::DefAny
+        }
+        (Reg::Real { file: VGPR, hw, .. }, OperandKind::UseFixed(_))
+            if hw >= super::abi::FIXED_ABI_VGPRS =>
+        {
+            OperandKind::UseAny
+        }
+        _ => fixed,
+    }
+}
+
 impl Inst {
     /// Whether the instruction writes EXEC (or a half of it).
     pub fn writes_exec(&self) -> bool {
@@ -269,7 +289,7 @@ impl MachInst for Inst {
         match self {
             Inst::Args { defs } => {
                 for (vreg, real) in defs {
-                    visit(vreg, OperandKind::DefFixed(*real));
+                    visit(vreg, abi_constraint(*real, OperandKind::DefFixed(*real)));
                 }
             }
             Inst::Salu { dst, srcs, .. } => {
@@ -381,7 +401,7 @@ impl MachInst for Inst {
             Inst::Const128 { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Ret { results, ret_addr } => {
                 for (vreg, real) in results {
-                    visit(vreg, OperandKind::UseFixed(*real));
+                    visit(vreg, abi_constraint(*real, OperandKind::UseFixed(*real)));
                 }
                 let _ = ret_addr;
             }

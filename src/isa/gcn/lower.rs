@@ -30,6 +30,9 @@ pub struct GcnLower<'a> {
     pub frame: &'a Frame,
     /// gfx6: the buffer resource MUBUF `addr64` accesses read, defined at entry.
     pub buffer_rsrc: Cell<Option<Reg>>,
+    /// Linearized code: how many lane masks may take SGPR pairs (the rest live in VGPR
+    /// lanes, `lower::linear`).
+    pub mask_registers: usize,
 }
 
 /// The buffer resource (V#) of gfx6's global-memory accesses: base 0 and no stride (dwords

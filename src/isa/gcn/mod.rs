@@ -71,27 +71,50 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     };
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
-    let backend = lower::GcnLower {
-        generation,
-        uniformity: &uniformity,
-        kind,
-        frame: &frame,
-        buffer_rsrc: Default::default(),
-    };
-    // Divergent branches: the blocks run one after another under lane masks (see
-    // `machinst::linearize`), whose registers come before the allocator's.
-    let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
-        let vcode = lower_linearized(func, &cfg, &backend)?;
-        let first = lower::linear::first_free_sgpr(&frame, vcode.masks);
-        (vcode, first)
-    } else {
-        (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
-    };
-    // A branch too far for its 16-bit offset jumps through an SGPR pair no instruction uses
-    // (`relax_branches`). In the rare function that needs one and leaves no pair free,
-    // allocation runs again with a pair kept out of the allocator's reach.
+    // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
+    // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
+    let mut mask_registers = lower::linear::mask_registers(&frame, generation, 16);
+    loop {
+        let backend = lower::GcnLower {
+            generation,
+            uniformity: &uniformity,
+            kind,
+            frame: &frame,
+            buffer_rsrc: Default::default(),
+            mask_registers,
+        };
+        // Divergent branches: the blocks run one after another under lane masks (see
+        // `machinst::linearize`), whose registers come before the allocator's.
+        let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
+            let vcode = lower_linearized(func, &cfg, &backend)?;
+            let first = lower::linear::first_free_sgpr(&frame, vcode.masks);
+            (vcode, first)
+        } else {
+            (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
+        };
+        match compile_vcode(func, &vcode, &frame, kind, first_sgpr, generation) {
+            Err(e) if vcode.masks > 0 && e.reason.starts_with("register exhaustion") => {
+                mask_registers = vcode.masks / 2
+            }
+            result => return result,
+        }
+    }
+}
+
+/// Allocates, finishes and encodes lowered code. A branch too far for its 16-bit offset
+/// jumps through an SGPR pair no instruction uses (`relax_branches`). In the rare function
+/// that needs one and leaves no pair free, allocation runs again with a pair kept out of
+/// the allocator's reach.
+fn compile_vcode(
+    func: &ir::Function,
+    vcode: &VCode<Inst>,
+    frame: &Frame,
+    kind: FunctionKind,
+    first_sgpr: u16,
+    generation: Gen,
+) -> Result<CompiledCode, CompileError> {
     let limit = regs::sgpr_limit(generation);
-    let compile = |limit| finish(func, &vcode, &frame, kind, first_sgpr, generation, limit);
+    let compile = |limit| finish(func, vcode, frame, kind, first_sgpr, generation, limit);
     match compile(limit)? {
         Some(compiled) => Ok(compiled),
         None => compile(limit - 2)
@@ -108,8 +131,9 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     }
 }
 
-/// Allocates registers (SGPRs below `sgpr_limit`), runs the post-allocation passes and
-/// encodes. `None`: a branch needs a long jump and no SGPR pair is free for it.
+/// Allocates registers (SGPRs below `sgpr_limit`, VGPRs below those holding lane masks),
+/// runs the post-allocation passes and encodes. `None`: a branch needs a long jump and no
+/// SGPR pair is free for it.
 fn finish(
     func: &ir::Function,
     vcode: &VCode<Inst>,
@@ -119,7 +143,9 @@ fn finish(
     generation: Gen,
     sgpr_limit: u16,
 ) -> Result<Option<CompiledCode>, CompileError> {
-    let allocated = allocate(func, vcode, first_sgpr, sgpr_limit)?;
+    let slot_vgprs = lower::linear::mask_slot_vgprs(vcode.mask_slots);
+    let mut allocated = allocate(func, vcode, first_sgpr, VGPR_LIMIT - slot_vgprs, sgpr_limit)?;
+    lower::linear::place_mask_slots(&mut allocated.insts, slot_vgprs);
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -171,7 +197,7 @@ fn finish(
                 let end = (hw + r.width()) as u32;
                 match file {
                     VGPR => vgprs = vgprs.max(end),
-                    _ if *r == VCC => uses_vcc = true,
+                    _ if (VCC.hw()..VCC.hw() + 2).contains(&hw) => uses_vcc = true,
                     _ if *r == lower::linear::EXEC => {}
                     _ => sgprs = sgprs.max(end),
                 }
@@ -198,11 +224,13 @@ fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
     first_sgpr: u16,
+    vgpr_limit: u16,
     sgpr_limit: u16,
 ) -> Result<Allocated<Inst>, CompileError> {
     let mut vdemand = regalloc::pressure(vcode, VGPR);
     let mut sdemand = regalloc::pressure(vcode, SGPR);
-    // Fixed ABI registers (v0, v1, … for arguments, results and work-item ids) are singles.
+    // Fixed ABI registers (v0, v1, … for arguments, results and work-item ids, below
+    // `abi::FIXED_ABI_VGPRS`) are singles.
     let mut min_vsingles = 0usize;
     for inst in &vcode.insts {
         let mut inst = inst.clone();
@@ -230,10 +258,10 @@ fn allocate(
         )
     };
     // Grow the partition while the allocator wants more registers.
-    let mut smallest = None;
+    let mut tried = Vec::new();
     let capped = |demand: [usize; 3]| demand.map(|d| d.min(regs::MAX_PER_CLASS));
     for _attempt in 0..16 {
-        let venv = regs::partition(VGPR, 0, VGPR_LIMIT, capped(vdemand), min_vsingles, &[]);
+        let venv = regs::partition(VGPR, 0, vgpr_limit, capped(vdemand), min_vsingles, &[]);
         let senv = regs::partition(
             SGPR,
             first_sgpr,
@@ -260,7 +288,7 @@ fn allocate(
                         *d += 1 + *d / 4;
                     }
                 }
-                smallest.get_or_insert(envs);
+                tried.push(envs);
                 if capped(*demand) == before {
                     break;
                 }
@@ -269,9 +297,12 @@ fn allocate(
         }
     }
     // The partition cannot grow: the measured one, with the allocator's spill slots in the
-    // registers above it (the smallest partition leaves the most room for them).
-    if let Some(envs) = smallest {
-        match regalloc::allocate(vcode, &envs, true) {
+    // registers above it (the smallest partition leaves the most room for them); if that
+    // fails, the grown ones in turn, since the measure can fall short in a class that
+    // needs no spill slots (an expansion's early defs live alongside its operands: an f64
+    // `fdiv` needs seven pairs at once) while the class that does could not grow.
+    for envs in &tried {
+        match regalloc::allocate(vcode, envs, true) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { .. }) => {}
             Err(e) => return Err(fatal(e)),

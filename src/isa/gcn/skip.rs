@@ -27,6 +27,7 @@
 
 use super::inst::Inst;
 use super::lower::linear::EXEC;
+use super::mc::Op;
 use super::regs::{SGPR, VGPR};
 use crate::machinst::Reg;
 
@@ -41,8 +42,12 @@ fn is_vgpr(r: Reg) -> bool {
 /// Whether `inst` has no effect that matters when EXEC is 0.
 fn skippable(inst: &Inst) -> bool {
     match inst {
-        Inst::Valu { dst, sdst, .. } => {
-            dst.is_none_or(is_vgpr) && *dst != Some(EXEC) && *sdst != Some(EXEC)
+        // v_writelane_b32 writes a lane whatever EXEC is (lane masks kept in VGPR lanes).
+        Inst::Valu { op, dst, sdst, .. } => {
+            dst.is_none_or(is_vgpr)
+                && *dst != Some(EXEC)
+                && *sdst != Some(EXEC)
+                && *op != Op::VWritelaneB32
         }
         Inst::Alu64 { dst, .. }
         | Inst::Const64 { dst, .. }

@@ -4,13 +4,13 @@
 use super::super::abi::{Frame, device_value_vgprs};
 use super::super::inst::{Inst, Src};
 use super::super::mc::Op;
-use super::super::regs::{SGPR, VGPR, sgpr_pair, vgpr};
+use super::super::regs::{SGPR, VGPR, VGPR_LIMIT, sgpr_limit, sgpr_pair, vgpr};
 use super::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
 use crate::machinst::linearize::{Lanes, LinearBackend};
 use crate::machinst::lower::Lower;
-use crate::machinst::{Reg, RegClass, RegFile};
+use crate::machinst::{MachInst, Reg, RegClass, RegFile};
 use crate::{CompileError, FunctionKind};
 use smallvec::smallvec;
 use std::collections::HashMap;
@@ -32,6 +32,76 @@ pub fn lane_mask(frame: &Frame, k: usize) -> Reg {
 /// The first SGPR after the registers of linearized code with `masks` lane masks.
 pub fn first_free_sgpr(frame: &Frame, masks: usize) -> u16 {
     frame.reserved_sgprs.next_multiple_of(2) + 4 + 2 * masks as u16
+}
+
+/// The SGPR pairs lane masks may take in `generation`, leaving `for_allocator` SGPRs.
+pub fn mask_registers(
+    frame: &Frame,
+    generation: super::super::mc::Gen,
+    for_allocator: u16,
+) -> usize {
+    let limit = sgpr_limit(generation).saturating_sub(for_allocator);
+    (limit.saturating_sub(first_free_sgpr(frame, 0)) / 2) as usize
+}
+
+/// Masks that find no SGPR pair live in VGPR lanes, 32 masks (two lanes each) a VGPR:
+/// slot `s` is in lanes `2 s mod 64` and the next of VGPR `mask_slot_vgpr(s / 32)`. The
+/// VGPRs are counted down from the top of the file while the allocator runs below them,
+/// then renumbered to follow the allocator's registers ([`place_mask_slots`]).
+const MASKS_PER_VGPR: usize = 32;
+pub fn mask_slot_vgprs(slots: usize) -> u16 {
+    slots.div_ceil(MASKS_PER_VGPR) as u16
+}
+fn mask_slot(s: usize) -> (Reg, u32) {
+    let v = vgpr(VGPR_LIMIT - 1 - (s / MASKS_PER_VGPR) as u16);
+    (v, 2 * (s % MASKS_PER_VGPR) as u32)
+}
+
+/// Renumbers the mask-slot VGPRs (the top `count` of the file) to the ones just above every
+/// other VGPR the code uses, so that the function's VGPR count stays small.
+pub fn place_mask_slots(insts: &mut [Inst], count: u16) {
+    if count == 0 {
+        return;
+    }
+    let first_slot = VGPR_LIMIT - count;
+    let mut used = 0u16;
+    for inst in insts.iter_mut() {
+        inst.visit_operands(&mut |r, _| {
+            if let Reg::Real { file: VGPR, hw, .. } = *r
+                && hw < first_slot
+            {
+                used = used.max(hw + r.width());
+            }
+        });
+    }
+    for inst in insts.iter_mut() {
+        inst.visit_operands(&mut |r, _| {
+            if let Reg::Real { file: VGPR, hw, .. } = *r
+                && hw >= first_slot
+            {
+                *r = vgpr(used + (VGPR_LIMIT - 1 - hw));
+            }
+        });
+    }
+}
+
+/// Where mask `k` lives.
+enum MaskHome {
+    Pair(Reg),
+    Lanes(Reg, u32),
+}
+
+/// `v_readlane_b32` (an SGPR `dst`) or `v_writelane_b32`.
+fn lane_op(op: Op, dst: Option<Reg>, sdst: Option<Reg>, srcs: &[Src]) -> Inst {
+    Inst::Valu {
+        op,
+        dst,
+        sdst,
+        srcs: srcs.iter().copied().collect(),
+        neg: 0,
+        abs: 0,
+        clamp: false,
+    }
 }
 
 fn mov64(dst: Reg, src: Src) -> Inst {
@@ -113,6 +183,67 @@ impl GcnLower<'_> {
     }
 }
 
+impl GcnLower<'_> {
+    fn mask_home(&self, k: usize) -> MaskHome {
+        match k.checked_sub(self.mask_registers) {
+            None => MaskHome::Pair(lane_mask(self.frame, k)),
+            Some(s) => {
+                let (v, lane) = mask_slot(s);
+                MaskHome::Lanes(v, lane)
+            }
+        }
+    }
+
+    /// Mask `k` in an SGPR pair: its own, or one read from its VGPR lanes
+    /// (`v_readlane_b32` reads a lane whatever EXEC is).
+    fn load_mask(&self, ctx: &mut Lower<'_, Inst>, k: usize) -> Reg {
+        match self.mask_home(k) {
+            MaskHome::Pair(r) => r,
+            MaskHome::Lanes(v, lane) => {
+                let [lo, hi] = [0, 1].map(|h| {
+                    let d = ctx.new_vreg(SGPR, RegClass::Int);
+                    let srcs = [Src::Reg(v), Src::Imm(lane + h)];
+                    ctx.emit(lane_op(Op::VReadlaneB32, Some(d), None, &srcs));
+                    d
+                });
+                let dst = ctx.new_vreg(SGPR, RegClass::Float);
+                ctx.emit(Inst::Combine { dst, lo, hi });
+                dst
+            }
+        }
+    }
+
+    /// Writes `value` to a spilled mask's lanes (`v_writelane_b32` ignores EXEC too).
+    fn store_mask(&self, ctx: &mut Lower<'_, Inst>, home: MaskHome, value: Reg) {
+        let MaskHome::Lanes(v, lane) = home else {
+            return;
+        };
+        for h in 0..2 {
+            let half = ctx.new_vreg(SGPR, RegClass::Int);
+            ctx.emit(Inst::Half {
+                dst: half,
+                src: value,
+                hi: h == 1,
+            });
+            let srcs = [Src::Reg(half), Src::Imm(lane + h)];
+            ctx.emit(lane_op(Op::VWritelaneB32, Some(v), None, &srcs));
+        }
+    }
+
+    /// `Lanes::Case` as a compare's lane mask.
+    fn case_lanes(&self, ctx: &mut Lower<'_, Inst>, lanes: Lanes) -> Lanes {
+        let Lanes::Case(index, k) = lanes else {
+            return lanes;
+        };
+        let hit = self
+            .with_isle(ctx, |isle| {
+                isle.vcmp(&Op::VCmpEqU32, Src::Imm(k), Src::Reg(index))
+            })
+            .expect("a compare of a VGPR with a constant is always legal");
+        Lanes::Where(hit)
+    }
+}
+
 impl LinearBackend for GcnLower<'_> {
     fn is_uniform(&self, value: ir::Value) -> bool {
         self.uniformity.is_uniform(value)
@@ -122,20 +253,29 @@ impl LinearBackend for GcnLower<'_> {
         VGPR
     }
 
-    fn mask(&self, k: usize) -> Reg {
-        lane_mask(self.frame, k)
+    fn mask_registers(&self) -> usize {
+        self.mask_registers
     }
 
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Inst>) {
         ctx.emit(mov64(entry_lanes(self.frame), Src::Reg(EXEC)));
     }
 
-    fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: Reg) {
+    fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: usize) {
+        let mask = self.load_mask(ctx, mask);
         ctx.emit(mov64(EXEC, Src::Reg(mask)));
     }
 
-    fn clear_mask(&self, ctx: &mut Lower<'_, Inst>, mask: Reg) {
-        ctx.emit(mov64(mask, Src::Imm(0)));
+    fn clear_mask(&self, ctx: &mut Lower<'_, Inst>, mask: usize) {
+        match self.mask_home(mask) {
+            MaskHome::Pair(mask) => ctx.emit(mov64(mask, Src::Imm(0))),
+            MaskHome::Lanes(v, lane) => {
+                for k in 0..2 {
+                    let srcs = [Src::Imm(0), Src::Imm(lane + k)];
+                    ctx.emit(lane_op(Op::VWritelaneB32, Some(v), None, &srcs));
+                }
+            }
+        }
     }
 
     fn active_lanes(&self) -> Reg {
@@ -154,45 +294,57 @@ impl LinearBackend for GcnLower<'_> {
                 vec![Lanes::Where(on), Lanes::WhereNot(on)]
             }
             InstructionData::BranchTable { arg, table, .. } => {
-                let entries = isle.lower.dfg().jump_tables[table].as_slice().len();
+                // Each entry's lanes are compared where its target's mask takes them
+                // (`Lanes::Case`), the default's as index >= entries (unsigned).
+                let entries = isle.lower.dfg().jump_tables[table].as_slice().len() as u32;
                 let index = isle.cmp_src(IntCC::Equal, arg, VGPR);
-                let index = Src::Reg(isle.src_to_vgpr(index));
-                let mut any: Option<Reg> = None;
-                let mut lanes = Vec::new();
-                for k in 0..entries {
-                    let hit = isle.vcmp(&Op::VCmpEqU32, Src::Imm(k as u32), index);
-                    lanes.push(Lanes::Where(hit));
-                    any = Some(match any {
-                        None => hit,
-                        Some(a) => {
-                            isle.salu(Op::SOrB64, &[Src::Reg(a), Src::Reg(hit)], RegClass::Float)
-                        }
-                    });
-                }
-                let default = any.map_or(Lanes::All, Lanes::WhereNot);
-                std::iter::once(default).chain(lanes).collect()
+                let index = isle.src_to_vgpr(index);
+                let default = match entries {
+                    0 => Lanes::All,
+                    _ => {
+                        Lanes::Where(isle.vcmp(&Op::VCmpLeU32, Src::Imm(entries), Src::Reg(index)))
+                    }
+                };
+                std::iter::once(default)
+                    .chain((0..entries).map(|k| Lanes::Case(index, k)))
+                    .collect()
             }
             _ => vec![Lanes::All],
         })
     }
 
-    fn set_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, lanes: Lanes) -> Reg {
-        match lanes {
+    fn set_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: usize, lanes: Lanes) -> Reg {
+        let lanes = self.case_lanes(ctx, lanes);
+        let home = self.mask_home(mask);
+        let dst = match home {
+            MaskHome::Pair(r) => r,
+            MaskHome::Lanes(..) => ctx.new_vreg(SGPR, RegClass::Float),
+        };
+        let taken = match lanes {
             Lanes::All => {
-                ctx.emit(mov64(mask, Src::Reg(EXEC)));
-                return EXEC;
+                ctx.emit(mov64(dst, Src::Reg(EXEC)));
+                EXEC
             }
-            Lanes::Where(c) => ctx.emit(and64(Op::SAndB64, mask, c)),
-            Lanes::WhereNot(c) => ctx.emit(and64(Op::SAndn2B64, mask, c)),
-        }
-        mask
+            Lanes::Where(c) => {
+                ctx.emit(and64(Op::SAndB64, dst, c));
+                dst
+            }
+            Lanes::WhereNot(c) => {
+                ctx.emit(and64(Op::SAndn2B64, dst, c));
+                dst
+            }
+            Lanes::Case(..) => unreachable!("compared by case_lanes"),
+        };
+        self.store_mask(ctx, home, dst);
+        taken
     }
 
-    fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: Reg, lanes: Lanes) -> Reg {
-        let (op, c) = match lanes {
+    fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: usize, lanes: Lanes) -> Reg {
+        let (op, c) = match self.case_lanes(ctx, lanes) {
             Lanes::All => (None, EXEC),
             Lanes::Where(c) => (Some(Op::SAndB64), c),
             Lanes::WhereNot(c) => (Some(Op::SAndn2B64), c),
+            Lanes::Case(..) => unreachable!("compared by case_lanes"),
         };
         let lanes = match op {
             None => EXEC,
@@ -202,11 +354,18 @@ impl LinearBackend for GcnLower<'_> {
                 dst
             }
         };
+        let home = self.mask_home(mask);
+        let old = self.load_mask(ctx, mask);
+        let new = match home {
+            MaskHome::Pair(r) => r,
+            MaskHome::Lanes(..) => ctx.new_vreg(SGPR, RegClass::Float),
+        };
         ctx.emit(Inst::Salu {
             op: Op::SOrB64,
-            dst: Some(mask),
-            srcs: smallvec![Src::Reg(mask), Src::Reg(lanes)],
+            dst: Some(new),
+            srcs: smallvec![Src::Reg(old), Src::Reg(lanes)],
         });
+        self.store_mask(ctx, home, new);
         lanes
     }
 
@@ -227,15 +386,14 @@ impl LinearBackend for GcnLower<'_> {
         dst
     }
 
-    fn latch(&self, mask: Option<Reg>, back: usize, out: usize) -> Vec<Inst> {
-        let branch = Inst::BrExecnz {
+    fn latch(&self, ctx: &mut Lower<'_, Inst>, mask: Option<usize>, back: usize, out: usize) {
+        if let Some(mask) = mask {
+            self.enter_block(ctx, mask);
+        }
+        ctx.emit(Inst::BrExecnz {
             taken: back,
             not_taken: out,
-        };
-        match mask {
-            Some(mask) => vec![mov64(EXEC, Src::Reg(mask)), branch],
-            None => vec![branch],
-        }
+        });
     }
 
     fn exit(

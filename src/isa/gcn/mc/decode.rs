@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::table::{Enc, Form, OpInfo, SDST_OUT};
+use super::table::{Enc, Form, LANE_SELECT, OpInfo, SDST_OUT};
 use super::{Gen, McInst, Op, Operand};
 
 /// Why some bytes are not an instruction we know.
@@ -201,7 +201,12 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             };
             inst.sdst = (info.sdst != 0).then_some(Operand::VCC);
             inst.src[0] = some(info.src[0], bits(w0, 8, 0));
-            inst.src[1] = some(info.src[1], 256 + bits(w0, 16, 9));
+            // VSRC1: a VGPR, or the scalar lane number of v_readlane/v_writelane.
+            let vsrc1 = bits(w0, 16, 9);
+            inst.src[1] = match info.flags & LANE_SELECT {
+                0 => some(info.src[1], 256 + vsrc1),
+                _ => some(info.src[1], vsrc1),
+            };
             // VOP2's third source (carry-in, cndmask's mask) is always VCC.
             inst.src[2] = (info.src[2] != 0).then_some(Operand::VCC);
         }

@@ -5,7 +5,7 @@
 //! at bit 11; MUBUF, SI manual 12.5); gfx9 from the Vega manual (FLAT offset in bits 12:0,
 //! GLOBAL as FLAT with SEG = 2).
 
-use super::table::{Enc, Form, OpInfo, SDST_OUT};
+use super::table::{Enc, Form, LANE_SELECT, OpInfo, SDST_OUT};
 use super::{Gen, McInst, Operand};
 
 /// Appends the encoding of `inst` for `generation` to `out`: one or two dwords, then the
@@ -250,11 +250,16 @@ fn encode_words(
                 }
             }
         }
-        // 12.7.1 VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]
+        // 12.7.1 VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]; VSRC1 holds
+        // the scalar lane number of v_readlane/v_writelane (gfx6/gfx7).
         Enc::Vop2 => {
             require_vcc(inst.sdst, "carry-out")?;
             require_vcc(s2, "src2")?;
-            one(op << 25 | vdst(inst, info)? << 17 | vgpr(s1)? << 9 | src9(s0)?)
+            let vsrc1 = match info.flags & LANE_SELECT {
+                0 => vgpr(s1)?,
+                _ => ssrc(s1)?,
+            };
+            one(op << 25 | vdst(inst, info)? << 17 | vsrc1 << 9 | src9(s0)?)
         }
         // 12.7.2 VOP1: 0111111 | VDST[24:17] | OP[16:9] | SRC0[8:0]
         Enc::Vop1 => one(0x3f << 25 | vdst(inst, info)? << 17 | op << 9 | src9(s0)?),

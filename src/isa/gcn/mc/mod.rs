@@ -16,7 +16,7 @@ pub use decode::{DecodeError, decode};
 pub use encode::encode;
 pub use print::print;
 pub use table::{
-    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, Op, OpInfo, SDST_OUT, SRC0_VGPR, VOP2_GFX67,
+    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, LANE_SELECT, Op, OpInfo, SDST_OUT, SRC0_VGPR, VOP2_GFX67,
 };
 
 /// A GCN generation. Encodings, opcode numbers, wait-count fields and hazards differ by it.
@@ -219,12 +219,18 @@ impl McInst {
         if !info.available(generation) {
             return Err(format!("{name} does not exist on {generation:?}"));
         }
+        // VSRC1 names a VGPR, or the lane number of the lane-access operations.
+        let vsrc1 = |s: Operand| match info.flags & LANE_SELECT {
+            0 => s.is_vgpr(),
+            _ => !s.is_vgpr(),
+        };
         let short = matches!(info.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+            && info.opcode_in(info.enc, generation).is_some()
             && self.abs == 0
             && self.neg == 0
             && !self.clamp
             && self.omod == 0
-            && self.src[1].is_none_or(|s| s.is_vgpr())
+            && self.src[1].is_none_or(vsrc1)
             && self.src[2].is_none_or(|s| s == Operand::VCC)
             && self.sdst.is_none_or(|s| s == Operand::VCC)
             && self.src[1..].iter().flatten().all(|s| !s.is_literal());

@@ -115,7 +115,7 @@ fn valu_suffix(inst: &McInst, info: &OpInfo, generation: Gen) -> &'static str {
     let g = generation as usize;
     match inst.enc {
         Enc::Vop1 | Enc::Vop2 | Enc::Vopc if info.vop3[g].is_some() => "_e32",
-        Enc::Vop3 if info.enc != Enc::Vop3 => "_e64",
+        Enc::Vop3 if info.enc != Enc::Vop3 && info.opcode[g].is_some() => "_e64",
         Enc::Vop3 if info.flags & VOP2_GFX67 != 0 && generation <= Gen::Gfx7 => "_e64",
         _ => "",
     }

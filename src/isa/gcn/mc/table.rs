@@ -95,6 +95,10 @@ pub const VOP2_GFX67: u8 = 1 << 4;
 pub const SDST_OUT: u8 = 1 << 5;
 /// Source 0 must be a VGPR (the lane-access operations).
 pub const SRC0_VGPR: u8 = 1 << 6;
+/// Source 1 is a lane number, a scalar operand; the VOP2 form holds it in the 8-bit VSRC1
+/// field, which names a VGPR for every other operation (`v_readlane_b32`,
+/// `v_writelane_b32`: VOP2 on gfx6/gfx7 only, VOP3 only on gfx8/gfx9; SI manual 12.7.1).
+pub const LANE_SELECT: u8 = 1 << 7;
 
 /// One row of the table.
 #[derive(Debug)]
@@ -130,9 +134,11 @@ impl OpInfo {
         }
     }
 
-    /// Whether the operation exists on `generation` at all.
+    /// Whether the operation exists on `generation` at all (in its native encoding, or
+    /// only as VOP3 like the lane-access operations on gfx8/gfx9).
     pub fn available(&self, generation: Gen) -> bool {
-        self.opcode[generation as usize].is_some()
+        let g = generation as usize;
+        self.opcode[g].is_some() || self.vop3[g].is_some()
     }
 
     /// The number of sources.
@@ -218,7 +224,7 @@ macro_rules! table {
 // opcode in the native encoding [gfx6 gfx7 gfx8 gfx9], VOP3 opcode of the _e64 form
 // [gfx6 gfx7 gfx8 gfx9], widths in dwords of dst, sdst, [src0 src1 src2], flags.
 // `-`: the generation does not have it (the MUBUF rows are the `addr64` form, which gfx8
-// removed).
+// removed; v_readlane/v_writelane are VOP2 only on gfx6/gfx7 and VOP3 only on gfx8/gfx9).
 table! {
     SMovB32              "s_mov_b32"            Sop1  Sop1             [3 3 0 0]          [- - - -]          1 0 [1 0 0] 0;
     SMovB64              "s_mov_b64"            Sop1  Sop1             [4 4 1 1]          [- - - -]          2 0 [2 0 0] 0;
@@ -381,8 +387,8 @@ table! {
     VAddNcU32            "v_add_u32"            Vop2  Valu             [- - - 52]         [- - - 308]        1 0 [1 1 0] 0;
     VSubNcU32            "v_sub_u32"            Vop2  Valu             [- - - 53]         [- - - 309]        1 0 [1 1 0] 0;
     VSubrevNcU32         "v_subrev_u32"         Vop2  Valu             [- - - 54]         [- - - 310]        1 0 [1 1 0] 0;
-    VReadlaneB32         "v_readlane_b32"       Vop3  Valu             [- - 649 649]      [- - - -]          1 0 [1 1 0] VOP2_GFX67|SDST_OUT|SRC0_VGPR;
-    VWritelaneB32        "v_writelane_b32"      Vop3  Valu             [- - 650 650]      [- - - -]          1 0 [1 1 0] VOP2_GFX67;
+    VReadlaneB32         "v_readlane_b32"       Vop2  Valu             [1 1 - -]          [- - 649 649]      1 0 [1 1 0] SDST_OUT|SRC0_VGPR|LANE_SELECT;
+    VWritelaneB32        "v_writelane_b32"      Vop2  Valu             [2 2 - -]          [- - 650 650]      1 0 [1 1 0] LANE_SELECT;
     VMulLoU32            "v_mul_lo_u32"         Vop3  Valu             [361 361 645 645]  [- - - -]          1 0 [1 1 0] 0;
     VMulHiU32            "v_mul_hi_u32"         Vop3  Valu             [362 362 646 646]  [- - - -]          1 0 [1 1 0] 0;
     VMulHiI32            "v_mul_hi_i32"         Vop3  Valu             [364 364 647 647]  [- - - -]          1 0 [1 1 0] 0;

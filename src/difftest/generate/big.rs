@@ -1,0 +1,383 @@
+//! The generator's rare large shapes: many parameters and results (more VGPR words than
+//! the fixed-register part of the device-function ABI), wide `br_table`s, deep nests of ifs
+//! and loops with breaks out of several loops, and long chains of such regions (CFGs of
+//! dozens to hundreds of blocks). They found false register exhaustion and lane masks that
+//! outgrew the SGPRs (`docs/decisions.md`), which small functions never reach.
+//!
+//! A shape's structure (sizes, kinds of region, targets) comes from a seed the input
+//! gives rather than from the input itself, so that it stays large when the input runs
+//! out. Each block adds a step of its own to an `i32` it carries (and while the input
+//! lasts, random instructions besides), so that every path shows in the results. Branch
+//! conditions, loop trip counts and table indices are bits of a selector, an `i32` in scope
+//! (a parameter when there is one: per lane in device functions, uniform in their kernels),
+//! mixed with the carried value. A loop runs `base + bit` times with `base` 1 for at most
+//! three loops of a shape, so that no lane runs more than 8 times through a nest.
+
+use super::{Generator, Spec};
+use crate::difftest::values::SplitMix64;
+use crate::ir::condcodes::IntCC;
+use crate::ir::types::I32;
+use crate::ir::{AbiParam, Block, BlockArg, InstBuilder, JumpTableData, Value};
+use arbitrary::Result;
+
+/// One function in this many takes many parameters and results, and one in this many has
+/// a large shape after its first block: rare enough that the campaign's speed stays what
+/// it is (the large shapes cost 3–15 times an ordinary function to compile and interpret).
+pub(super) const MANY_VALUES_ODDS: u32 = 100;
+pub(super) const BIG_SHAPE_ODDS: u32 = 100;
+
+/// The state of one large shape.
+struct Big {
+    rng: SplitMix64,
+    /// The `i32` whose bits steer the branches.
+    sel: Value,
+    /// Loops that may still run twice.
+    doubles: u32,
+    /// The exit blocks of the enclosing loops, innermost last (break targets).
+    exits: Vec<Block>,
+}
+
+impl Generator<'_, '_, '_> {
+    /// Parameters of 24–72 VGPR words in all.
+    pub(super) fn many_params(&mut self) -> Result<()> {
+        let words = self.u.int_in_range(24..=72u32)?;
+        let mut used = 0;
+        while used < words {
+            let ty = self.value_type()?;
+            used += ty.bytes().div_ceil(4);
+            self.func.signature.params.push(AbiParam::new(ty));
+            let v = self.func.dfg.append_block_param(self.block, ty);
+            self.scope.push(v);
+        }
+        Ok(())
+    }
+
+    /// How many results to return: many where there are many parameters.
+    pub(super) fn result_count(&mut self) -> Result<usize> {
+        if self.func.signature.params.len() > self.config.max_params {
+            self.u.int_in_range(8..=40)
+        } else {
+            self.u.int_in_range(1..=self.config.max_results.max(1))
+        }
+    }
+
+    /// Ends the current block with a large shape; the carried value joins the scope of the
+    /// block after it, where more instructions follow.
+    pub(super) fn big_shape(&mut self) -> Result<()> {
+        let seed: u64 = self.u.arbitrary()?;
+        let sel = self.operand(I32)?;
+        let acc = self.exact_operand(I32)?;
+        let mut big = Big {
+            rng: SplitMix64::new(seed),
+            sel,
+            doubles: 3,
+            exits: Vec::new(),
+        };
+        match big.rng.below(3) {
+            0 => {
+                let targets = 16 + big.rng.below(49) as usize;
+                self.big_table(&mut big, acc, targets, 0)?;
+            }
+            1 => {
+                let depth = 6 + big.rng.below(25) as u32;
+                self.big_nest(&mut big, acc, depth)?;
+            }
+            _ => {
+                let mut acc = acc;
+                for _ in 0..6 + big.rng.below(35) {
+                    let depth = 1 + big.rng.below(3) as u32;
+                    acc = self.big_statements(&mut big, acc, depth)?;
+                }
+            }
+        }
+        self.instructions()
+    }
+
+    /// An `i32` constant, not in scope.
+    fn big_const(&mut self, x: i64) -> Value {
+        let c = self.cursor().ins().iconst(I32, x);
+        self.spec[c] = Spec::Exact;
+        c
+    }
+
+    /// `(sel >> shift) & mask`, optionally mixed with `acc` first.
+    fn big_bits(&mut self, big: &mut Big, acc: Option<Value>, mask: i64) -> Value {
+        let shift = self.big_const(big.rng.below(32) as i64);
+        let mut x = self.cursor().ins().ushr(big.sel, shift);
+        if let Some(acc) = acc {
+            x = self.cursor().ins().bxor(x, acc);
+        }
+        let mask = self.big_const(mask);
+        self.cursor().ins().band(x, mask)
+    }
+
+    /// A step of the carried value (and, while the input lasts, a random instruction).
+    fn big_step(&mut self, big: &mut Big, acc: Value) -> Result<Value> {
+        if !self.u.is_empty() && big.rng.chance(1, 2) {
+            self.instruction()?;
+        }
+        let next = match big.rng.below(4) {
+            0 => {
+                let c = self.big_const((big.rng.below(1 << 16) * 2 + 1) as i64);
+                self.cursor().ins().imul(acc, c)
+            }
+            1 => self.cursor().ins().iadd(acc, big.sel),
+            2 => {
+                let c = self.big_const(big.rng.next_u32() as i64);
+                self.cursor().ins().bxor(acc, c)
+            }
+            _ => {
+                let c = self.big_const(1 + big.rng.below(31) as i64);
+                self.cursor().ins().rotl(acc, c)
+            }
+        };
+        self.define(next);
+        Ok(next)
+    }
+
+    /// A new block with one `i32` parameter (a join or a loop exit).
+    fn big_join(&mut self) -> (Block, Value) {
+        let block = self.func.dfg.make_block();
+        self.func.layout.append_block(block);
+        let param = self.func.dfg.append_block_param(block, I32);
+        self.spec[param] = Spec::Exact;
+        (block, param)
+    }
+
+    fn big_block(&mut self) -> Block {
+        let block = self.func.dfg.make_block();
+        self.func.layout.append_block(block);
+        block
+    }
+
+    /// Continues in `join`, whose parameter is the carried value from here on.
+    fn big_enter_join(&mut self, join: Block, param: Value, outer: usize) -> Value {
+        self.block = join;
+        self.scope.truncate(outer);
+        self.scope.push(param);
+        param
+    }
+
+    /// Steps, then (for `depth > 0`) maybe a region nested `depth` deep and more steps,
+    /// then maybe a break out of an enclosing loop.
+    fn big_statements(&mut self, big: &mut Big, acc: Value, depth: u32) -> Result<Value> {
+        let mut acc = self.big_step(big, acc)?;
+        if depth > 0 {
+            acc = match big.rng.below(8) {
+                0..=2 => self.big_if(big, acc, depth, false)?,
+                3..=5 => self.big_loop(big, acc, depth, false)?,
+                6 => {
+                    let targets = 2 + big.rng.below(6) as usize;
+                    self.big_table(big, acc, targets, depth - 1)?
+                }
+                _ => acc,
+            };
+            acc = self.big_step(big, acc)?;
+        }
+        if !big.exits.is_empty() && big.rng.chance(1, 6) {
+            let exit = big.exits[big.rng.below(big.exits.len() as u64) as usize];
+            let stay = self.big_bits(big, Some(acc), 3);
+            let next = self.big_block();
+            self.cursor()
+                .ins()
+                .brif(stay, next, &[], exit, &[BlockArg::Value(acc)]);
+            self.block = next;
+        }
+        Ok(acc)
+    }
+
+    /// A nest `depth` deep of ifs and loops, one inside the other.
+    fn big_nest(&mut self, big: &mut Big, acc: Value, depth: u32) -> Result<Value> {
+        if depth == 0 {
+            return self.big_statements(big, acc, 0);
+        }
+        let acc = self.big_step(big, acc)?;
+        let acc = match big.rng.chance(1, 2) {
+            true => self.big_if(big, acc, depth, true)?,
+            false => self.big_loop(big, acc, depth, true)?,
+        };
+        self.big_step(big, acc)
+    }
+
+    /// The body of a region `depth` deep: the nest goes on, or random statements.
+    fn big_body(&mut self, big: &mut Big, acc: Value, depth: u32, nest: bool) -> Result<Value> {
+        match nest {
+            true => self.big_nest(big, acc, depth - 1),
+            false => self.big_statements(big, acc, depth - 1),
+        }
+    }
+
+    /// `if`/`else` on a bit of the selector and the carried value; in a nest, one side
+    /// goes on nesting.
+    fn big_if(&mut self, big: &mut Big, acc: Value, depth: u32, nest: bool) -> Result<Value> {
+        let cond = self.big_bits(big, Some(acc), 1);
+        let sides = [self.big_block(), self.big_block()];
+        let (join, param) = self.big_join();
+        self.cursor().ins().brif(cond, sides[0], &[], sides[1], &[]);
+        let outer = self.scope.len();
+        let nested = big.rng.below(2) as usize;
+        for (k, side) in sides.into_iter().enumerate() {
+            self.block = side;
+            let a = match k == nested {
+                true => self.big_body(big, acc, depth, nest)?,
+                false => self.big_statements(big, acc, 0)?,
+            };
+            self.cursor().ins().jump(join, &[BlockArg::Value(a)]);
+            self.scope.truncate(outer);
+        }
+        Ok(self.big_enter_join(join, param, outer))
+    }
+
+    /// A loop of `base + bit` iterations (a counter in the header), whose exit block takes
+    /// the carried value from the header and from breaks.
+    fn big_loop(&mut self, big: &mut Big, acc: Value, depth: u32, nest: bool) -> Result<Value> {
+        let base = match big.doubles > 0 && big.rng.chance(1, 3) {
+            true => {
+                big.doubles -= 1;
+                1
+            }
+            false => 0,
+        };
+        let header = self.big_block();
+        let body = self.big_block();
+        let (exit, out) = self.big_join();
+        let zero = self.big_const(0);
+        self.cursor()
+            .ins()
+            .jump(header, &[BlockArg::Value(zero), BlockArg::Value(acc)]);
+        self.block = header;
+        let counter = self.func.dfg.append_block_param(header, I32);
+        let carried = self.func.dfg.append_block_param(header, I32);
+        for v in [counter, carried] {
+            self.spec[v] = Spec::Exact;
+            self.scope.push(v);
+        }
+        let bit = self.big_bits(big, None, 1);
+        let base = self.big_const(base);
+        let trips = self.cursor().ins().iadd(bit, base);
+        let more = self
+            .cursor()
+            .ins()
+            .icmp(IntCC::SignedLessThan, counter, trips);
+        self.cursor()
+            .ins()
+            .brif(more, body, &[], exit, &[BlockArg::Value(carried)]);
+        let in_header = self.scope.len();
+        self.block = body;
+        big.exits.push(exit);
+        let a = self.big_body(big, carried, depth, nest)?;
+        big.exits.pop();
+        let one = self.big_const(1);
+        let next = self.cursor().ins().iadd(counter, one);
+        self.cursor()
+            .ins()
+            .jump(header, &[BlockArg::Value(next), BlockArg::Value(a)]);
+        // The header dominates the exit: its values stay in scope.
+        Ok(self.big_enter_join(exit, out, in_header))
+    }
+
+    /// A `br_table` of `entries` entries on bits of the selector (some out of range, to the
+    /// default), over fewer distinct targets (some take several entries), each running
+    /// statements `depth` deep and joining after.
+    fn big_table(
+        &mut self,
+        big: &mut Big,
+        acc: Value,
+        entries: usize,
+        depth: u32,
+    ) -> Result<Value> {
+        let mask = ((entries + entries / 4 + 1).next_power_of_two() - 1) as i64;
+        let index = self.big_bits(big, None, mask);
+        let distinct = (entries - big.rng.below(entries as u64 / 4 + 1) as usize).max(1);
+        let cases: Vec<Block> = (0..=distinct).map(|_| self.big_block()).collect();
+        let (join, param) = self.big_join();
+        // Every case has an entry (case 0 is the default), the rest go anywhere.
+        let mut targets: Vec<Block> = cases[1..].to_vec();
+        while targets.len() < entries {
+            let at = big.rng.below(targets.len() as u64 + 1) as usize;
+            targets.insert(at, cases[big.rng.below(cases.len() as u64) as usize]);
+        }
+        let calls: Vec<_> = targets
+            .iter()
+            .map(|&case| self.func.dfg.block_call(case, &[]))
+            .collect();
+        let default = self.func.dfg.block_call(cases[0], &[]);
+        let table = self
+            .func
+            .dfg
+            .jump_tables
+            .push(JumpTableData::new(default, &calls));
+        self.cursor().ins().br_table(index, table);
+        let outer = self.scope.len();
+        for case in cases {
+            self.block = case;
+            let a = self.big_statements(big, acc, depth)?;
+            self.cursor().ins().jump(join, &[BlockArg::Value(a)]);
+            self.scope.truncate(outer);
+        }
+        Ok(self.big_enter_join(join, param, outer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{GenConfig, generate};
+    use crate::difftest::values::SplitMix64;
+    use crate::ir::InstructionData;
+    use arbitrary::Unstructured;
+    use cranelift_codegen::settings;
+
+    /// Over a few thousand inputs the large shapes all come up, and every function
+    /// verifies.
+    #[test]
+    fn large_shapes_come_up_and_verify() {
+        let flags = settings::Flags::new(settings::builder());
+        let (mut many, mut wide_table, mut big_cfg, mut loops) = (0, 0, 0, 0);
+        for seed in 0..3000 {
+            let mut data = vec![0; 1024];
+            SplitMix64::new(seed).fill(&mut data);
+            let func = generate(&mut Unstructured::new(&data), &GenConfig::default()).unwrap();
+            if let Err(e) = cranelift_codegen::verify_function(&func, &flags) {
+                panic!("seed {seed}: {e}\n{}", func.display());
+            }
+            let words = |types: &mut dyn Iterator<Item = crate::ir::Type>| -> u32 {
+                types.map(|t| t.bytes().div_ceil(4)).sum()
+            };
+            let sig = &func.signature;
+            if words(&mut sig.params.iter().map(|p| p.value_type)) >= 24
+                && words(&mut sig.returns.iter().map(|p| p.value_type)) >= 8
+            {
+                many += 1;
+            }
+            let blocks = func.layout.blocks().count();
+            big_cfg += (blocks >= 60) as u32;
+            let insts = func
+                .layout
+                .blocks()
+                .flat_map(|b| func.layout.block_insts(b));
+            for inst in insts {
+                match func.dfg.insts[inst] {
+                    InstructionData::BranchTable { table, .. }
+                        if func.dfg.jump_tables[table].as_slice().len() >= 16 =>
+                    {
+                        wide_table += 1
+                    }
+                    _ => {}
+                }
+            }
+            let headers = func
+                .layout
+                .blocks()
+                .filter(|&b| func.dfg.block_params(b).len() == 2)
+                .count();
+            loops += (headers >= 8) as u32;
+        }
+        assert!(
+            many >= 15,
+            "{many} functions with many parameters and results"
+        );
+        assert!(wide_table >= 6, "{wide_table} wide br_tables");
+        assert!(big_cfg >= 8, "{big_cfg} functions of 60 blocks or more");
+        assert!(loops >= 8, "{loops} functions with 8 or more loops");
+    }
+}
