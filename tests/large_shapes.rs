@@ -91,3 +91,37 @@ fn loop_nest_runs() {
         .collect();
     run(Shape::DivergentNest, 800, &lanes);
 }
+
+/// Loop nests one after another reuse the registers of the ones before: what one loop
+/// collects (its exit's lane mask, the values leaving it) starts just before that loop,
+/// not at the function's entry. Before, every sequential divergent loop kept an SGPR pair
+/// and VGPRs for the whole function, and 100 nests of 10 loops ran out of registers.
+#[test]
+fn sequential_loop_nests_reuse_registers() {
+    let registers = |size: usize| {
+        let compiled = wavelift::compile_function(&Shape::DivergentNest.build(size), &target())
+            .unwrap_or_else(|e| panic!("nests at {size}: {e}"));
+        (compiled.sgprs, compiled.vgprs)
+    };
+    // Two nests of 10, then ten: the same registers.
+    assert_eq!(registers(2000), registers(10_000));
+    // Ten sequential nests, each with its inner loops, run as the interpreter does.
+    let lanes: Vec<LaneInputs> = lanes()
+        .into_iter()
+        .enumerate()
+        .map(|(lane, mut inputs)| {
+            inputs.args[0] = DataValue::I32(lane as i32 % 8);
+            inputs
+        })
+        .collect();
+    run(Shape::DivergentNest, 3000, &lanes);
+}
+
+/// A divergent `br_table` with more targets than there are places for their lane masks
+/// is a register-exhaustion error, not a panic (it was an index out of bounds after the
+/// mask-slot VGPR numbers wrapped around).
+#[test]
+fn too_many_lane_masks_is_an_error() {
+    let err = wavelift::compile(&Shape::DivergentBrTable.build(10_000), &target()).unwrap_err();
+    assert!(err.reason.starts_with("register exhaustion"), "{err}");
+}

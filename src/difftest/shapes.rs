@@ -7,7 +7,7 @@
 //! per lane), and as [`kernel_of`] its kernel they are uniform (kernel arguments). The
 //! arithmetic keeps a few values live at once (each instruction reads the one before and
 //! one a few before), so that the register allocator has some work but no shape needs
-//! more registers as it grows, except the loop nest (a counter per level).
+//! more registers as it grows.
 
 use super::kernel_of;
 use crate::ir::Function;
@@ -25,7 +25,8 @@ pub enum Shape {
     /// One divergent loop with `n / 2` instructions inside and `n / 2` after it, which
     /// read values of the loop.
     DivergentLoop,
-    /// Divergent loops nested `n / 100` deep, about 100 instructions a level.
+    /// Divergent loop nests of about 100 instructions a level, `n / 100` levels in all:
+    /// nests up to 10 deep, one after another.
     DivergentNest,
     /// The same nest on kernel arguments (uniform loops).
     UniformNest,
@@ -90,7 +91,7 @@ impl Shape {
             Shape::Straight => straight(&mut g, n),
             Shape::UniformChain | Shape::DivergentChain => chain(&mut g, n),
             Shape::DivergentLoop => divergent_loop(&mut g, n),
-            Shape::DivergentNest | Shape::UniformNest => nest(&mut g, n / 100),
+            Shape::DivergentNest | Shape::UniformNest => nests(&mut g, n / 100),
             Shape::UniformBrTable | Shape::DivergentBrTable => br_table(&mut g, n),
         }
         format!(
@@ -219,15 +220,34 @@ fn divergent_loop(g: &mut Text, n: usize) {
     g.line(format_args!("return {last}"));
 }
 
-/// `depth` nested do-while loops; level `l` runs `1 + ((v0 >> l) & 1)` times and has
-/// about 100 instructions, half before its inner loop and half after.
-fn nest(g: &mut Text, depth: usize) {
-    let depth = depth.max(1);
+/// The deepest nest a loop-nest shape builds: a nest keeps a counter per level live, so a
+/// larger size is a sequence of nests of this depth (deeper single nests are filetests:
+/// `run/divergent-loops.clif`).
+const MAX_NEST_DEPTH: usize = 10;
+
+/// Loop nests of about 100 instructions a level, `levels` levels in all, at most
+/// [`MAX_NEST_DEPTH`] deep, one after the other, each taking the value the one before
+/// leaves.
+fn nests(g: &mut Text, levels: usize) {
+    let mut levels = levels.max(1);
+    let mut acc = "v1".to_string();
+    while levels > 0 {
+        let depth = levels.min(MAX_NEST_DEPTH);
+        acc = nest(g, depth, &acc);
+        levels -= depth;
+    }
+    g.line(format_args!("return {acc}"));
+}
+
+/// `depth` nested do-while loops on `input`; level `l` runs `1 + ((v0 >> l) & 1)` times
+/// and has about 100 instructions, half before its inner loop and half after. Returns the
+/// value the nest leaves, a parameter of the block after it, where the text goes on.
+fn nest(g: &mut Text, depth: usize, input: &str) -> String {
     let zero = g.inst(format_args!("iconst.i32 0"));
     let heads: Vec<String> = (0..depth).map(|_| g.block()).collect();
     let latches: Vec<String> = (0..depth).map(|_| g.block()).collect();
     let exit = g.block();
-    g.line(format_args!("jump {}({zero}, v1)", heads[0]));
+    g.line(format_args!("jump {}({zero}, {input})", heads[0]));
     let mut counters = Vec::new();
     for head in &heads {
         let (i, acc) = (g.value(), g.value());
@@ -263,7 +283,7 @@ fn nest(g: &mut Text, depth: usize) {
     }
     let acc = g.value();
     g.label(&exit, &[&acc]);
-    g.line(format_args!("return {acc}"));
+    acc
 }
 
 /// `br_table` on `v0` with `n` targets and a default, each adding its own constant, and a

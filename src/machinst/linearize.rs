@@ -40,6 +40,9 @@ pub trait LinearBackend: LowerBackend {
     /// How many lane masks may live in registers; mask `k` from there on is spill slot
     /// `k - mask_registers()`. Each method below names a mask by its number `k`.
     fn mask_registers(&self) -> usize;
+    /// How many lane masks may live in spill slots at once; a function that needs more is
+    /// a register-exhaustion error.
+    fn mask_slot_limit(&self) -> usize;
     /// At the entry, after `lower_entry`: remembers the lanes the function runs for.
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Self::MInst>);
     /// At a block's start: EXEC = `mask`.
@@ -303,15 +306,16 @@ impl Plan {
         let mut vars = Vec::new();
         for (id, (key, class, from)) in var_list.iter().enumerate() {
             let consumed = consumed_in(*key);
-            // The edge starting a parameter defines it; otherwise it starts undefined at
-            // the start of its scope (values leaving a loop always do).
+            // The edge starting a parameter defines it; otherwise it starts undefined
+            // just before the loop in its scope whose iterations collect it (values leaving
+            // a loop always do; see `start_block`).
             let first = match *key {
                 Key::Param(t, _) | Key::Fwd(t, _) => firsts.get(&(t, false)),
                 Key::Back(t, _) => firsts.get(&(t, true)),
                 Key::Exit(..) => None,
             };
             if !first.is_some_and(|f| f.settable) {
-                var_inits[consumed.last().copied().unwrap_or(0)].push(id);
+                var_inits[start_block(cfg, layout, consumed.last().copied(), from)].push(id);
             }
             let mut headers: Vec<usize> = from
                 .iter()
@@ -328,8 +332,8 @@ impl Plan {
                 cur: None,
             });
         }
-        // Masks: one per block, live from the edge that sets it, or else from the start of
-        // the innermost loop around its consumption (or the entry), where it is cleared, to
+        // Masks: one per block, live from the edge that sets it, or else from the block
+        // before the loop whose iterations add to it (`start_block`), where it is cleared, to
         // the consumption; coloured greedily. (Positions: 4 per block, so that a mask read
         // at a block's start and one set at its end may share a register.) The exit block
         // needs none: every lane returns.
@@ -375,7 +379,7 @@ impl Plan {
             } else if first.settable {
                 (4 * layout.pos[first.edge.0] + 2, None)
             } else {
-                let scope = first.scope.unwrap_or(0);
+                let scope = start_block(cfg, layout, first.scope, &[first.edge.0]);
                 (4 * layout.pos[scope] + 1, Some(scope))
             };
             intervals.push((start, end, t, clear_at));
@@ -431,6 +435,18 @@ impl Plan {
             if let Some(scope) = clear_at {
                 mask_inits[scope].push(k);
             }
+        }
+        if slot_free_after.len() > backend.mask_slot_limit() {
+            return Err(CompileError::new(
+                func,
+                format!(
+                    "register exhaustion: {} lane masks are live at once, more than the {} \
+                     registers and {} spill slots there are for them",
+                    limit + slot_free_after.len(),
+                    limit,
+                    backend.mask_slot_limit()
+                ),
+            ));
         }
         Ok(Plan {
             exit,
@@ -512,6 +528,32 @@ fn first_edges(
         }
     }
     firsts
+}
+
+/// Where lanes or values collected from edges out of the blocks `from`, over the
+/// iterations of loops nested in `scope` (`None`: the function), start from nothing: the
+/// block before the outermost of those loops around the first of `from` (in the layout,
+/// leaving sibling loops the same way), so that the mask or value lives from there rather
+/// than from the start of `scope`; in linear code every block of `scope` runs once in each
+/// of its iterations, in the layout's order. The start of `scope` when that is not found.
+fn start_block(cfg: &Cfg, layout: &Layout, scope: Option<usize>, from: &[usize]) -> usize {
+    let fallback = scope.unwrap_or(0);
+    let depth = scope.map_or(0, |s| cfg.loops[s].len());
+    let in_scope = |b: usize| depth == 0 || cfg.loops[b].get(depth - 1) == scope.as_ref();
+    let Some(mut b) = from.iter().copied().min_by_key(|&b| layout.pos[b]) else {
+        return fallback;
+    };
+    while cfg.loops[b].len() > depth {
+        if !in_scope(b) {
+            return fallback;
+        }
+        let header = cfg.loops[b][depth];
+        let Some(before) = layout.pos[header].checked_sub(1) else {
+            return fallback;
+        };
+        b = layout.order[before];
+    }
+    if in_scope(b) { b } else { fallback }
 }
 
 /// The blocks of the loop with header `h`, in reverse postorder (a loop is contiguous in

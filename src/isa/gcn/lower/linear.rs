@@ -49,6 +49,9 @@ pub fn mask_registers(
 /// VGPRs are counted down from the top of the file while the allocator runs below them,
 /// then renumbered to follow the allocator's registers ([`place_mask_slots`]).
 const MASKS_PER_VGPR: usize = 32;
+/// The most VGPRs that may hold lane masks: half the file, so that the allocator keeps
+/// the other half.
+const MAX_MASK_SLOT_VGPRS: u16 = VGPR_LIMIT / 2;
 pub fn mask_slot_vgprs(slots: usize) -> u16 {
     slots.div_ceil(MASKS_PER_VGPR) as u16
 }
@@ -255,6 +258,10 @@ impl LinearBackend for GcnLower<'_> {
 
     fn mask_registers(&self) -> usize {
         self.mask_registers
+    }
+
+    fn mask_slot_limit(&self) -> usize {
+        MAX_MASK_SLOT_VGPRS as usize * MASKS_PER_VGPR
     }
 
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Inst>) {
