@@ -13,16 +13,20 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let prelude = crate_dir.join("isle/prelude.isle");
     println!("cargo:rerun-if-changed={}", prelude.display());
-    // One ISLE compilation per target.
-    let target = "gcn";
-    let mut inputs = vec![prelude.clone(), isle_out.join("clif_lower.isle")];
-    inputs.extend(isle_files(&crate_dir.join("isle").join(target)));
-    compile_isle(
-        &inputs,
-        &out_dir.join(format!("isle_{target}.rs")),
-        &out_dir,
-    );
+    // One ISLE compilation per target: `isle/<target>/*.isle` into `isle_<target>.rs`.
+    for target in TARGETS {
+        let mut inputs = vec![prelude.clone(), isle_out.join("clif_lower.isle")];
+        inputs.extend(isle_files(&crate_dir.join("isle").join(target)));
+        compile_isle(
+            &inputs,
+            &out_dir.join(format!("isle_{target}.rs")),
+            &out_dir,
+        );
+    }
 }
+
+/// The targets, each with its folder under `isle/` (and `src/isa/`, `src/sim/`).
+const TARGETS: &[&str] = &["gcn"];
 
 fn isle_files(dir: &Path) -> Vec<PathBuf> {
     println!("cargo:rerun-if-changed={}", dir.display());
