@@ -2,7 +2,7 @@
 //! sequences that break a rule must fail with the violation that names it, and the same
 //! sequences with the `s_waitcnt` or `s_nop` the rule asks for must run.
 
-use wavelift::isa::gcn::emit::waitcnt_imm;
+use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
 use wavelift::sim::gcn::{Memory, Options, SimError, Violation, call_device};
 

@@ -2,7 +2,7 @@
 //! against Rust, and a hand-built kernel whose waves exchange data across `s_barrier`.
 
 use wavelift::isa::gcn::abi::KernelInputs;
-use wavelift::isa::gcn::emit::waitcnt_imm;
+use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
 use wavelift::sim::gcn::{Launch, Memory, Options, Violation, launch};
 use wavelift::{CompiledCode, FunctionKind, Target};

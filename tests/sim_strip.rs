@@ -9,7 +9,7 @@
 
 use cranelift_codegen::data_value::DataValue;
 use cranelift_reader::parse_functions;
-use wavelift::isa::gcn::emit::waitcnt_imm;
+use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{self, Enc, Gen, McInst, Op, Operand};
 use wavelift::sim::gcn::{self, Launch, Memory, Options, SimError, Violation};
 use wavelift::sim::harness::kernarg_segment;

@@ -2,8 +2,8 @@
 //! MC instructions to bytes.
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
-use super::lower::linear::EXEC;
-use super::mc::{self, Gen, McInst, Op, Operand};
+use super::mc::{self, Gen, McInst, Op, Operand, smem_offset_encodable, waitcnt_imm};
+use super::regs::EXEC;
 use super::regs::{SGPR, VGPR};
 use super::relax_branches::{self, RelaxError};
 use crate::machinst::{Reg, RegClass};
@@ -664,17 +664,6 @@ fn smem_offset(offset: u32, generation: Gen) -> Result<i32, String> {
     })
 }
 
-/// Whether a scalar load can encode a byte offset: gfx8 20 bits, gfx9 21 bits, gfx7 a
-/// dword-aligned 32-bit literal, gfx6 a dword-aligned 8-bit dword count.
-pub fn smem_offset_encodable(offset: u32, generation: Gen) -> bool {
-    match generation {
-        Gen::Gfx6 => offset.is_multiple_of(4) && offset / 4 <= 0xff,
-        Gen::Gfx7 => offset.is_multiple_of(4),
-        Gen::Gfx8 => offset <= 0xf_ffff,
-        Gen::Gfx9 => offset <= 0x1f_ffff,
-    }
-}
-
 /// f32 constants of the division and square-root sequences.
 const F32_ONE: u32 = 0x3f80_0000;
 const F32_2_POW_M96: u32 = 0x0f80_0000;
@@ -1010,23 +999,4 @@ impl Emitter<'_> {
         cnd(self, d, d, a);
         cnd(self, hi(d), hi(d), b);
     }
-}
-
-/// The `s_waitcnt` immediate (GCN3 ISA 4.4: vmcnt `[3:0]`, expcnt `[6:4]`, lgkmcnt `[11:8]`;
-/// GFX9 adds vmcnt `[5:4]` at `[15:14]`). An unconstrained counter gets its maximum.
-pub fn waitcnt_imm(
-    generation: Gen,
-    vmcnt: Option<u8>,
-    expcnt: Option<u8>,
-    lgkmcnt: Option<u8>,
-) -> u16 {
-    let vm_max = if generation == Gen::Gfx9 { 63 } else { 15 };
-    let vm = vmcnt.unwrap_or(vm_max) as u16;
-    let exp = expcnt.unwrap_or(7) as u16;
-    let lgkm = lgkmcnt.unwrap_or(15) as u16;
-    let mut imm = (vm & 0xf) | (exp & 7) << 4 | (lgkm & 0xf) << 8;
-    if generation == Gen::Gfx9 {
-        imm |= ((vm >> 4) & 3) << 14;
-    }
-    imm
 }

@@ -2,8 +2,8 @@
 //! the rules call, legalises VALU operands, and lowers entry, calls, memory and returns.
 
 use super::abi::{Frame, device_value_vgprs};
-use super::emit::smem_offset_encodable;
 use super::inst::{Inst, Op64, Src, shift64_value_first, without_carry};
+use super::mc::smem_offset_encodable;
 use super::mc::{Gen, Op, Operand};
 use super::regs::{SGPR, VGPR, vgpr};
 use crate::analysis::bounds;

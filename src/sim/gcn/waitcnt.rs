@@ -18,7 +18,6 @@
 //!   (the only event is the store's), and independently of VM_CNT, as LLVM assumes.
 
 use super::program::RegSet;
-use crate::isa::gcn::mc::Gen;
 
 /// The value a load delivers when it retires.
 #[derive(Clone, Debug)]
@@ -56,18 +55,6 @@ pub(crate) struct Outstanding {
     ops: Vec<Pending>,
     /// Union of the destinations of `ops`.
     dst: RegSet,
-}
-
-/// The counter values of an `s_waitcnt` immediate: vmcnt [3:0] (gfx9: also [15:14] as bits
-/// 5:4), expcnt [6:4], lgkmcnt [11:8] (LLVM AMDGPUBaseInfo `decodeWaitcnt`; the same as
-/// `isa::gcn::emit::waitcnt_imm`).
-pub(crate) fn decode_waitcnt(imm: u16, generation: Gen) -> (u32, u32, u32) {
-    let imm = imm as u32;
-    let mut vm = imm & 0xf;
-    if generation >= Gen::Gfx9 {
-        vm |= (imm >> 14 & 3) << 4;
-    }
-    (vm, imm >> 4 & 7, imm >> 8 & 0xf)
 }
 
 impl Outstanding {
@@ -167,21 +154,6 @@ mod tests {
             data: RegSet::EMPTY,
             payload: Payload::None,
         }
-    }
-
-    #[test]
-    fn waitcnt_fields() {
-        assert_eq!(decode_waitcnt(0xf70, Gen::Gfx8), (0, 7, 15));
-        assert_eq!(decode_waitcnt(0x7f, Gen::Gfx8), (15, 7, 0));
-        assert_eq!(decode_waitcnt(0xc07f, Gen::Gfx9), (63, 7, 0));
-        for g in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
-            for (vm, lgkm) in [(0, 0), (3, 15), (15, 2)] {
-                let imm = crate::isa::gcn::emit::waitcnt_imm(g, Some(vm), None, Some(lgkm));
-                assert_eq!(decode_waitcnt(imm, g), (vm as u32, 7, lgkm as u32));
-            }
-        }
-        let imm = crate::isa::gcn::emit::waitcnt_imm(Gen::Gfx9, Some(40), None, None);
-        assert_eq!(decode_waitcnt(imm, Gen::Gfx9).0, 40);
     }
 
     #[test]

@@ -9,9 +9,9 @@
 use super::hazard::History;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
-use super::waitcnt::{self, Outstanding, Payload, Pending};
+use super::waitcnt::{Outstanding, Payload, Pending};
 use super::{Memory, Options, SimError, Violation};
-use crate::isa::gcn::mc::{Enc, Form, Gen, Op, OpInfo, Operand};
+use crate::isa::gcn::mc::{self, Enc, Form, Gen, Op, OpInfo, Operand};
 
 /// MODE at wave start, as the kernel descriptor's `compute_pgm_rsrc1` sets it for wavelift
 /// code (docs/ir.md): round to nearest even (FP_ROUND [3:0] = 0), FP32 and FP64/FP16
@@ -683,7 +683,7 @@ impl Wave {
                 return Ok(());
             }
             SWaitcnt => {
-                let (vm, exp, lgkm) = waitcnt::decode_waitcnt(inst.imm as u16, generation);
+                let (vm, exp, lgkm) = mc::decode_waitcnt(inst.imm as u16, generation);
                 for done in self.outstanding.wait(vm, exp, lgkm) {
                     self.deliver(done);
                 }

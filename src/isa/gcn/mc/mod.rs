@@ -9,11 +9,13 @@
 
 mod decode;
 mod encode;
+mod fields;
 mod print;
 mod table;
 
 pub use decode::{DecodeError, decode};
 pub use encode::encode;
+pub use fields::{decode_waitcnt, smem_offset_encodable, waitcnt_imm, waitcnt_max};
 pub use print::print;
 pub use table::{
     Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, LANE_SELECT, Op, OpInfo, SDST_OUT, SRC0_VGPR, VOP2_GFX67,

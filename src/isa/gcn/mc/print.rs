@@ -186,26 +186,20 @@ pub(crate) fn operand(
     }
 }
 
-/// `s_waitcnt`'s counters, printed as llvm-mc does: each counter not at its maximum ("no
-/// wait"), or all three if all are. GCN3 ISA manual 4.4 and the SOPP table: vmcnt [3:0]
-/// (gfx9: also [15:14] as bits 5:4), expcnt [6:4], lgkmcnt [11:8].
+/// `s_waitcnt`'s counters (the layout in `fields.rs`), printed as llvm-mc does: each
+/// counter not at its maximum ("no wait"), or all three if all are.
 fn waitcnt(imm: u16, generation: Gen) -> String {
-    let imm = imm as u32;
-    let (vm, vm_max) = if generation >= Gen::Gfx9 {
-        ((imm & 0xf) | (imm >> 14 & 3) << 4, 63)
-    } else {
-        (imm & 0xf, 15)
-    };
-    let (exp, lgkm) = (imm >> 4 & 7, imm >> 8 & 0xf);
-    let all = vm == vm_max && exp == 7 && lgkm == 15;
+    let (vm, exp, lgkm) = super::decode_waitcnt(imm, generation);
+    let (vm_max, exp_max, lgkm_max) = super::waitcnt_max(generation);
+    let all = vm == vm_max && exp == exp_max && lgkm == lgkm_max;
     let mut parts = Vec::new();
     if vm != vm_max || all {
         parts.push(format!("vmcnt({vm})"));
     }
-    if exp != 7 || all {
+    if exp != exp_max || all {
         parts.push(format!("expcnt({exp})"));
     }
-    if lgkm != 15 || all {
+    if lgkm != lgkm_max || all {
         parts.push(format!("lgkmcnt({lgkm})"));
     }
     parts.join(" ")
