@@ -3,6 +3,7 @@
 pub mod abi;
 pub mod copies;
 pub mod emit;
+pub mod expand_wave_copies;
 // The hazard rules and the MC layer (tables, encoder, decoder) serve the simulator's
 // checker and decoder too: some of their interface only it and the tests use.
 #[cfg_attr(not(feature = "test-support"), allow(dead_code))]
@@ -163,7 +164,7 @@ fn finish(
     for block in &mut blocks {
         let mut insts = std::mem::take(block);
         if vcode.wave_moves {
-            insts = lower::linear::expand_wave_copies(insts, frame);
+            insts = expand_wave_copies::run(insts, frame);
         }
         *block = insert_waitcnt::run(insts, generation);
     }

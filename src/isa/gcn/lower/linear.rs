@@ -107,7 +107,8 @@ fn lane_op(op: Op, dst: Option<Reg>, sdst: Option<Reg>, srcs: &[Src]) -> Inst {
     }
 }
 
-fn mov64(dst: Reg, src: Src) -> Inst {
+/// `s_mov_b64 dst, src`.
+pub(in crate::isa::gcn) fn mov64(dst: Reg, src: Src) -> Inst {
     Inst::Salu {
         op: Op::SMovB64,
         dst: Some(dst),
@@ -122,48 +123,6 @@ fn and64(op: Op, dst: Reg, c: Reg) -> Inst {
         dst: Some(dst),
         srcs: smallvec![Src::Reg(EXEC), Src::Reg(c)],
     }
-}
-
-/// Replaces the allocator's whole-wave moves by copies with EXEC set to the function's
-/// lanes (saved and restored around each run of them, unless EXEC holds them already:
-/// after the entry saves them or the exit restores them).
-pub fn expand_wave_copies(insts: Vec<Inst>, frame: &Frame) -> Vec<Inst> {
-    let lanes = entry_lanes(frame);
-    let mut out = Vec::with_capacity(insts.len());
-    let mut open = false;
-    let mut all_lanes = false;
-    for inst in insts {
-        if let Inst::WaveCopy { dst, src } = inst {
-            if !open && !all_lanes {
-                out.push(mov64(saved_exec(frame), Src::Reg(EXEC)));
-                out.push(mov64(EXEC, Src::Reg(lanes)));
-                open = true;
-            }
-            out.push(Inst::Copy { dst, src });
-            continue;
-        }
-        if open {
-            out.push(mov64(EXEC, Src::Reg(saved_exec(frame))));
-            open = false;
-        }
-        if let Inst::Salu {
-            dst: Some(dst),
-            srcs,
-            ..
-        } = &inst
-        {
-            if *dst == EXEC {
-                all_lanes = srcs[..] == [Src::Reg(lanes)];
-            } else if *dst == lanes {
-                all_lanes = srcs[..] == [Src::Reg(EXEC)];
-            }
-        }
-        out.push(inst);
-    }
-    if open {
-        out.push(mov64(EXEC, Src::Reg(saved_exec(frame))));
-    }
-    out
 }
 
 impl GcnLower<'_> {
