@@ -48,6 +48,19 @@ fn lanes() -> Vec<LaneInputs> {
         .collect()
 }
 
+/// [`lanes`] with `x` below `limit`: a nest's level `l` repeats when bit `l` of `x` is
+/// set, so only the outer levels repeat and the run stays short.
+fn lanes_deciding_below(limit: i32) -> Vec<LaneInputs> {
+    lanes()
+        .into_iter()
+        .enumerate()
+        .map(|(lane, mut inputs)| {
+            inputs.args[0] = DataValue::I32(lane as i32 % limit);
+            inputs
+        })
+        .collect()
+}
+
 /// Runs `shape` at `size` as a device function (divergent) and as a kernel (uniform) on
 /// the simulator and compares every lane with the interpreter.
 fn run(shape: Shape, size: usize, lanes: &[LaneInputs]) {
@@ -81,15 +94,7 @@ fn large_loop_runs() {
 fn loop_nest_runs() {
     // Depth 8: each level runs once or twice by a bit of `x`; keep `x` below 16 so that
     // at most the four outer levels repeat.
-    let lanes: Vec<LaneInputs> = lanes()
-        .into_iter()
-        .enumerate()
-        .map(|(lane, mut inputs)| {
-            inputs.args[0] = DataValue::I32(lane as i32 % 16);
-            inputs
-        })
-        .collect();
-    run(Shape::DivergentNest, 800, &lanes);
+    run(Shape::DivergentNest, 800, &lanes_deciding_below(16));
 }
 
 /// Loop nests one after another reuse the registers of the ones before: what one loop
@@ -106,15 +111,7 @@ fn sequential_loop_nests_reuse_registers() {
     // Two nests of 10, then ten: the same registers.
     assert_eq!(registers(2000), registers(10_000));
     // Ten sequential nests, each with its inner loops, run as the interpreter does.
-    let lanes: Vec<LaneInputs> = lanes()
-        .into_iter()
-        .enumerate()
-        .map(|(lane, mut inputs)| {
-            inputs.args[0] = DataValue::I32(lane as i32 % 8);
-            inputs
-        })
-        .collect();
-    run(Shape::DivergentNest, 3000, &lanes);
+    run(Shape::DivergentNest, 3000, &lanes_deciding_below(8));
 }
 
 /// A divergent `br_table` with more targets than there are places for their lane masks
