@@ -21,7 +21,11 @@ use std::collections::HashMap;
 
 pub use crate::machinst::isle::InstOutput;
 
+mod branches;
+mod conditions;
 pub mod linear;
+
+use conditions::{is_signed, scmp_int, vcmp_float, vcmp_float64, vcmp_int};
 
 pub struct GcnLower<'a> {
     pub generation: Gen,
@@ -1709,103 +1713,8 @@ impl IsleContext<'_, '_> {
 
 type ValueSliceArg = (ir::ValueList, usize);
 
+/// Register pairs: their halves and their making.
 impl IsleContext<'_, '_> {
-    /// Lowers a uniform branch (uniform condition, uniform control) to scalar branches.
-    fn lower_branch(&mut self, inst: ir::Inst, targets: &[usize]) -> Vec<usize> {
-        let dfg = self.lower.dfg();
-        match dfg.insts[inst] {
-            InstructionData::Jump { .. } => {
-                self.emit(Inst::Jump { target: targets[0] });
-                vec![targets[0]]
-            }
-            InstructionData::Brif { arg, .. } => {
-                let (cmp, a, b) = self.scalar_condition(arg);
-                self.emit(Inst::BrScc {
-                    cmp,
-                    a,
-                    b,
-                    taken: targets[0],
-                    not_taken: targets[1],
-                });
-                targets.to_vec()
-            }
-            InstructionData::BranchTable { arg, .. } => {
-                // A compare chain: entry k when the index is k, else the default
-                // (`targets[0]`). Its later links are blocks of their own.
-                let index = self.cmp_src(IntCC::Equal, arg, SGPR);
-                let entries = &targets[1..];
-                let Some((&first, rest)) = entries.split_first() else {
-                    self.emit(Inst::Jump { target: targets[0] });
-                    return vec![targets[0]];
-                };
-                let mut next = targets[0];
-                for (k, &entry) in rest.iter().enumerate().rev() {
-                    let link = Inst::BrScc {
-                        cmp: Op::SCmpEqU32,
-                        a: index,
-                        b: Src::Imm(k as u32 + 1),
-                        taken: entry,
-                        not_taken: next,
-                    };
-                    next = self
-                        .lower
-                        .deferred_block(vec![link], vec![(entry, Vec::new()), (next, Vec::new())]);
-                }
-                self.emit(Inst::BrScc {
-                    cmp: Op::SCmpEqU32,
-                    a: index,
-                    b: Src::Imm(0),
-                    taken: first,
-                    not_taken: next,
-                });
-                vec![first, next]
-            }
-            _ => {
-                self.fail(format!("`{}` is not supported", dfg.insts[inst].opcode()));
-                Vec::new()
-            }
-        }
-    }
-
-    /// The scalar compare that sets SCC when the uniform branch condition `c` is true: the
-    /// condition's own `icmp` when SALU has it, else `c != 0`.
-    fn scalar_condition(&mut self, c: Value) -> (Op, Src, Src) {
-        let dfg = self.lower.dfg();
-        if let ir::ValueDef::Result(def, _) = dfg.value_def(c)
-            && let InstructionData::IntCompare {
-                opcode: Opcode::Icmp,
-                cond,
-                args: [x, y],
-            } = dfg.insts[def]
-            && self.is_uniform(x)
-            && self.is_uniform(y)
-        {
-            let ty = dfg.value_type(x);
-            if let Some(op) = scmp_int(cond, ty.bits() == 64, self.backend.generation) {
-                let (a, b) = if ty.bits() == 64 {
-                    let a = self.pair_of(x, SGPR);
-                    let b = self.pair_of(y, SGPR);
-                    (Src::Reg(a), Src::Reg(b))
-                } else {
-                    let a = self.cmp_src(cond, x, SGPR);
-                    let b = self.cmp_src(cond, y, SGPR);
-                    let [a, b] = self.scalar_pair(a, b);
-                    (a, b)
-                };
-                return (op, a, b);
-            }
-        }
-        if dfg.value_type(c).bits() == 64 {
-            let pair = self.pair_of(c, SGPR);
-            let lo = self.half(pair, false);
-            let hi = self.half(pair, true);
-            let any = self.salu(Op::SOrB32, &[Src::Reg(lo), Src::Reg(hi)], RegClass::Int);
-            return (Op::SCmpLgU32, Src::Reg(any), Src::Imm(0));
-        }
-        let a = self.cmp_src(IntCC::NotEqual, c, SGPR);
-        (Op::SCmpLgU32, a, Src::Imm(0))
-    }
-
     fn half(&mut self, pair: Reg, hi: bool) -> Reg {
         let dst = self.vreg(pair.file(), RegClass::Int);
         self.emit(Inst::Half { dst, src: pair, hi });
@@ -1821,108 +1730,5 @@ impl IsleContext<'_, '_> {
         let dst = self.vreg(lo.file(), RegClass::Float);
         self.emit(Inst::Combine { dst, lo, hi });
         dst
-    }
-}
-
-fn is_signed(cc: IntCC) -> bool {
-    use IntCC::*;
-    matches!(
-        cc,
-        SignedLessThan | SignedLessThanOrEqual | SignedGreaterThan | SignedGreaterThanOrEqual
-    )
-}
-
-fn vcmp_int(cc: IntCC, wide: bool) -> Op {
-    use IntCC::*;
-    use Op::*;
-    match (cc, wide) {
-        (Equal, false) => VCmpEqU32,
-        (NotEqual, false) => VCmpNeU32,
-        (SignedLessThan, false) => VCmpLtI32,
-        (SignedLessThanOrEqual, false) => VCmpLeI32,
-        (SignedGreaterThan, false) => VCmpGtI32,
-        (SignedGreaterThanOrEqual, false) => VCmpGeI32,
-        (UnsignedLessThan, false) => VCmpLtU32,
-        (UnsignedLessThanOrEqual, false) => VCmpLeU32,
-        (UnsignedGreaterThan, false) => VCmpGtU32,
-        (UnsignedGreaterThanOrEqual, false) => VCmpGeU32,
-        (Equal, true) => VCmpEqU64,
-        (NotEqual, true) => VCmpNeU64,
-        (SignedLessThan, true) => VCmpLtI64,
-        (SignedLessThanOrEqual, true) => VCmpLeI64,
-        (SignedGreaterThan, true) => VCmpGtI64,
-        (SignedGreaterThanOrEqual, true) => VCmpGeI64,
-        (UnsignedLessThan, true) => VCmpLtU64,
-        (UnsignedLessThanOrEqual, true) => VCmpLeU64,
-        (UnsignedGreaterThan, true) => VCmpGtU64,
-        (UnsignedGreaterThanOrEqual, true) => VCmpGeU64,
-    }
-}
-
-/// The SALU compare for `cc` on `generation`, if it has one (`s_cmp_eq_u64`/`s_cmp_lg_u64`
-/// came with gfx8; before, 64-bit compares use the VALU).
-fn scmp_int(cc: IntCC, wide: bool, generation: Gen) -> Option<Op> {
-    use IntCC::*;
-    use Op::*;
-    let op = match (cc, wide) {
-        (Equal, false) => SCmpEqU32,
-        (NotEqual, false) => SCmpLgU32,
-        (SignedLessThan, false) => SCmpLtI32,
-        (SignedLessThanOrEqual, false) => SCmpLeI32,
-        (SignedGreaterThan, false) => SCmpGtI32,
-        (SignedGreaterThanOrEqual, false) => SCmpGeI32,
-        (UnsignedLessThan, false) => SCmpLtU32,
-        (UnsignedLessThanOrEqual, false) => SCmpLeU32,
-        (UnsignedGreaterThan, false) => SCmpGtU32,
-        (UnsignedGreaterThanOrEqual, false) => SCmpGeU32,
-        (Equal, true) => SCmpEqU64,
-        (NotEqual, true) => SCmpLgU64,
-        _ => return None,
-    };
-    op.info().available(generation).then_some(op)
-}
-
-/// The f64 twin of [`vcmp_float`].
-fn vcmp_float64(cc: FloatCC) -> Op {
-    use FloatCC::*;
-    use Op::*;
-    match cc {
-        Ordered => VCmpOF64,
-        Unordered => VCmpUF64,
-        Equal => VCmpEqF64,
-        NotEqual => VCmpNeqF64,
-        OrderedNotEqual => VCmpLgF64,
-        UnorderedOrEqual => VCmpNlgF64,
-        LessThan => VCmpLtF64,
-        LessThanOrEqual => VCmpLeF64,
-        GreaterThan => VCmpGtF64,
-        GreaterThanOrEqual => VCmpGeF64,
-        UnorderedOrLessThan => VCmpNgeF64,
-        UnorderedOrLessThanOrEqual => VCmpNgtF64,
-        UnorderedOrGreaterThan => VCmpNleF64,
-        UnorderedOrGreaterThanOrEqual => VCmpNltF64,
-    }
-}
-
-/// The VOPC compare for a CLIF float condition. The `n…` compares are true for unordered
-/// inputs, matching CLIF's `u…` conditions exactly (GCN3 ISA 6.4, VOPC opcodes).
-fn vcmp_float(cc: FloatCC) -> Op {
-    use FloatCC::*;
-    use Op::*;
-    match cc {
-        Ordered => VCmpOF32,
-        Unordered => VCmpUF32,
-        Equal => VCmpEqF32,
-        NotEqual => VCmpNeqF32,
-        OrderedNotEqual => VCmpLgF32,
-        UnorderedOrEqual => VCmpNlgF32,
-        LessThan => VCmpLtF32,
-        LessThanOrEqual => VCmpLeF32,
-        GreaterThan => VCmpGtF32,
-        GreaterThanOrEqual => VCmpGeF32,
-        UnorderedOrLessThan => VCmpNgeF32,
-        UnorderedOrLessThanOrEqual => VCmpNgtF32,
-        UnorderedOrGreaterThan => VCmpNleF32,
-        UnorderedOrGreaterThanOrEqual => VCmpNltF32,
     }
 }
