@@ -220,7 +220,7 @@ fn missing_in_block(
 }
 
 /// Inserts the `s_nop`s the rules require in code made of blocks (`block_starts`, as
-/// [`super::emit::lower_blocks`] returns them); at the start of every block but the first
+/// [`super::lay_out_blocks::run`] returns them); at the start of every block but the first
 /// the worst is assumed of the code before it, since a branch may lead there. Returns the
 /// new block starts. "The worst" is bounded by what the function's instructions write.
 pub fn run_blocks(

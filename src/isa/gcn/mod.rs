@@ -10,6 +10,7 @@ pub mod expand_wave_copies;
 pub mod hazards;
 pub mod insert_waitcnt;
 pub mod inst;
+pub mod lay_out_blocks;
 pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
@@ -173,7 +174,7 @@ fn finish(
         blocks = skip::run(blocks, lower::linear::entry_lanes(frame), cost);
     }
     let insts: Vec<Inst> = blocks.iter().flatten().cloned().collect();
-    let (mc, starts) = emit::lower_blocks(&blocks, generation)
+    let (mc, starts) = lay_out_blocks::run(&blocks, generation)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
     let (mc, starts) = hazards::run_blocks(mc, &starts, generation);
     let scratch =

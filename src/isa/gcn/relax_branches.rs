@@ -79,7 +79,7 @@ fn in_range(delta: i64) -> bool {
 }
 
 /// Resolves the branches of `insts`, which carry their target block's index in `imm`
-/// (`emit::lower_blocks`), to dword offsets, turning those out of reach into long jumps
+/// (`lay_out_blocks`), to dword offsets, turning those out of reach into long jumps
 /// through the SGPR pair starting at `scratch`.
 pub fn run(
     insts: &[McInst],

@@ -32,99 +32,29 @@ pub fn lower_to_mc(insts: &[Inst], generation: Gen) -> Result<Vec<McInst>, Strin
     Ok(out)
 }
 
-/// Turns the allocated code of each block (in layout order) into MC instructions, and
-/// returns where each block starts (`None` for blocks that only forward to another and
-/// emit nothing). Branch instructions carry their target block's index in `imm` until
-/// [`assemble`] replaces it with the offset. A jump to the next block is omitted, and
-/// branches to a block that is only a jump go to that jump's target directly.
-pub fn lower_blocks(
-    blocks: &[Vec<Inst>],
-    generation: Gen,
-) -> Result<(Vec<McInst>, Vec<Option<usize>>), String> {
-    let forwards = |b: usize| match blocks[b].as_slice() {
-        [Inst::Jump { target }] if b != 0 => Some(*target),
-        _ => None,
+/// The scalar compare of a uniform conditional branch (`Inst::BrScc`), setting SCC.
+pub fn scalar_compare(cmp: Op, a: Src, b: Src, generation: Gen) -> McInst {
+    let mut literal = None;
+    let e = Emitter {
+        out: &mut Vec::new(),
+        generation,
+        errors: Vec::new(),
     };
-    let resolve = |mut b: usize| {
-        for _ in 0..blocks.len() {
-            match forwards(b) {
-                Some(t) => b = t,
-                None => break,
-            }
-        }
-        b
-    };
-    let emitted: Vec<usize> = (0..blocks.len())
-        .filter(|&b| forwards(b).is_none())
-        .collect();
-    let mut out = Vec::new();
-    let mut starts = vec![None; blocks.len()];
-    for (k, &b) in emitted.iter().enumerate() {
-        starts[b] = Some(out.len());
-        let next = emitted.get(k + 1).copied();
-        let mut body = Vec::new();
-        let mut branches = Vec::new();
-        for inst in &blocks[b] {
-            match *inst {
-                Inst::Jump { target } => {
-                    let t = resolve(target);
-                    if Some(t) != next {
-                        branches.push((Op::SBranch, t));
-                    }
-                }
-                Inst::BrScc {
-                    cmp,
-                    a,
-                    b: rhs,
-                    taken,
-                    not_taken,
-                } => {
-                    let mut literal = None;
-                    let e = Emitter {
-                        out: &mut Vec::new(),
-                        generation,
-                        errors: Vec::new(),
-                    };
-                    let (a, rhs) = (e.src(a, &mut literal), e.src(rhs, &mut literal));
-                    let mut m = mc_inst(cmp, generation);
-                    (m.src[0], m.src[1], m.literal) = (Some(a), Some(rhs), literal);
-                    body.push(m);
-                    let (t, f) = (resolve(taken), resolve(not_taken));
-                    if Some(t) == next {
-                        branches.push((Op::SCbranchScc0, f));
-                    } else {
-                        branches.push((Op::SCbranchScc1, t));
-                        if Some(f) != next {
-                            branches.push((Op::SBranch, f));
-                        }
-                    }
-                }
-                Inst::BrExecnz { taken, not_taken } => {
-                    let (t, f) = (resolve(taken), resolve(not_taken));
-                    if Some(t) == next {
-                        branches.push((Op::SCbranchExecz, f));
-                    } else {
-                        branches.push((Op::SCbranchExecnz, t));
-                        if Some(f) != next {
-                            branches.push((Op::SBranch, f));
-                        }
-                    }
-                }
-                Inst::BrExecz { target } => branches.push((Op::SCbranchExecz, resolve(target))),
-                _ => body.extend(lower_to_mc(std::slice::from_ref(inst), generation)?),
-            }
-        }
-        out.extend(body);
-        for (op, target) in branches {
-            let mut m = mc_inst(op, generation);
-            m.imm = target as i32;
-            out.push(m);
-        }
-    }
-    Ok((out, starts))
+    let (a, b) = (e.src(a, &mut literal), e.src(b, &mut literal));
+    let mut m = mc_inst(cmp, generation);
+    (m.src[0], m.src[1], m.literal) = (Some(a), Some(b), literal);
+    m
 }
 
-/// Encodes MC instructions whose branches name target blocks (see [`lower_blocks`]),
+/// An MC branch of `op` whose target is block `target` (resolved to an offset by
+/// [`assemble`]).
+pub fn branch_to_block(op: Op, target: usize, generation: Gen) -> McInst {
+    let mut m = mc_inst(op, generation);
+    m.imm = target as i32;
+    m
+}
+
+/// Encodes MC instructions whose branches name target blocks (see [`super::lay_out_blocks`]),
 /// resolving each branch to its offset in dwords from the next instruction, or to a long
 /// jump through the SGPR pair at `scratch` where the target is out of reach
 /// ([`relax_branches`]). Returns the code and whether the pair was used.
@@ -534,7 +464,7 @@ impl Emitter<'_> {
             }
             Inst::EndPgm => self.out.push(mc_inst(Op::SEndpgm, self.generation)),
             Inst::Jump { .. } | Inst::BrScc { .. } => {
-                return Err("internal error: a branch outside `lower_blocks`".into());
+                return Err("internal error: a branch outside `lay_out_blocks`".into());
             }
             Inst::Ret { ret_addr, results } => {
                 self.parallel_move(results.iter().map(|&(v, abi)| (abi, v)));
