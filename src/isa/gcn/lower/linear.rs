@@ -5,7 +5,7 @@ use super::super::abi::{Frame, device_value_vgprs};
 use super::super::inst::{Inst, Src};
 use super::super::mc::Op;
 use super::super::regs::{SGPR, VGPR, VGPR_LIMIT, sgpr_limit, sgpr_pair, vgpr};
-use super::generated::{Context as _, constructor_cond_mask};
+use super::isle::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
 use crate::machinst::linearize::{Lanes, LinearBackend};

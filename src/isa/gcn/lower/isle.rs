@@ -1,0 +1,521 @@
+//! The ISLE context: the constructors and extractors `isle/gcn/*.isle` call, and the
+//! generated rules.
+
+use super::conditions::{scmp_int, vcmp_float, vcmp_float64, vcmp_int};
+use super::operands::Carry;
+use super::{InstOutput, IsleContext};
+use crate::FunctionKind;
+use crate::intrinsics::Intrinsic;
+use crate::ir::condcodes::{FloatCC, IntCC};
+use crate::ir::{self, InstructionData, Value};
+use crate::isa::gcn::abi::device_value_vgprs;
+use crate::isa::gcn::inst::{Inst, Op64, Src, shift64_value_first};
+use crate::isa::gcn::mc::{Op, Operand};
+use crate::isa::gcn::regs::{SGPR, VGPR, vgpr};
+use crate::machinst::{Reg, RegClass};
+use smallvec::{SmallVec, smallvec};
+
+#[allow(
+    unused_variables,
+    non_snake_case,
+    clippy::all,
+    dead_code,
+    unreachable_patterns,
+    unused_imports
+)]
+pub(crate) mod generated {
+    pub use crate::ir::condcodes::{FloatCC, IntCC};
+    pub use crate::ir::immediates::*;
+    pub use crate::ir::types::*;
+    pub use crate::ir::{
+        AtomicRmwOp, Block, BlockCall, Constant, DynamicStackSlot, ExceptionTable, FuncRef,
+        GlobalValue, Immediate, Inst, InstructionData, JumpTable, MemFlags, Opcode, SigRef,
+        StackSlot, TrapCode, Type, Value, ValueList,
+    };
+    pub use crate::isa::gcn::inst::{Op64, Src};
+    pub use crate::isa::gcn::lower::IsleContext;
+    pub use crate::isa::gcn::lower::operands::Carry;
+    pub use crate::isa::gcn::mc::Op;
+    pub use crate::machinst::Reg;
+    pub use crate::machinst::isle::InstOutput;
+    pub use crate::machinst::isle::{BlockArray2, ValueArray2, ValueArray3, ValueSlice};
+    pub type Unit = ();
+    pub type MemFlagsData = crate::ir::MemFlagsData;
+
+    include!(concat!(env!("OUT_DIR"), "/isle_gcn.rs"));
+}
+
+impl generated::Context for IsleContext<'_, '_> {
+    crate::isle_prelude_methods!();
+
+    fn uniform_inst(&mut self, inst: ir::Inst) -> Option<()> {
+        let results = self.lower.dfg().inst_results(inst);
+        (!results.is_empty() && results.iter().all(|&v| self.is_uniform(v))).then_some(())
+    }
+
+    fn divergent_inst(&mut self, inst: ir::Inst) -> Option<()> {
+        match self.uniform_inst(inst) {
+            Some(()) => None,
+            None => Some(()),
+        }
+    }
+
+    fn has_op(&mut self, op: &Op) -> Option<Op> {
+        op.info().available(self.backend.generation).then_some(*op)
+    }
+
+    fn put_in_reg(&mut self, value: Value) -> Reg {
+        self.value_reg(value)
+    }
+
+    fn put_in_src(&mut self, value: Value) -> Src {
+        match self.const32(value) {
+            Some(c) => Src::Imm(c),
+            None => Src::Reg(self.value_reg(value)),
+        }
+    }
+
+    fn put_in_src64(&mut self, value: Value) -> Src {
+        match self.const64_of(value) {
+            Some(c) if Operand::inline_int(c as i64).is_some() => Src::Imm(c as u32),
+            _ => Src::Reg(self.value_reg(value)),
+        }
+    }
+
+    fn put_in_vgpr(&mut self, value: Value) -> Reg {
+        let r = self.value_reg(value);
+        self.vgpr_copy(r)
+    }
+
+    fn put_in_ssrc(&mut self, value: Value) -> Src {
+        self.ssrc(value)
+    }
+
+    fn put_in_sgpr(&mut self, value: Value) -> Reg {
+        let r = self.value_reg(value);
+        self.sgpr_copy(r)
+    }
+
+    fn put_in_pair(&mut self, value: Value) -> Reg {
+        let file = if self.is_uniform(value) { SGPR } else { VGPR };
+        let r = self.value_reg(value);
+        if r.file() == VGPR && file == SGPR {
+            return self.pair_of(value, SGPR);
+        }
+        r
+    }
+
+    fn put_in_vpair(&mut self, value: Value) -> Reg {
+        self.pair_of(value, VGPR)
+    }
+
+    fn put_in_amount(&mut self, value: Value) -> Src {
+        if let Some(c) = self.const64_of(value) {
+            return Src::Imm(c as u32 & 63);
+        }
+        let r = self.value_reg(value);
+        if r.class() == RegClass::Float {
+            return Src::Reg(self.half(r, false));
+        }
+        Src::Reg(r)
+    }
+
+    fn put_in_narrow_amount(&mut self, ty: ir::Type, value: Value) -> Src {
+        let mask = ty.bits() - 1;
+        match self.put_in_amount(value) {
+            Src::Imm(c) => Src::Imm(c & mask),
+            amount => Src::Reg(self.valu(Op::VAndB32, &[Src::Imm(mask), amount], RegClass::Int)),
+        }
+    }
+
+    fn put_in_samount(&mut self, value: Value) -> Src {
+        match self.put_in_amount(value) {
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
+            imm => imm,
+        }
+    }
+
+    fn put_in_cmp_src(&mut self, cc: &IntCC, value: Value) -> Src {
+        self.cmp_src(*cc, value, VGPR)
+    }
+
+    fn put_in_scmp_src(&mut self, cc: &IntCC, value: Value) -> Src {
+        self.cmp_src(*cc, value, SGPR)
+    }
+
+    fn reg_src(&mut self, reg: Reg) -> Src {
+        Src::Reg(reg)
+    }
+
+    fn imm_src(&mut self, value: u32) -> Src {
+        Src::Imm(value)
+    }
+
+    fn valu1(&mut self, op: &Op, a: Src) -> Reg {
+        self.valu(*op, &[a], RegClass::Int)
+    }
+
+    fn valu2(&mut self, op: &Op, a: Src, b: Src) -> Reg {
+        self.valu(*op, &[a, b], RegClass::Int)
+    }
+
+    fn valu3(&mut self, op: &Op, a: Src, b: Src, c: Src) -> Reg {
+        self.valu(*op, &[a, b, c], RegClass::Int)
+    }
+
+    fn valu2_64(&mut self, op: &Op, amount: Src, value: Reg) -> Reg {
+        let value = self.vgpr_copy(value);
+        match shift64_value_first(*op, self.backend.generation) {
+            Some(op) => self.valu(op, &[Src::Reg(value), amount], RegClass::Float),
+            None => self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float),
+        }
+    }
+
+    fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
+        // 64-bit compares get register pairs (never constants) from the rules.
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
+        let op = self.legalize_valu_in(*op, &mut srcs, true);
+        let mask = self.vreg(SGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: None,
+            sdst: Some(mask),
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        });
+        mask
+    }
+
+    fn cndmask(&mut self, f: Src, t: Src, mask: Reg) -> Reg {
+        // The mask is a constant-bus read, so both values must be VGPRs or inline constants.
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![self.off_bus(f), self.off_bus(t)];
+        srcs.push(Src::Reg(mask));
+        let dst = self.vreg(VGPR, RegClass::Int);
+        self.emit(Inst::Valu {
+            op: Op::VCndmaskB32,
+            dst: Some(dst),
+            sdst: None,
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        });
+        dst
+    }
+
+    fn valu64(&mut self, op: &Op64, a: Reg, b: Src) -> Reg {
+        self.valu64_reg(*op, a, b)
+    }
+
+    fn cndmask64(&mut self, f: Reg, t: Reg, mask: Reg) -> Reg {
+        let halves = [false, true].map(|hi| {
+            let fh = self.half(f, hi);
+            let th = self.half(t, hi);
+            self.cndmask(Src::Reg(fh), Src::Reg(th), mask)
+        });
+        self.combine_regs(halves[0], halves[1])
+    }
+
+    fn fdiv32(&mut self, num: Reg, den: Reg) -> Reg {
+        let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Int);
+        self.emit(Inst::FDiv32 { dst, num, den, tmp });
+        dst
+    }
+
+    fn sqrt32(&mut self, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Int);
+        self.emit(Inst::Sqrt32 { dst, src, tmp });
+        dst
+    }
+
+    fn salu1(&mut self, op: &Op, a: Src) -> Reg {
+        self.salu(*op, &[a], RegClass::Int)
+    }
+
+    fn salu2(&mut self, op: &Op, a: Src, b: Src) -> Reg {
+        self.salu(*op, &[a, b], RegClass::Int)
+    }
+
+    fn salu1_64(&mut self, op: &Op, a: Reg) -> Reg {
+        let a = self.sgpr_copy(a);
+        self.salu(*op, &[Src::Reg(a)], RegClass::Float)
+    }
+
+    fn salu2_64(&mut self, op: &Op, a: Reg, b: Src) -> Reg {
+        let a = self.sgpr_copy(a);
+        let b = match b {
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
+            imm => imm,
+        };
+        self.salu(*op, &[Src::Reg(a), b], RegClass::Float)
+    }
+
+    fn scmp_select(&mut self, cmp: &Op, a: Src, b: Src, t: Src, f: Src) -> Reg {
+        let dst = self.vreg(SGPR, RegClass::Int);
+        let [mut a, mut b, mut t, mut f] = [a, b, t, f].map(|s| match s {
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
+            imm => imm,
+        });
+        // s_cmp and s_cselect each take one literal.
+        [a, b] = self.scalar_pair(a, b);
+        [t, f] = self.scalar_pair(t, f);
+        self.emit(Inst::SCmpSelect {
+            cmp: *cmp,
+            a,
+            b,
+            select: Op::SCselectB32,
+            dst,
+            t,
+            f,
+        });
+        dst
+    }
+
+    fn scmp_select64(&mut self, cmp: &Op, a: Src, b: Src, t: Reg, f: Reg) -> Reg {
+        let dst = self.vreg(SGPR, RegClass::Float);
+        let t = self.sgpr_copy(t);
+        let f = self.sgpr_copy(f);
+        let [a, b] = self.scalar_pair(a, b);
+        self.emit(Inst::SCmpSelect {
+            cmp: *cmp,
+            a,
+            b,
+            select: Op::SCselectB64,
+            dst,
+            t: Src::Reg(t),
+            f: Src::Reg(f),
+        });
+        dst
+    }
+
+    fn salu64(&mut self, op: &Op64, a: Reg, b: Src) -> Reg {
+        let a = self.sgpr_copy(a);
+        let b = match b {
+            Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
+            imm => imm,
+        };
+        let dst = self.vreg(SGPR, RegClass::Float);
+        self.emit(Inst::Alu64 { op: *op, dst, a, b });
+        dst
+    }
+
+    fn const64(&mut self, uniform: bool, value: u64) -> Reg {
+        self.const64_reg(uniform, value)
+    }
+
+    fn combine(&mut self, lo: Reg, hi: Reg) -> Reg {
+        self.combine_regs(lo, hi)
+    }
+
+    fn lo_half(&mut self, pair: Reg) -> Reg {
+        self.half(pair, false)
+    }
+
+    fn hi_half(&mut self, pair: Reg) -> Reg {
+        self.half(pair, true)
+    }
+
+    fn vcmp_int_op(&mut self, cc: &IntCC, ty: ir::Type) -> Op {
+        vcmp_int(*cc, ty.bits() == 64)
+    }
+
+    fn scmp_int_op(&mut self, cc: &IntCC, ty: ir::Type) -> Option<Op> {
+        scmp_int(*cc, ty.bits() == 64, self.backend.generation)
+    }
+
+    fn vcmp_float_op(&mut self, cc: &FloatCC) -> Op {
+        vcmp_float(*cc)
+    }
+
+    fn offset32_to_i32(&mut self, offset: ir::immediates::Offset32) -> i32 {
+        offset.into()
+    }
+
+    fn lower_load(&mut self, inst: ir::Inst, ty: ir::Type, addr: Value, offset: i32) -> InstOutput {
+        self.load(inst, ty, addr, offset)
+    }
+
+    fn lower_store(
+        &mut self,
+        inst: ir::Inst,
+        value: Value,
+        addr: Value,
+        offset: i32,
+    ) -> InstOutput {
+        self.store(inst, value, addr, offset)
+    }
+
+    fn lower_return(&mut self, values: ValueSliceArg) -> InstOutput {
+        let values: Vec<Value> = {
+            let (list, off) = values;
+            list.as_slice(&self.lower.dfg().value_lists)[off..].to_vec()
+        };
+        match self.backend.kind {
+            FunctionKind::Kernel => {
+                if !values.is_empty() {
+                    self.fail("kernels return no values; write results to memory");
+                }
+                self.emit(Inst::EndPgm);
+            }
+            FunctionKind::Device => {
+                let types: Vec<ir::Type> = values
+                    .iter()
+                    .map(|&v| self.lower.dfg().value_type(v))
+                    .collect();
+                let locations = device_value_vgprs(types.into_iter());
+                let mut results = Vec::new();
+                for (&value, &(first, count)) in values.iter().zip(&locations) {
+                    let r = self.value_reg(value);
+                    let r = self.vgpr_copy(r);
+                    match count {
+                        1 => results.push((r, vgpr(first))),
+                        2 => {
+                            let lo = self.half(r, false);
+                            let hi = self.half(r, true);
+                            results.push((lo, vgpr(first)));
+                            results.push((hi, vgpr(first + 1)));
+                        }
+                        _ => self.fail("return values wider than 64 bits are not supported"),
+                    }
+                }
+                let ret_addr = self.backend.frame.return_address.expect("device frame");
+                self.emit(Inst::Ret { results, ret_addr });
+            }
+        }
+        smallvec![]
+    }
+
+    fn lower_call(&mut self, inst: ir::Inst) -> InstOutput {
+        let InstructionData::Call { func_ref, .. } = self.lower.dfg().insts[inst] else {
+            unreachable!("matched a call");
+        };
+        let Some(intrinsic) = Intrinsic::from_func_ref(self.lower.func, func_ref) else {
+            self.fail("calls to functions other than wavelift intrinsics are not supported yet");
+            return smallvec![];
+        };
+        let sig =
+            &self.lower.func.dfg.signatures[self.lower.func.dfg.ext_funcs[func_ref].signature];
+        let expected = intrinsic.signature();
+        if sig.params != expected.params || sig.returns != expected.returns {
+            self.fail(format!(
+                "intrinsic `{}` must be declared with signature {expected}",
+                intrinsic.name()
+            ));
+            return smallvec![];
+        }
+        match self.lower_intrinsic(intrinsic) {
+            Some(r) => smallvec![r],
+            None => smallvec![],
+        }
+    }
+
+    fn u64_to_u32(&mut self, v: u64) -> u32 {
+        v as u32
+    }
+
+    fn vadd_co(&mut self, a: Src, b: Src) -> Carry {
+        self.valu_carry(Op::VAddU32, a, b, None)
+    }
+
+    fn vaddc_co(&mut self, a: Src, b: Src, carry_in: Reg) -> Carry {
+        self.valu_carry(Op::VAddcU32, a, b, Some(carry_in))
+    }
+
+    fn vsub_co(&mut self, a: Src, b: Src) -> Carry {
+        self.valu_carry(Op::VSubU32, a, b, None)
+    }
+
+    fn vsubb_co(&mut self, a: Src, b: Src, borrow_in: Reg) -> Carry {
+        self.valu_carry(Op::VSubbU32, a, b, Some(borrow_in))
+    }
+
+    fn carry_value(&mut self, carry: Carry) -> Reg {
+        carry.value
+    }
+
+    fn carry_mask(&mut self, carry: Carry) -> Reg {
+        carry.mask
+    }
+
+    fn vop64_1(&mut self, op: &Op, a: Reg) -> Reg {
+        let rounding = matches!(
+            op,
+            Op::VTruncF64 | Op::VFloorF64 | Op::VCeilF64 | Op::VRndneF64
+        );
+        if rounding && !op.info().available(self.backend.generation) {
+            return self.round64_expanded(*op, a);
+        }
+        self.valu_pair(*op, &[Src::Reg(a)], 0)
+    }
+
+    fn vop64(&mut self, op: &Op, a: Reg, b: Reg, neg: u8) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a), Src::Reg(b)], neg)
+    }
+
+    fn vop64_3(&mut self, op: &Op, a: Reg, b: Reg, c: Reg) -> Reg {
+        self.valu_pair(*op, &[Src::Reg(a), Src::Reg(b), Src::Reg(c)], 0)
+    }
+
+    fn vcvt64(&mut self, op: &Op, a: Src) -> Reg {
+        self.valu_pair(*op, &[a], 0)
+    }
+
+    fn vldexp64(&mut self, a: Reg, e: Src) -> Reg {
+        self.valu_pair(Op::VLdexpF64, &[Src::Reg(a), e], 0)
+    }
+
+    fn fdiv64(&mut self, num: Reg, den: Reg) -> Reg {
+        let (num, den) = (self.vgpr_copy(num), self.vgpr_copy(den));
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Float);
+        self.emit(Inst::FDiv64 { dst, num, den, tmp });
+        dst
+    }
+
+    fn sqrt64(&mut self, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let (dst, tmp) = self.expansion_vgprs(RegClass::Float);
+        self.emit(Inst::Sqrt64 { dst, src, tmp });
+        dst
+    }
+
+    fn vcmp_float64_op(&mut self, cc: &FloatCC) -> Op {
+        vcmp_float64(*cc)
+    }
+
+    fn load_dword(&mut self, inst: ir::Inst, addr: Value, offset: i32) -> Reg {
+        let ty = self
+            .lower
+            .dfg()
+            .value_type(self.lower.dfg().first_result(inst));
+        match self.lower_load(inst, ty, addr, offset).as_slice() {
+            [dword] => *dword,
+            // `lower_load` failed and said why; a placeholder finishes the rule.
+            _ => self.vreg(VGPR, RegClass::Int),
+        }
+    }
+
+    fn pair_carry(&mut self, value: Reg, mask: Reg) -> Carry {
+        Carry { value, mask }
+    }
+
+    fn ty_64(&mut self, ty: ir::Type) -> Option<ir::Type> {
+        (ty.bits() == 64 && !ty.is_vector() && !ty.is_dynamic_vector()).then_some(ty)
+    }
+
+    fn put_in_neg_narrow_amount(&mut self, ty: ir::Type, value: Value) -> Src {
+        let mask = ty.bits() - 1;
+        match self.put_in_amount(value) {
+            Src::Imm(c) => Src::Imm(c.wrapping_neg() & mask),
+            amount => {
+                let neg = self.valu(Op::VSubU32, &[Src::Imm(0), amount], RegClass::Int);
+                Src::Reg(self.valu(Op::VAndB32, &[Src::Imm(mask), Src::Reg(neg)], RegClass::Int))
+            }
+        }
+    }
+}
+
+type ValueSliceArg = (ir::ValueList, usize);

@@ -1,0 +1,543 @@
+//! Operand legalisation: values into the register file and form an instruction can read
+//! (VGPR copies, the constant bus, literals, inline constants), VALU and SALU instructions
+//! with legal sources, carry chains and register pairs.
+
+use super::IsleContext;
+use super::conditions::is_signed;
+use super::isle::generated::Context as _;
+use crate::isa::gcn::inst::{Inst, Op64, Src, without_carry};
+use crate::isa::gcn::mc::{Op, Operand};
+use crate::isa::gcn::regs::{SGPR, VGPR};
+
+use crate::ir::condcodes::IntCC;
+use crate::ir::{self, InstructionData, Opcode, Value, types};
+use crate::machinst::{Reg, RegClass};
+use smallvec::{SmallVec, smallvec};
+
+impl IsleContext<'_, '_> {
+    /// `reg` in the VGPR file, copying it there once if it lives in an SGPR.
+    pub(super) fn vgpr_copy(&mut self, reg: Reg) -> Reg {
+        if reg.file() == VGPR {
+            return reg;
+        }
+        if let Some(&copy) = self.vgpr_copies.get(&reg) {
+            return copy;
+        }
+        let dst = self.vreg(VGPR, reg.class());
+        self.emit(Inst::Copy { dst, src: reg });
+        self.vgpr_copies.insert(reg, dst);
+        dst
+    }
+
+    /// `reg` (holding a uniform value) in the SGPR file.
+    pub(super) fn sgpr_copy(&mut self, reg: Reg) -> Reg {
+        if reg.file() == SGPR {
+            return reg;
+        }
+        let dst = self.vreg(SGPR, reg.class());
+        self.emit(Inst::Copy { dst, src: reg });
+        dst
+    }
+
+    /// The 32-bit constant a value is, when it is one.
+    pub(super) fn const32(&self, value: Value) -> Option<u32> {
+        let dfg = self.lower.dfg();
+        let ir::ValueDef::Result(inst, _) = dfg.value_def(value) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } if dfg.value_type(value).bits() <= 32 => Some(imm.bits() as u32),
+            InstructionData::UnaryIeee32 {
+                opcode: Opcode::F32const,
+                imm,
+            } => Some(imm.bits()),
+            InstructionData::UnaryIeee16 {
+                opcode: Opcode::F16const,
+                imm,
+            } => Some(imm.bits() as u32),
+            _ => None,
+        }
+    }
+
+    /// The 64-bit constant a value is, when it is one.
+    pub(super) fn const64_of(&self, value: Value) -> Option<u64> {
+        let dfg = self.lower.dfg();
+        let ir::ValueDef::Result(inst, _) = dfg.value_def(value) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits() as u64),
+            _ => None,
+        }
+    }
+
+    pub(super) fn inline(&self, value: u32) -> bool {
+        Operand::inline_int(value as i32 as i64).is_some()
+            || Operand::inline_f32(value, self.backend.generation).is_some()
+    }
+
+    /// `s` as a VGPR or an inline constant: an operand that leaves the one constant-bus
+    /// read of a VALU instruction to its SGPR lane mask.
+    pub(super) fn off_bus(&mut self, s: Src) -> Src {
+        match s {
+            Src::Reg(r) if r.file() == VGPR => s,
+            Src::Imm(v) if self.inline(v) => s,
+            _ => Src::Reg(self.src_to_vgpr(s)),
+        }
+    }
+
+    /// Copies a source into a fresh VGPR.
+    pub(super) fn src_to_vgpr(&mut self, src: Src) -> Reg {
+        match src {
+            Src::Reg(r) => self.vgpr_copy(r),
+            Src::Imm(_) => {
+                let dst = self.vreg(VGPR, RegClass::Int);
+                self.emit(Inst::Valu {
+                    op: Op::VMovB32,
+                    dst: Some(dst),
+                    sdst: None,
+                    srcs: smallvec![src],
+                    neg: 0,
+                    abs: 0,
+                    clamp: false,
+                });
+                dst
+            }
+        }
+    }
+
+    /// Makes VALU sources legal for `op`: second operand in a VGPR when the short
+    /// encodings can be used (swapping commutative operands, or taking the reversed
+    /// opcode), at most one constant-bus read (SGPRs, literals), and no literal in the
+    /// long (VOP3) encoding, which gfx6–gfx9 lack. (`v_cndmask_b32`, whose mask is a bus
+    /// read of its own, is legalised by `cndmask`.)
+    pub(super) fn legalize_valu(&mut self, op: Op, srcs: &mut SmallVec<[Src; 3]>) -> Op {
+        self.legalize_valu_in(op, srcs, false)
+    }
+
+    /// [`Self::legalize_valu`] for an instruction that may need the VOP3 encoding whatever
+    /// its sources (`vop3`): a compare whose lane mask the allocator may put in an SGPR
+    /// pair other than VCC. VOP3 takes no literal, so literals go to VGPRs first.
+    pub(super) fn legalize_valu_in(
+        &mut self,
+        mut op: Op,
+        srcs: &mut SmallVec<[Src; 3]>,
+        vop3: bool,
+    ) -> Op {
+        if srcs.len() == 2
+            && !srcs[1].is_vgpr()
+            && srcs[0].is_vgpr()
+            && let Some(swapped) = commuted(op)
+        {
+            srcs.swap(0, 1);
+            op = swapped;
+        }
+        let long_form =
+            vop3 || !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
+        let mut bus = 0;
+        let mut seen_sgprs: SmallVec<[Reg; 3]> = SmallVec::new();
+        for i in 0..srcs.len() {
+            let needs_bus = match srcs[i] {
+                Src::Reg(r) if r.file() == SGPR => !seen_sgprs.contains(&r),
+                Src::Reg(_) => false,
+                Src::Imm(v) => !self.inline(v),
+            };
+            if !needs_bus {
+                if let Src::Reg(r) = srcs[i]
+                    && r.file() == SGPR
+                {
+                    seen_sgprs.push(r);
+                }
+                continue;
+            }
+            let literal_in_long = matches!(srcs[i], Src::Imm(_)) && long_form;
+            let literal_not_first = matches!(srcs[i], Src::Imm(_)) && i != 0;
+            if bus >= 1 || literal_in_long || literal_not_first {
+                let r = self.src_to_vgpr(srcs[i]);
+                srcs[i] = Src::Reg(r);
+            } else {
+                bus += 1;
+                if let Src::Reg(r) = srcs[i] {
+                    seen_sgprs.push(r);
+                }
+            }
+        }
+        op
+    }
+
+    /// The result and four temporaries of an fdiv/sqrt expansion, VGPRs of `class`.
+    pub(super) fn expansion_vgprs(&mut self, class: RegClass) -> (Reg, [Reg; 4]) {
+        (
+            self.vreg(VGPR, class),
+            [(); 4].map(|_| self.vreg(VGPR, class)),
+        )
+    }
+
+    pub(super) fn valu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
+        // The result is the only output: an add needs no carry-out where it can go without.
+        let op = without_carry(op, self.backend.generation);
+        let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
+        let op = self.legalize_valu(op, &mut srcs);
+        let dst = self.vreg(VGPR, class);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(dst),
+            sdst: None,
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        });
+        dst
+    }
+
+    pub(super) fn salu(&mut self, op: Op, srcs: &[Src], class: RegClass) -> Reg {
+        let mut srcs: SmallVec<[Src; 2]> = srcs.iter().copied().collect();
+        self.one_scalar_literal(&mut srcs);
+        let dst = self.vreg(SGPR, class);
+        self.emit(Inst::Salu {
+            op,
+            dst: Some(dst),
+            srcs,
+        });
+        dst
+    }
+
+    /// An SALU instruction encodes one literal dword, which every source marked literal
+    /// reads: keep the first literal value and move any other into an SGPR.
+    pub(super) fn one_scalar_literal(&mut self, srcs: &mut [Src]) {
+        let mut literal = None;
+        for s in srcs.iter_mut() {
+            let Src::Imm(v) = *s else { continue };
+            if self.inline(v) || literal == Some(v) {
+                continue;
+            }
+            if literal.is_some() {
+                *s = Src::Reg(self.materialize_s(v));
+            } else {
+                literal = Some(v);
+            }
+        }
+    }
+
+    /// Two sources of one SALU instruction, with at most one literal value.
+    pub(super) fn scalar_pair(&mut self, a: Src, b: Src) -> [Src; 2] {
+        let mut pair = [a, b];
+        self.one_scalar_literal(&mut pair);
+        pair
+    }
+
+    /// An operand of a compare (or a select's condition), extended from a narrow type to
+    /// 32 bits as the condition needs, computed in `file` (VALU or SALU). Narrow values
+    /// live with unspecified upper bits, so they must be extended before comparing.
+    pub(super) fn cmp_src(&mut self, cc: IntCC, value: Value, file: u8) -> Src {
+        let ty = self.lower.dfg().value_type(value);
+        let bits = ty.bits();
+        let signed = is_signed(cc);
+        if let Some(c) = self.const32(value) {
+            let c = if bits >= 32 {
+                c
+            } else if signed {
+                ((c << (32 - bits)) as i32 >> (32 - bits)) as u32
+            } else {
+                c & ((1u32 << bits) - 1)
+            };
+            return Src::Imm(c);
+        }
+        let r = self.value_reg(value);
+        let (op, srcs): (Op, &[Src]) = match (bits, signed, file) {
+            (32, _, VGPR) => return Src::Reg(r),
+            (32, _, _) => return Src::Reg(self.sgpr_copy(r)),
+            (8 | 16, true, VGPR) => (Op::VBfeI32, &[Src::Imm(0), Src::Imm(bits)]),
+            (8 | 16, false, VGPR) => (Op::VBfeU32, &[Src::Imm(0), Src::Imm(bits)]),
+            (8, true, _) => (Op::SSextI32I8, &[]),
+            (16, true, _) => (Op::SSextI32I16, &[]),
+            (8 | 16, false, _) => (Op::SAndB32, &[Src::Imm((1 << bits) - 1)]),
+            _ => {
+                self.fail(format!("comparison of type {ty} is not supported"));
+                return Src::Reg(r);
+            }
+        };
+        let operands: SmallVec<[Src; 3]> = std::iter::once(Src::Reg(r))
+            .chain(srcs.iter().copied())
+            .collect();
+        Src::Reg(if file == VGPR {
+            self.valu(op, &operands, RegClass::Int)
+        } else {
+            let operands: SmallVec<[Src; 2]> = operands
+                .iter()
+                .map(|&s| match s {
+                    Src::Reg(r) => Src::Reg(self.sgpr_copy(r)),
+                    imm => imm,
+                })
+                .collect();
+            self.salu(op, &operands, RegClass::Int)
+        })
+    }
+
+    pub(super) fn materialize_s(&mut self, v: u32) -> Reg {
+        let dst = self.vreg(SGPR, RegClass::Int);
+        self.emit(Inst::Salu {
+            op: Op::SMovB32,
+            dst: Some(dst),
+            srcs: smallvec![Src::Imm(v)],
+        });
+        dst
+    }
+
+    /// A value as a scalar source.
+    pub(super) fn ssrc(&mut self, value: Value) -> Src {
+        if let Some(c) = self.const32(value) {
+            return Src::Imm(c);
+        }
+        let r = self.value_reg(value);
+        Src::Reg(self.sgpr_copy(r))
+    }
+
+    pub(super) fn pair_of(&mut self, value: Value, file: u8) -> Reg {
+        let r = self.value_reg(value);
+        if r.class() != RegClass::Float {
+            self.fail(format!(
+                "internal error: {value} is not held in a register pair"
+            ));
+        }
+        if file == VGPR {
+            self.vgpr_copy(r)
+        } else {
+            self.sgpr_copy(r)
+        }
+    }
+
+    pub(super) fn valu64_reg(&mut self, op: Op64, a: Reg, b: Src) -> Reg {
+        let a = self.vgpr_copy(a);
+        let b = match b {
+            Src::Imm(v) if self.inline(v) && Operand::inline_int(v as i32 as i64).is_some() => b,
+            Src::Imm(v) => Src::Reg(self.const64_reg(false, v as i32 as i64 as u64)),
+            Src::Reg(r) => Src::Reg(self.vgpr_copy(r)),
+        };
+        let dst = self.vreg(VGPR, RegClass::Float);
+        self.emit(Inst::Alu64 { op, dst, a, b });
+        dst
+    }
+
+    pub(super) fn const64_reg(&mut self, uniform: bool, value: u64) -> Reg {
+        let file = if uniform { SGPR } else { VGPR };
+        let dst = self.vreg(file, RegClass::Float);
+        self.emit(Inst::Const64 { dst, value });
+        dst
+    }
+
+    /// The low 32 bits of the integer `value`, in 32-bit operations where it is an
+    /// `iconst`, an `uextend` of an i32, an `iadd`, `imul`, `band`, `bor` or `bxor` of such
+    /// values, or an `ishl` of one by a constant (the low word of each result depends only
+    /// on the low words of the operands;
+    /// the 64-bit computation is then left to dead-code elimination); otherwise the low
+    /// half of its register. `depth` limits how far definitions are followed.
+    pub(super) fn low_word(&mut self, value: Value, depth: u32) -> Src {
+        if let Some(c) = self.const64_of(value) {
+            return Src::Imm(c as u32);
+        }
+        let def = if depth > 0 {
+            self.def_inst(value)
+        } else {
+            None
+        };
+        if let Some(inst) = def {
+            let dfg = self.lower.dfg();
+            match dfg.insts[inst] {
+                InstructionData::Unary {
+                    opcode: Opcode::Uextend,
+                    arg,
+                } if dfg.value_type(arg) == types::I32 => return Src::Reg(self.value_reg(arg)),
+                InstructionData::Binary {
+                    opcode: Opcode::Ishl,
+                    args,
+                } => {
+                    if let Some(k) = self.const64_of(args[1]) {
+                        let k = k as u32 & (dfg.value_type(value).bits() - 1);
+                        if k >= 32 {
+                            return Src::Imm(0);
+                        }
+                        let x = self.low_word(args[0], depth - 1);
+                        return Src::Reg(self.valu(
+                            Op::VLshlrevB32,
+                            &[Src::Imm(k), x],
+                            RegClass::Int,
+                        ));
+                    }
+                }
+                InstructionData::Binary {
+                    opcode:
+                        opcode @ (Opcode::Iadd
+                        | Opcode::Imul
+                        | Opcode::Band
+                        | Opcode::Bor
+                        | Opcode::Bxor),
+                    args,
+                } => {
+                    let op = match opcode {
+                        Opcode::Iadd => Op::VAddU32,
+                        Opcode::Imul => Op::VMulLoU32,
+                        Opcode::Band => Op::VAndB32,
+                        Opcode::Bor => Op::VOrB32,
+                        _ => Op::VXorB32,
+                    };
+                    let a = self.low_word(args[0], depth - 1);
+                    let b = self.low_word(args[1], depth - 1);
+                    return Src::Reg(self.valu(op, &[a, b], RegClass::Int));
+                }
+                _ => {}
+            }
+        }
+        let pair = self.pair_of(value, VGPR);
+        Src::Reg(self.half(pair, false))
+    }
+}
+
+/// The opcode that computes `op` with its two sources swapped, if any.
+pub(super) fn commuted(op: Op) -> Option<Op> {
+    use Op::*;
+    Some(match op {
+        VAddU32 | VAddNcU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32
+        | VMinI32 | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
+        VSubU32 => VSubrevU32,
+        VSubrevU32 => VSubU32,
+        VSubNcU32 => VSubrevNcU32,
+        VSubrevNcU32 => VSubNcU32,
+        VSubF32 => VSubrevF32,
+        VSubrevF32 => VSubF32,
+        VCmpEqI32 | VCmpNeI32 | VCmpEqU32 | VCmpNeU32 | VCmpEqF32 | VCmpLgF32 | VCmpOF32
+        | VCmpUF32 | VCmpNeqF32 | VCmpNlgF32 | VCmpEqI64 | VCmpNeI64 | VCmpEqU64 | VCmpNeU64 => op,
+        VCmpLtI32 => VCmpGtI32,
+        VCmpGtI32 => VCmpLtI32,
+        VCmpLeI32 => VCmpGeI32,
+        VCmpGeI32 => VCmpLeI32,
+        VCmpLtU32 => VCmpGtU32,
+        VCmpGtU32 => VCmpLtU32,
+        VCmpLeU32 => VCmpGeU32,
+        VCmpGeU32 => VCmpLeU32,
+        VCmpLtI64 => VCmpGtI64,
+        VCmpGtI64 => VCmpLtI64,
+        VCmpLeI64 => VCmpGeI64,
+        VCmpGeI64 => VCmpLeI64,
+        VCmpLtU64 => VCmpGtU64,
+        VCmpGtU64 => VCmpLtU64,
+        VCmpLeU64 => VCmpGeU64,
+        VCmpGeU64 => VCmpLeU64,
+        VCmpLtF32 => VCmpGtF32,
+        VCmpGtF32 => VCmpLtF32,
+        VCmpLeF32 => VCmpGeF32,
+        VCmpGeF32 => VCmpLeF32,
+        VCmpNltF32 => VCmpNgtF32,
+        VCmpNgtF32 => VCmpNltF32,
+        VCmpNleF32 => VCmpNgeF32,
+        VCmpNgeF32 => VCmpNleF32,
+        _ => return None,
+    })
+}
+
+/// Whether `op` has a 32-bit (VOP1/VOP2/VOPC) encoding on gfx8.
+pub(super) fn short_form(op: Op) -> bool {
+    use crate::isa::gcn::mc::Enc;
+    matches!(op.info().enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+}
+
+impl IsleContext<'_, '_> {
+    /// A VALU operation with a 64-bit (VGPR pair) result, negating the sources in `neg`.
+    /// Operations the generation lacks are a CompileError.
+    pub(super) fn valu_pair(&mut self, op: Op, srcs: &[Src], neg: u8) -> Reg {
+        let generation = self.backend.generation;
+        if !op.info().available(generation) {
+            self.fail(format!(
+                "{} does not exist on {generation:?} (an expansion is not implemented yet)",
+                op.info().mnemonic(generation)
+            ));
+        }
+        let mut srcs: SmallVec<[Src; 3]> = srcs.iter().copied().collect();
+        let op = self.legalize_valu_in(op, &mut srcs, neg != 0);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(dst),
+            sdst: None,
+            srcs,
+            neg,
+            abs: 0,
+            clamp: false,
+        });
+        dst
+    }
+
+    /// An f64 rounding for a generation without the instruction (gfx6): the expansion
+    /// `Inst::RoundF64`.
+    pub(super) fn round64_expanded(&mut self, op: Op, src: Reg) -> Reg {
+        let src = self.vgpr_copy(src);
+        let dst = self.vreg(VGPR, RegClass::Float);
+        let tmp = [(); 2].map(|_| self.vreg(VGPR, RegClass::Float));
+        self.emit(Inst::RoundF64 { op, dst, src, tmp });
+        dst
+    }
+
+    /// A carry-writing add or subtract in its VOP3b form, which writes the carry-out to a
+    /// lane mask of our choosing rather than VCC, and reads a carry-in from one. The
+    /// carry-in is a constant-bus read, so the other sources are then VGPRs or inline
+    /// constants (as for `v_cndmask_b32`).
+    pub(super) fn valu_carry(&mut self, op: Op, a: Src, b: Src, carry_in: Option<Reg>) -> Carry {
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
+        let op = match carry_in {
+            None => self.legalize_valu_in(op, &mut srcs, true),
+            Some(mask) => {
+                for s in srcs.iter_mut() {
+                    *s = self.off_bus(*s);
+                }
+                srcs.push(Src::Reg(mask));
+                op
+            }
+        };
+        let value = self.vreg(VGPR, RegClass::Int);
+        let mask = self.vreg(SGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(value),
+            sdst: Some(mask),
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+        });
+        Carry { value, mask }
+    }
+}
+
+/// Register pairs: their halves and their making.
+impl IsleContext<'_, '_> {
+    pub(super) fn half(&mut self, pair: Reg, hi: bool) -> Reg {
+        let dst = self.vreg(pair.file(), RegClass::Int);
+        self.emit(Inst::Half { dst, src: pair, hi });
+        dst
+    }
+
+    pub(super) fn combine_regs(&mut self, lo: Reg, hi: Reg) -> Reg {
+        let (lo, hi) = if lo.file() == hi.file() {
+            (lo, hi)
+        } else {
+            (self.vgpr_copy(lo), self.vgpr_copy(hi))
+        };
+        let dst = self.vreg(lo.file(), RegClass::Float);
+        self.emit(Inst::Combine { dst, lo, hi });
+        dst
+    }
+}
+
+/// A VALU result with the carry-out (or borrow-out) it produced, as a lane mask.
+#[derive(Copy, Clone, Debug)]
+pub struct Carry {
+    pub(super) value: Reg,
+    pub(super) mask: Reg,
+}
