@@ -88,7 +88,7 @@ impl std::error::Error for TargetError {}
 /// A GCN CPU wavelift compiles for: the names LLVM accepts (`llvm-mc-14 -arch=amdgcn
 /// -mcpu=help`), the processor LLVM's AMDGPUUsage processor table gives for each (the
 /// `gfxNNN` name of a code name, which target IDs use), its generation and the target-ID
-/// features it has. `tests/target_ids_llvm_mc.rs` checks the processors and features
+/// features it has. `tests/gcn_target_ids_llvm_mc.rs` checks the processors and features
 /// against llvm-mc's `.amdgcn_target`.
 struct Cpu {
     name: &'static str,
