@@ -1,9 +1,10 @@
 //! The machine-independent core shared by every backend: virtual registers, VCode, the
-//! lowering driver and the regalloc2 adapter.
+//! lowering driver and the regalloc2 adapter, and the divergence strategies built on them
+//! ([`divergence`]).
 
 pub mod dce;
+pub mod divergence;
 pub mod isle;
-pub mod linearize;
 pub mod lower;
 pub mod regalloc;
 pub mod type_gate;

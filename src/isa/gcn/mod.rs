@@ -20,7 +20,7 @@ pub mod skip;
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
 use crate::ir;
-use crate::machinst::linearize::lower_linearized;
+use crate::machinst::divergence::lower_linearized;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
 use crate::machinst::{MachInst, Reg, VCode};
@@ -85,7 +85,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             mask_registers,
         };
         // Divergent branches: the blocks run one after another under lane masks (see
-        // `machinst::linearize`), whose registers come before the allocator's.
+        // `machinst::divergence::linearize`), whose registers come before the allocator's.
         let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
             let vcode = lower_linearized(func, &cfg, &backend)?;
             let first = lower::linear::first_free_sgpr(&frame, vcode.masks);

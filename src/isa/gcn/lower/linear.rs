@@ -1,4 +1,4 @@
-//! The GCN side of mask linearization (`crate::machinst::linearize`): EXEC updates, lane
+//! The GCN side of mask linearization (`crate::machinst::divergence::linearize`): EXEC updates, lane
 //! masks of branch edges, masked moves, loop latches and the exit block.
 
 use super::super::abi::{Frame, device_value_vgprs};
@@ -8,7 +8,7 @@ use super::super::regs::{SGPR, VGPR, VGPR_LIMIT, sgpr_limit, sgpr_pair, vgpr};
 use super::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
-use crate::machinst::linearize::{Lanes, LinearBackend};
+use crate::machinst::divergence::{Lanes, LinearBackend};
 use crate::machinst::lower::Lower;
 use crate::machinst::{MachInst, Reg, RegClass, RegFile};
 use crate::{CompileError, FunctionKind};

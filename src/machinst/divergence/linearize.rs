@@ -22,11 +22,11 @@
 //! and masks that do not fit there (deep nests, wide `br_table`s) are kept in spill slots
 //! the backend provides (GCN: lanes of a VGPR).
 
-use super::lower::{Lower, lower_value_inst};
-use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, lower::LowerBackend};
+use super::linear_layout::Layout;
 use crate::CompileError;
 use crate::analysis::cfg::{Cfg, destinations};
-use crate::analysis::linearize::Layout;
+use crate::machinst::lower::{Lower, LowerBackend, lower_value_inst};
+use crate::machinst::{MachInst, Reg, RegClass, RegFile, VBlock, VCode};
 use cranelift_codegen::ir::{self, Opcode, Value};
 use std::collections::{HashMap, HashSet};
 
