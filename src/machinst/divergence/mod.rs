@@ -15,8 +15,8 @@
 //!   [`LinearInst`] for its instructions (the whole-wave move the allocator must insert in
 //!   linearized code: pass [`LinearInst::gen_wave_move`] to `regalloc::allocate`).
 //!   [`lower_linearized`] returns the VCode with what it keeps outside the allocator
-//!   ([`Linearized`]: mask registers and mask spill slots), which the target places
-//!   itself. It marks the values a loop leaves behind as stale
+//!   ([`Linearized`]: how many mask registers and mask spill slots), which the target
+//!   places itself. It marks the values a loop leaves behind as stale
 //!   ([`Lower::mark_stale`](super::lower::Lower::mark_stale)), so that no ISLE rule folds
 //!   them into an instruction after the loop.
 //! - **Hardware reconvergence** (NV50, to come). The warp's divergence stack reconverges
@@ -32,4 +32,4 @@
 pub mod linear_layout;
 pub mod linearize;
 
-pub use linearize::{Lanes, LinearBackend, lower_linearized};
+pub use linearize::{Lanes, LinearBackend, LinearInst, Linearized, Masks, lower_linearized};
