@@ -15,10 +15,10 @@ pub mod lower;
 pub mod mc;
 pub mod regs;
 pub mod relax_branches;
+pub mod scalar_values;
 pub mod skip;
 
 use crate::analysis::cfg::Cfg;
-use crate::analysis::uniformity::Uniformity;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
 use crate::machinst::lower::lower_function;
@@ -71,7 +71,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         FunctionKind::Device => Frame::device(),
     };
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
-    let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
+    let uniformity = scalar_values::analyze(func, &cfg, kind);
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
     let mut mask_registers = lower::linear::mask_registers(&frame, generation, 16);
