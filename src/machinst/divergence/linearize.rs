@@ -40,8 +40,8 @@ pub trait LinearInst: MachInst {
 
 /// What a target supplies to lower linearized code, besides [`LowerBackend`].
 pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
-    /// Whether `value` is the same in every lane (a loop's uniform values need no copies
-    /// at its exits).
+    /// Whether `value` is uniform as the target lowers it, one value for the whole wave
+    /// (a loop's uniform values need no copies at its exits).
     fn is_uniform(&self, value: Value) -> bool;
     /// The register file of divergent values.
     fn vector_file(&self) -> RegFile;
@@ -93,9 +93,8 @@ pub struct Linearized<I> {
     pub masks: Masks,
 }
 
-/// How many lane masks linearized code keeps where: mask `k` is register `k` below
-/// `registers`, and spill slot `k - mask_registers` from there on (see
-/// [`LinearBackend::mask_registers`]).
+/// How many lane masks linearized code keeps in registers and in spill slots (numbered as
+/// [`LinearBackend::mask_registers`] says).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Masks {
     /// How many mask registers the blocks use.

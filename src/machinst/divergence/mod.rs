@@ -20,11 +20,12 @@
 //!   ([`Lower::mark_stale`](super::lower::Lower::mark_stale)), so that no ISLE rule folds
 //!   them into an instruction after the loop.
 //! - **Hardware reconvergence** (NV50, to come). The warp's divergence stack reconverges
-//!   the lanes: a divergent branch is a real branch, preceded by `joinat` at its immediate
-//!   post-dominator, which ends in `join` (`breakaddr`/`break` for loop exits). Such a
-//!   target lowers with the ordinary driver (`lower::lower_function`) and adds its
-//!   reconvergence points in a pass of its own (a `reconverge.rs` module here if another
-//!   target would share it); it needs no masks, no whole-wave moves and no stale values.
+//!   the lanes: a divergent branch is a real branch, preceded by a `joinat` naming its
+//!   immediate post-dominator, where a `join` waits for the lanes that went the other way
+//!   (`breakaddr`/`break` for loop exits). Such a target lowers with the ordinary driver
+//!   (`lower::lower_function`) and adds its reconvergence points in a pass of its own (a
+//!   `reconverge.rs` module here if another target would share it); it needs no masks, no
+//!   whole-wave moves and no stale values.
 //!
 //! A function with no divergent branch needs no strategy on either target: it lowers with
 //! `lower::lower_function`, with real (uniform) branches.
