@@ -2,5 +2,4 @@
 
 pub mod bounds;
 pub mod cfg;
-pub mod linearize;
 pub mod uniformity;

@@ -1,15 +1,18 @@
-//! Uniformity: which values are the same in every lane of a wave.
+//! Uniformity: which values are the same in every lane of a wave, and which branches send
+//! the lanes different ways.
 //!
-//! Uniform values live in scalar registers and are computed by scalar instructions;
-//! divergent ones live in vector registers. Sources of divergence are work-item ids, lane
-//! ids, device-function arguments (their callers may pass different values per lane) and
-//! loads that may read different memory per lane. Everything else is uniform when all its
-//! operands are, and control dependence adds divergence at joins and loop exits
-//! (see [`Uniformity::analyze`]). The analysis runs to a fixpoint.
+//! Facts only: what a target does with them is its own policy (GCN keeps uniform values in
+//! SGPRs and linearizes functions with divergent branches: `isa::gcn::scalar_values`).
+//! Sources of divergence are work-item and lane ids (intrinsics that are not uniform), calls
+//! of functions other than intrinsics, and the values a target names
+//! ([`Analysis::assume_divergent`]: device-function arguments its callers may pass per lane,
+//! values it keeps per lane anyway). Everything else is uniform when all its operands are,
+//! and control dependence adds divergence at joins and loop exits (see [`Analysis::new`]).
+//! The analysis runs to a fixpoint, which the values a target names extend.
 
 use super::cfg::{Cfg, destinations};
 use crate::intrinsics::Intrinsic;
-use crate::ir::{self, Block, InstructionData, Opcode, Value};
+use crate::ir::{self, Block, InstructionData, Value};
 use cranelift_codegen::entity::SecondaryMap;
 
 /// Per-value uniformity of one function, and which branches are divergent.
@@ -19,8 +22,28 @@ pub struct Uniformity {
 }
 
 impl Uniformity {
-    /// Analyses `func`; `args_uniform` says whether the entry block's parameters are
-    /// uniform (kernel arguments are; device-function arguments are not).
+    pub fn is_uniform(&self, value: Value) -> bool {
+        !self.divergent[value]
+    }
+
+    /// Whether any branch is divergent.
+    pub fn has_divergent_branches(&self) -> bool {
+        self.divergent_branches.values().any(|&d| d)
+    }
+}
+
+/// The uniformity analysis of one function under way: its facts so far, which a target
+/// extends with the values it takes as divergent before taking the result.
+pub struct Analysis<'a> {
+    state: State<'a>,
+    /// The uses of each value: instruction arguments, and block arguments flowing into
+    /// parameters, sorted by the value used.
+    uses: Vec<(Value, Use)>,
+}
+
+impl<'a> Analysis<'a> {
+    /// Analyses `func`, with every value uniform that its operands and control flow do not
+    /// make divergent.
     ///
     /// Control dependence: a branch is divergent when its condition is divergent or it is
     /// reached under divergent control, i.e. its block lies in the influence region of a
@@ -28,10 +51,8 @@ impl Uniformity {
     /// parameters of the blocks in such a region and of its join (the post-dominator) merge
     /// values from lanes that took different paths, so they are divergent; a value defined
     /// in a loop with a divergent branch and used outside the loop is divergent too (lanes
-    /// leave the loop in different iterations). When the function has any divergent
-    /// branch it is linearized (see `docs/decisions.md`) and every block parameter is
-    /// divergent.
-    pub fn analyze(func: &ir::Function, cfg: &Cfg, args_uniform: bool) -> Uniformity {
+    /// leave the loop in different iterations).
+    pub fn new(func: &'a ir::Function, cfg: &'a Cfg) -> Analysis<'a> {
         let mut state = State {
             func,
             cfg,
@@ -39,19 +60,10 @@ impl Uniformity {
             divergent_branches: SecondaryMap::new(),
             divergent_control: vec![false; cfg.len()],
             loop_done: vec![false; cfg.len()],
-            linear: false,
             values: Vec::new(),
             branches: Vec::new(),
         };
-        if let Some(entry) = func.layout.entry_block() {
-            for &p in func.dfg.block_params(entry) {
-                if !args_uniform {
-                    state.mark(p);
-                }
-            }
-        }
-        // One scan for the uses: instruction arguments, and block arguments flowing into
-        // parameters, sorted by the value used.
+        // One scan for the uses.
         let mut uses: Vec<(Value, Use)> = Vec::new();
         for (b, &block) in cfg.order.iter().enumerate() {
             for inst in func.layout.block_insts(block) {
@@ -77,11 +89,40 @@ impl Uniformity {
                 state.visit_inst(inst, b);
             }
         }
-        // Each value and branch turns divergent once; then its users are visited again.
+        let mut analysis = Analysis { state, uses };
+        analysis.propagate();
+        analysis
+    }
+
+    /// Takes `values` as divergent, with everything that follows from them. The result is
+    /// the same whatever the order in which values are named (the analysis is monotone:
+    /// it only ever turns values and branches divergent).
+    pub fn assume_divergent(&mut self, values: impl IntoIterator<Item = Value>) {
+        for v in values {
+            self.state.mark(v);
+        }
+        self.propagate();
+    }
+
+    /// Whether any branch is divergent so far.
+    pub fn has_divergent_branches(&self) -> bool {
+        self.state.divergent_branches.values().any(|&d| d)
+    }
+
+    pub fn finish(self) -> Uniformity {
+        Uniformity {
+            divergent: self.state.divergent,
+            divergent_branches: self.state.divergent_branches,
+        }
+    }
+
+    /// Each value and branch turns divergent once; then its users are visited again.
+    fn propagate(&mut self) {
+        let state = &mut self.state;
         loop {
             if let Some(v) = state.values.pop() {
-                let first = uses.partition_point(|&(u, _)| u < v);
-                for &(_, use_) in uses[first..].iter().take_while(|&&(u, _)| u == v) {
+                let first = self.uses.partition_point(|&(u, _)| u < v);
+                for &(_, use_) in self.uses[first..].iter().take_while(|&&(u, _)| u == v) {
                     match use_ {
                         Use::Inst(inst, b) => state.visit_inst(inst, b),
                         Use::Param(p) => state.mark(p),
@@ -93,19 +134,6 @@ impl Uniformity {
                 break;
             }
         }
-        Uniformity {
-            divergent: state.divergent,
-            divergent_branches: state.divergent_branches,
-        }
-    }
-
-    pub fn is_uniform(&self, value: Value) -> bool {
-        !self.divergent[value]
-    }
-
-    /// Whether any branch is divergent, so that the function is linearized.
-    pub fn has_divergent_branches(&self) -> bool {
-        self.divergent_branches.values().any(|&d| d)
     }
 }
 
@@ -128,8 +156,6 @@ struct State<'a> {
     divergent_control: Vec<bool>,
     /// Loop headers whose values used outside the loop are divergent.
     loop_done: Vec<bool>,
-    /// Whether the function has a divergent branch (and will be linearized).
-    linear: bool,
     values: Vec<Value>,
     branches: Vec<usize>,
 }
@@ -170,14 +196,6 @@ impl State<'_> {
             return;
         }
         self.divergent_branches[block] = true;
-        if !self.linear {
-            self.linear = true;
-            for &block in cfg.order.iter().skip(1) {
-                for &p in func.dfg.block_params(block) {
-                    self.mark(p);
-                }
-            }
-        }
         let region = cfg.influence_region(b);
         let join = cfg.ipdom[b];
         for &r in region.iter().chain(join.iter()) {
@@ -221,12 +239,88 @@ fn inst_is_divergent(
             Some(intrinsic) => !intrinsic.is_uniform() || any_arg_divergent(),
             None => true,
         },
-        InstructionData::Load { opcode, flags, .. } => {
-            // A scalar load is only correct for memory nobody writes while the kernel runs
-            // (the scalar cache is not coherent with vector stores), which CLIF's `readonly`
-            // flag promises.
-            !(opcode == Opcode::Load && dfg.mem_flags[flags].readonly() && !any_arg_divergent())
-        }
         _ => any_arg_divergent(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel-shaped function: a load from a uniform address of memory that may be
+    /// written, a loop with a uniform counter, then a branch on `v1`.
+    const FUNC: &str = "
+function %f(i64, i32) -> i32 {
+block0(v0: i64, v1: i32):
+    v2 = load.i32 v0
+    v3 = iconst.i32 0
+    v8 = iconst.i32 1
+    v9 = iconst.i32 10
+    jump block1(v3)
+
+block1(v4: i32):
+    v5 = iadd v4, v8
+    v6 = icmp ult v5, v9
+    brif v6, block1(v5), block2
+
+block2:
+    brif v1, block3, block4(v2)
+
+block3:
+    jump block4(v5)
+
+block4(v7: i32):
+    return v7
+}
+";
+
+    fn parse(text: &str) -> ir::Function {
+        cranelift_reader::parse_functions(text).unwrap().remove(0)
+    }
+
+    fn value(func: &ir::Function, n: u32) -> Value {
+        let v = Value::from_u32(n);
+        assert!(func.dfg.value_is_valid(v));
+        v
+    }
+
+    #[test]
+    fn facts_only_follow_the_sources() {
+        let func = parse(FUNC);
+        let cfg = Cfg::new(&func).unwrap();
+        let uniform = Analysis::new(&func, &cfg).finish();
+        assert!(!uniform.has_divergent_branches());
+        assert!((0..10).all(|n| uniform.is_uniform(value(&func, n))));
+
+        let mut analysis = Analysis::new(&func, &cfg);
+        analysis.assume_divergent([value(&func, 1)]);
+        let divergent = analysis.finish();
+        assert!(divergent.has_divergent_branches());
+        // The join's parameter merges lanes that went different ways.
+        assert!(!divergent.is_uniform(value(&func, 7)));
+        // A load from a uniform address gives every lane the same value, and a loop
+        // counter before the divergent branch is uniform: what a target keeps in vector
+        // registers (GCN: writable memory, block parameters of linearized code) is its
+        // own policy, not a fact.
+        for n in [0, 2, 3, 4, 5, 6, 8, 9] {
+            assert!(divergent.is_uniform(value(&func, n)), "v{n}");
+        }
+    }
+
+    #[test]
+    fn named_values_spread_to_their_users_and_branches() {
+        let func = parse(FUNC);
+        let cfg = Cfg::new(&func).unwrap();
+        let mut analysis = Analysis::new(&func, &cfg);
+        analysis.assume_divergent([value(&func, 3)]);
+        assert!(analysis.has_divergent_branches());
+        let u = analysis.finish();
+        // The counter, the loop's exit branch on it, and so the join's parameter.
+        for n in [3, 4, 5, 6, 7] {
+            assert!(!u.is_uniform(value(&func, n)), "v{n}");
+        }
+        for n in [0, 1, 2, 8, 9] {
+            assert!(u.is_uniform(value(&func, n)), "v{n}");
+        }
     }
 }

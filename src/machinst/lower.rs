@@ -55,7 +55,7 @@ pub struct Lower<'f, I: MachInst> {
     pub vcode: VCode<I>,
     value_regs: SecondaryMap<Value, Option<Reg>>,
     use_counts: SecondaryMap<Value, u32>,
-    /// Values whose registers may no longer hold every lane's value ([`Lower::mark_stale`]).
+    /// Values a divergence strategy has marked unreadable ([`Lower::mark_stale`]).
     stale: SecondaryMap<Value, bool>,
     /// The CLIF instruction being lowered, for error messages.
     pub cur_inst: Option<ir::Inst>,
@@ -113,30 +113,37 @@ impl<'f, I: MachInst> Lower<'f, I> {
         self.use_counts[value] > 0
     }
 
-    /// Marks `value` as no longer readable: linearized code has left a loop defining it
-    /// in every iteration, so lanes that left in earlier iterations may have lost their
-    /// values (the allocator's whole-wave moves do not preserve dead registers). No CLIF
-    /// instruction after the loop uses it, but a rule folding its user's operand would
-    /// read it again.
-    pub fn mark_stale(&mut self, value: Value) {
-        self.stale[value] = true;
-    }
-
-    /// Whether the operands of `inst` can be read here, so that a rule may fold `inst`
-    /// into the instruction being lowered (computing it again).
-    pub fn can_refold(&self, inst: ir::Inst) -> bool {
-        self.func
-            .dfg
-            .inst_values(inst)
-            .all(|v| !self.stale[self.func.dfg.resolve_aliases(v)])
-    }
-
     /// A `CompileError` about the instruction being lowered.
     pub fn error(&self, reason: impl Into<String>) -> CompileError {
         match self.cur_inst {
             Some(inst) => CompileError::at_inst(self.func, inst, reason),
             None => CompileError::new(self.func, reason),
         }
+    }
+}
+
+/// Stale values: the one hook of the driver for divergence strategies. The ordinary driver
+/// ([`lower_function`]) never marks a value, so every value stays readable and
+/// [`Lower::can_refold`] only answers the ISLE glue's `def_inst`; a strategy whose code
+/// leaves registers without some lanes' values marks those values (mask linearization,
+/// `divergence::linearize`: a loop's values after the loop).
+impl<I: MachInst> Lower<'_, I> {
+    /// Marks `value` as no longer readable from its register: the code lowered so far has
+    /// left the region defining it in a way that may have lost some lanes' values
+    /// (linearized code after a loop: lanes that left in earlier iterations, whose values
+    /// the allocator's whole-wave moves do not preserve once dead). No CLIF instruction
+    /// after that point uses it, but a rule folding its user's operand would read it again.
+    pub fn mark_stale(&mut self, value: Value) {
+        self.stale[value] = true;
+    }
+
+    /// Whether the operands of `inst` can be read here, so that a rule may fold `inst`
+    /// into the instruction being lowered (computing it again): none of them is stale.
+    pub fn can_refold(&self, inst: ir::Inst) -> bool {
+        self.func
+            .dfg
+            .inst_values(inst)
+            .all(|v| !self.stale[self.func.dfg.resolve_aliases(v)])
     }
 }
 

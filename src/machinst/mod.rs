@@ -1,9 +1,10 @@
 //! The machine-independent core shared by every backend: virtual registers, VCode, the
-//! lowering driver and the regalloc2 adapter.
+//! lowering driver and the regalloc2 adapter, and the divergence strategies built on them
+//! ([`divergence`]).
 
 pub mod dce;
+pub mod divergence;
 pub mod isle;
-pub mod linearize;
 pub mod lower;
 pub mod regalloc;
 pub mod type_gate;
@@ -122,11 +123,6 @@ pub trait MachInst: Clone + fmt::Debug {
     fn gen_move(dst: Reg, src: Reg) -> Self;
     /// An unconditional branch to VCode block `target`.
     fn gen_jump(target: usize) -> Self;
-    /// A copy of every lane of the wave, whatever the current lane mask (the allocator's
-    /// moves in linearized code, where registers hold values of lanes that are off).
-    fn gen_wave_move(dst: Reg, src: Reg) -> Self {
-        Self::gen_move(dst, src)
-    }
 }
 
 /// Verifies `func`, checks its types with the target's `check` ([`type_gate`]) and runs

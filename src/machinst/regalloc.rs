@@ -435,7 +435,9 @@ impl<I: MachInst> Function for FileView<'_, I> {
     }
 }
 
-/// Allocates registers for every file in `envs` and rewrites the instructions.
+/// Allocates registers for every file in `envs` and rewrites the instructions, with
+/// `gen_move` making the allocator's moves ([`MachInst::gen_move`], or a divergence
+/// strategy's own: the whole-wave moves of linearized code).
 ///
 /// With `spill_to_registers`, the allocator's spill slots go to the file's registers above
 /// the ones in `envs` (see [`FileEnv::limit`]); without, any spill is
@@ -444,6 +446,7 @@ pub fn allocate<I: MachInst>(
     vcode: &VCode<I>,
     envs: &[FileEnv],
     spill_to_registers: bool,
+    gen_move: fn(Reg, Reg) -> I,
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
     let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
@@ -521,11 +524,6 @@ pub fn allocate<I: MachInst>(
     }
     edits.sort_by_key(|(point, _, _)| *point);
 
-    let gen_move = if vcode.wave_moves {
-        I::gen_wave_move
-    } else {
-        I::gen_move
-    };
     // Interleave the moves with the instructions, block by block.
     let mut out = Vec::with_capacity(insts.len() + edits.len());
     let mut block_starts = Vec::with_capacity(vcode.blocks.len());

@@ -24,12 +24,6 @@ pub struct VCode<I> {
     /// The register file of each virtual register, by vreg index.
     pub vreg_files: Vec<RegFile>,
     pub vreg_classes: Vec<RegClass>,
-    /// Linearized code (divergent control flow): the allocator's moves copy whole waves.
-    pub wave_moves: bool,
-    /// Linearized code: how many lane-mask registers the blocks use.
-    pub masks: usize,
-    /// Linearized code: lane masks kept in VGPR lanes when the SGPRs for masks ran out.
-    pub mask_slots: usize,
 }
 
 impl<I: MachInst> VCode<I> {
@@ -39,9 +33,6 @@ impl<I: MachInst> VCode<I> {
             blocks: Vec::new(),
             vreg_files: Vec::new(),
             vreg_classes: Vec::new(),
-            wave_moves: false,
-            masks: 0,
-            mask_slots: 0,
         }
     }
 

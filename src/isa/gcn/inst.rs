@@ -468,12 +468,4 @@ impl MachInst for Inst {
         debug_assert!(dst.class() != RegClass::Vector || dst.file() == src.file());
         Inst::Copy { dst, src }
     }
-
-    fn gen_wave_move(dst: Reg, src: Reg) -> Self {
-        if dst.file() == super::regs::VGPR {
-            Inst::WaveCopy { dst, src }
-        } else {
-            Inst::Copy { dst, src }
-        }
-    }
 }

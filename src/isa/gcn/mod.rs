@@ -16,12 +16,12 @@ pub mod lower;
 pub mod mc;
 pub mod regs;
 pub mod relax_branches;
+pub mod scalar_values;
 pub mod skip;
 
 use crate::analysis::cfg::Cfg;
-use crate::analysis::uniformity::Uniformity;
 use crate::ir;
-use crate::machinst::linearize::lower_linearized;
+use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
 use crate::machinst::{MachInst, Reg, VCode};
@@ -72,7 +72,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         FunctionKind::Device => Frame::device(),
     };
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
-    let uniformity = Uniformity::analyze(func, &cfg, kind == FunctionKind::Kernel);
+    let uniformity = scalar_values::analyze(func, &cfg, kind);
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
     let mut mask_registers = lower::linear::mask_registers(&frame, generation, 16);
@@ -86,37 +86,40 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             mask_registers,
         };
         // Divergent branches: the blocks run one after another under lane masks (see
-        // `machinst::linearize`), whose registers come before the allocator's.
-        let (vcode, first_sgpr) = if uniformity.has_divergent_branches() {
-            let vcode = lower_linearized(func, &cfg, &backend)?;
-            let first = lower::linear::first_free_sgpr(&frame, vcode.masks);
-            (vcode, first)
+        // `machinst::divergence::linearize`), whose registers come before the allocator's.
+        let (vcode, masks, first_sgpr) = if uniformity.has_divergent_branches() {
+            let Linearized { vcode, masks } = lower_linearized(func, &cfg, &backend)?;
+            let first = lower::linear::first_free_sgpr(&frame, masks.registers);
+            (vcode, Some(masks), first)
         } else {
-            (lower_function(func, &cfg, &backend)?, frame.reserved_sgprs)
+            let vcode = lower_function(func, &cfg, &backend)?;
+            (vcode, None, frame.reserved_sgprs)
         };
-        match compile_vcode(func, &vcode, &frame, kind, first_sgpr, generation) {
-            Err(e) if vcode.masks > 0 && e.reason.starts_with("register exhaustion") => {
-                mask_registers = vcode.masks / 2
+        let mask_pairs = masks.map_or(0, |m| m.registers);
+        match compile_vcode(func, &vcode, masks, &frame, kind, first_sgpr, generation) {
+            Err(e) if mask_pairs > 0 && e.reason.starts_with("register exhaustion") => {
+                mask_registers = mask_pairs / 2
             }
             result => return result,
         }
     }
 }
 
-/// Allocates, finishes and encodes lowered code. A branch too far for its 16-bit offset
-/// jumps through an SGPR pair no instruction uses (`relax_branches`). In the rare function
-/// that needs one and leaves no pair free, allocation runs again with a pair kept out of
-/// the allocator's reach.
+/// Allocates, finishes and encodes lowered code (`masks`: linearized code and its lane
+/// masks). A branch too far for its 16-bit offset jumps through an SGPR pair no
+/// instruction uses (`relax_branches`). In the rare function that needs one and leaves no
+/// pair free, allocation runs again with a pair kept out of the allocator's reach.
 fn compile_vcode(
     func: &ir::Function,
     vcode: &VCode<Inst>,
+    masks: Option<Masks>,
     frame: &Frame,
     kind: FunctionKind,
     first_sgpr: u16,
     generation: Gen,
 ) -> Result<CompiledCode, CompileError> {
     let limit = regs::sgpr_limit(generation);
-    let compile = |limit| finish(func, vcode, frame, kind, first_sgpr, generation, limit);
+    let compile = |l| finish(func, vcode, masks, frame, kind, first_sgpr, generation, l);
     match compile(limit)? {
         Some(compiled) => Ok(compiled),
         None => compile(limit - 2)
@@ -136,17 +139,27 @@ fn compile_vcode(
 /// Allocates registers (SGPRs below `sgpr_limit`, VGPRs below those holding lane masks),
 /// runs the post-allocation passes and encodes. `None`: a branch needs a long jump and no
 /// SGPR pair is free for it.
+#[allow(clippy::too_many_arguments)]
 fn finish(
     func: &ir::Function,
     vcode: &VCode<Inst>,
+    masks: Option<Masks>,
     frame: &Frame,
     kind: FunctionKind,
     first_sgpr: u16,
     generation: Gen,
     sgpr_limit: u16,
 ) -> Result<Option<CompiledCode>, CompileError> {
-    let slot_vgprs = lower::linear::mask_slot_vgprs(vcode.mask_slots);
-    let mut allocated = allocate(func, vcode, first_sgpr, VGPR_LIMIT - slot_vgprs, sgpr_limit)?;
+    let linearized = masks.is_some();
+    let slot_vgprs = lower::linear::mask_slot_vgprs(masks.map_or(0, |m| m.slots));
+    // Linearized code: the allocator's moves copy whole waves.
+    let moves: fn(Reg, Reg) -> Inst = if linearized {
+        Inst::gen_wave_move
+    } else {
+        Inst::gen_move
+    };
+    let vgpr_limit = VGPR_LIMIT - slot_vgprs;
+    let mut allocated = allocate(func, vcode, moves, first_sgpr, vgpr_limit, sgpr_limit)?;
     lower::linear::place_mask_slots(&mut allocated.insts, slot_vgprs);
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
@@ -164,12 +177,12 @@ fn finish(
     // Each block separately: nothing is in flight at a block boundary.
     for block in &mut blocks {
         let mut insts = std::mem::take(block);
-        if vcode.wave_moves {
+        if linearized {
             insts = expand_wave_copies::run(insts, frame);
         }
         *block = insert_waitcnt::run(insts, generation);
     }
-    if vcode.wave_moves {
+    if linearized {
         let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());
         blocks = skip::run(blocks, lower::linear::entry_lanes(frame), cost);
     }
@@ -220,11 +233,13 @@ fn finish(
     }))
 }
 
-/// Runs the allocator with each file partitioned among widths from the measured demand,
-/// growing a class when the allocator needs more than the estimate.
+/// Runs the allocator (its moves made by `moves`) with each file partitioned among widths
+/// from the measured demand, growing a class when the allocator needs more than the
+/// estimate.
 fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
+    moves: fn(Reg, Reg) -> Inst,
     first_sgpr: u16,
     vgpr_limit: u16,
     sgpr_limit: u16,
@@ -276,7 +291,7 @@ fn allocate(
             break;
         };
         let envs = [senv, venv];
-        match regalloc::allocate(vcode, &envs, false) {
+        match regalloc::allocate(vcode, &envs, false, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => {
                 let demand = if file == VGPR {
@@ -304,7 +319,7 @@ fn allocate(
     // needs no spill slots (an expansion's early defs live alongside its operands: an f64
     // `fdiv` needs seven pairs at once) while the class that does could not grow.
     for envs in &tried {
-        match regalloc::allocate(vcode, envs, true) {
+        match regalloc::allocate(vcode, envs, true, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { .. }) => {}
             Err(e) => return Err(fatal(e)),

@@ -1,11 +1,11 @@
 //! Linearized code: `s_cbranch_execz` over the work of blocks no lane enters.
 //!
 //! In a linearized function every block runs, with EXEC set to its lane mask (see
-//! `machinst::linearize`); a block no lane takes runs with EXEC = 0. Its vector
-//! instructions then change nothing, but they still take their issue cycles, and memory
-//! instructions and waits still cost. After allocation, this pass finds, where EXEC holds a
-//! block's lanes (after `s_mov_b64 exec, mask`), the runs of instructions that have no
-//! effect when EXEC is 0 and branches over each when EXEC is 0.
+//! `machinst::divergence::linearize`); a block no lane takes runs with EXEC = 0. Its
+//! vector instructions then change nothing, but they still take their issue cycles, and
+//! memory instructions and waits still cost. After allocation, this pass finds, where EXEC
+//! holds a block's lanes (after `s_mov_b64 exec, mask`), the runs of instructions that
+//! have no effect when EXEC is 0 and branches over each when EXEC is 0.
 //!
 //! What may be skipped: VALU work (its results are only read by lanes that ran it: a
 //! value's definition dominates its uses, so a lane reading it went through the block that

@@ -1,4 +1,4 @@
-//! The GCN side of mask linearization (`crate::machinst::linearize`): EXEC updates, lane
+//! The GCN side of mask linearization (`crate::machinst::divergence::linearize`): EXEC updates, lane
 //! masks of branch edges, masked moves, loop latches and the exit block.
 
 use super::super::abi::{Frame, device_value_vgprs};
@@ -8,7 +8,7 @@ use super::super::regs::{SGPR, VGPR, VGPR_LIMIT, sgpr_limit, sgpr_pair, vgpr};
 use super::isle::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
-use crate::machinst::linearize::{Lanes, LinearBackend};
+use crate::machinst::divergence::{Lanes, LinearBackend, LinearInst};
 use crate::machinst::lower::Lower;
 use crate::machinst::{MachInst, Reg, RegClass, RegFile};
 use crate::{CompileError, FunctionKind};
@@ -203,6 +203,18 @@ impl GcnLower<'_> {
             })
             .expect("a compare of a VGPR with a constant is always legal");
         Lanes::Where(hit)
+    }
+}
+
+impl LinearInst for Inst {
+    /// VGPRs: `WaveCopy`, expanded after allocation with EXEC set to every lane the
+    /// function runs for (`expand_wave_copies`). An SGPR holds one value for the wave.
+    fn gen_wave_move(dst: Reg, src: Reg) -> Self {
+        if dst.file() == VGPR {
+            Inst::WaveCopy { dst, src }
+        } else {
+            Inst::Copy { dst, src }
+        }
     }
 }
 

@@ -15,25 +15,33 @@
 //!
 //! regalloc2 sees this linear CFG, so a VGPR holding a value for lanes that are off is
 //! live across the blocks in between and is never reused there; its moves copy whole
-//! waves ([`MachInst::gen_wave_move`]).
+//! waves ([`LinearInst::gen_wave_move`], which the target passes to the allocator).
 //!
 //! Lane masks live in fixed registers outside the allocator, coloured by their live ranges
 //! in the linear order: the first [`LinearBackend::mask_registers`] colours are registers,
 //! and masks that do not fit there (deep nests, wide `br_table`s) are kept in spill slots
 //! the backend provides (GCN: lanes of a VGPR).
 
-use super::lower::{Lower, lower_value_inst};
-use super::{MachInst, Reg, RegClass, RegFile, VBlock, VCode, lower::LowerBackend};
+use super::linear_layout::Layout;
 use crate::CompileError;
 use crate::analysis::cfg::{Cfg, destinations};
-use crate::analysis::linearize::Layout;
+use crate::machinst::lower::{Lower, LowerBackend, lower_value_inst};
+use crate::machinst::{MachInst, Reg, RegClass, RegFile, VBlock, VCode};
 use cranelift_codegen::ir::{self, Opcode, Value};
 use std::collections::{HashMap, HashSet};
 
+/// What a target's instructions supply to linearized code, besides [`MachInst`].
+pub trait LinearInst: MachInst {
+    /// A copy of every lane of the wave, whatever the current lane mask: the move the
+    /// allocator inserts in linearized code, where registers hold values of lanes that are
+    /// off (`regalloc::allocate` takes it in place of [`MachInst::gen_move`]).
+    fn gen_wave_move(dst: Reg, src: Reg) -> Self;
+}
+
 /// What a target supplies to lower linearized code, besides [`LowerBackend`].
-pub trait LinearBackend: LowerBackend {
-    /// Whether `value` is the same in every lane (a loop's uniform values need no copies
-    /// at its exits).
+pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
+    /// Whether `value` is uniform as the target lowers it, one value for the whole wave
+    /// (a loop's uniform values need no copies at its exits).
     fn is_uniform(&self, value: Value) -> bool;
     /// The register file of divergent values.
     fn vector_file(&self) -> RegFile;
@@ -75,6 +83,24 @@ pub trait LinearBackend: LowerBackend {
         ctx: &mut Lower<'_, Self::MInst>,
         values: &[(Reg, ir::Type)],
     ) -> Result<(), CompileError>;
+}
+
+/// Linearized code, and the lane masks it keeps outside the allocator: the target places
+/// them (registers before the allocator's, spill slots where it keeps them) and allocates
+/// with [`LinearInst::gen_wave_move`] as the allocator's move.
+pub struct Linearized<I> {
+    pub vcode: VCode<I>,
+    pub masks: Masks,
+}
+
+/// How many lane masks linearized code keeps in registers and in spill slots (numbered as
+/// [`LinearBackend::mask_registers`] says).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Masks {
+    /// How many mask registers the blocks use.
+    pub registers: usize,
+    /// How many spill slots hold masks that found no register.
+    pub slots: usize,
 }
 
 /// The lanes taking an edge: some of the active lanes.
@@ -598,7 +624,7 @@ pub fn lower_linearized<B: LinearBackend>(
     func: &ir::Function,
     cfg: &Cfg,
     backend: &B,
-) -> Result<VCode<B::MInst>, CompileError> {
+) -> Result<Linearized<B::MInst>, CompileError> {
     let n = cfg.len();
     if !cfg.preds[0].is_empty() {
         return Err(CompileError::new(
@@ -817,12 +843,14 @@ pub fn lower_linearized<B: LinearBackend>(
         params: Vec::new(),
         branch_args: Vec::new(),
     });
-    let (masks, mask_slots) = (plan.masks, plan.mask_slots);
-    let mut vcode = ctx.finish(blocks);
-    vcode.wave_moves = true;
-    vcode.masks = masks;
-    vcode.mask_slots = mask_slots;
-    Ok(vcode)
+    let masks = Masks {
+        registers: plan.masks,
+        slots: plan.mask_slots,
+    };
+    Ok(Linearized {
+        vcode: ctx.finish(blocks),
+        masks,
+    })
 }
 
 /// The terminator of block `b`: each destination's lanes join its target's mask, its

@@ -1,9 +1,9 @@
 //! The layout of a linearized function (mask linearization, see `docs/decisions.md`): the
 //! reachable blocks in a reverse postorder in which every loop is contiguous, so that a
-//! wave can run the blocks one after another with EXEC masking the lanes of each, and a
-//! loop ends in a single backward branch taken while any lane continues.
+//! wave can run the blocks one after another with a lane mask (GCN: EXEC) masking the lanes
+//! of each, and a loop ends in a single backward branch taken while any lane continues.
 
-use super::cfg::Cfg;
+use crate::analysis::cfg::Cfg;
 
 pub struct Layout {
     /// CFG block indices (reverse-postorder numbers) in linear order; the entry is first.
