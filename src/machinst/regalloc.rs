@@ -198,6 +198,24 @@ pub fn run<I: MachInst>(
     Err(AllocError::Exhausted { file: exhausted })
 }
 
+/// One past the highest register of `file` below `limit` that an instruction names (what
+/// a target reports as the registers a function uses; the special registers above `limit`
+/// are not counted).
+pub fn registers_used<I: MachInst>(insts: &[I], file: RegFile, limit: u16) -> u32 {
+    let mut used = 0u32;
+    for inst in insts {
+        inst.clone().visit_operands(&mut |r, _| {
+            if let Reg::Real { file: f, hw, .. } = *r
+                && f == file
+                && hw < limit
+            {
+                used = used.max((hw + r.width()) as u32);
+            }
+        });
+    }
+    used
+}
+
 /// The registers of one file offered to the allocator: for each class, the hardware
 /// number of the first register of each regalloc2 `PReg`, and whether the allocator may
 /// choose it (registers that are only ever named by fixed constraints or clobbers are
@@ -908,5 +926,18 @@ mod tests {
             run(&vcode, &files),
             Err(AllocError::Exhausted { file: 1 })
         ));
+    }
+
+    /// The registers counted are those below the limit (special registers above it are a
+    /// target's own business).
+    #[test]
+    fn registers_used_counts_below_the_limit() {
+        let real = |hw, class| Reg::Real { file: 0, class, hw };
+        let insts = [
+            TestInst::gen_move(real(4, RegClass::Float), real(0, RegClass::Int)),
+            TestInst::gen_move(real(106, RegClass::Float), real(8, RegClass::Vector)),
+        ];
+        assert_eq!(registers_used(&insts, 0, 104), 12);
+        assert_eq!(registers_used(&insts, 1, 104), 0);
     }
 }

@@ -29,7 +29,7 @@ use abi::Frame;
 use cranelift_codegen::isa::CallConv;
 use inst::Inst;
 use mc::Gen;
-use regs::{VCC, VGPR, VGPR_LIMIT};
+use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 use relax_branches::RelaxError;
 
 /// The type gate of the GCN backend (`machinst::type_gate`): scalars of up to 64 bits.
@@ -227,22 +227,19 @@ fn finish(
         }
     };
 
-    let (mut vgprs, mut sgprs, mut uses_vcc) = (0u32, frame.reserved_sgprs as u32, false);
-    for mut inst in insts {
-        let writes_vcc = !inst.clobbers().is_empty();
-        uses_vcc |= writes_vcc;
+    // The special SGPRs (VCC, EXEC) are above the counted ones; the kernel descriptor says
+    // whether VCC is used.
+    let vgprs = regalloc::registers_used(&insts, VGPR, VGPR_LIMIT);
+    let mut sgprs = regalloc::registers_used(&insts, SGPR, regs::sgpr_limit(generation))
+        .max(frame.reserved_sgprs as u32);
+    let uses_vcc = insts.into_iter().any(|mut inst| {
+        let mut uses = !inst.clobbers().is_empty();
         inst.visit_operands(&mut |r, _| {
-            if let Reg::Real { file, hw, .. } = *r {
-                let end = (hw + r.width()) as u32;
-                match file {
-                    VGPR => vgprs = vgprs.max(end),
-                    _ if (VCC.hw()..VCC.hw() + 2).contains(&hw) => uses_vcc = true,
-                    _ if *r == lower::linear::EXEC => {}
-                    _ => sgprs = sgprs.max(end),
-                }
-            }
+            uses |= matches!(*r, Reg::Real { file: SGPR, hw, .. }
+                if (VCC.hw()..VCC.hw() + 2).contains(&hw));
         });
-    }
+        uses
+    });
     if let (true, Some(pair)) = (uses_scratch, scratch) {
         sgprs = sgprs.max(pair as u32 + 2);
     }
