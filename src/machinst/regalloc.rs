@@ -1,27 +1,238 @@
-//! The regalloc2 adapter. regalloc2 runs once per register file; inside a file its three
-//! register classes stand for widths (`Int` 32-bit, `Float` aligned pairs, `Vector` aligned
-//! quads), and the target partitions the file among them from the function's measured
-//! demand ([`pressure`]), so no width holds registers another needs.
+//! Register allocation for every target: the driver ([`run`]) and the regalloc2 adapter
+//! under it.
+//!
+//! A target describes each of its register files ([`RegisterFile`]: the registers the
+//! allocator may hand out, the alignment of each class, the special registers it offers
+//! besides, and where values spill). regalloc2 runs once per file; inside a file its three
+//! register classes stand for widths (`Int` one register, `Float` a pair, `Vector` a quad),
+//! and the driver partitions the file among them from the function's measured demand
+//! ([`pressure`]), so no width holds registers another needs. When the allocator asks for
+//! more, the class grows and allocation runs again; when no class can grow, values spill as
+//! the file's [`Spill`] says. Running out is [`AllocError::Exhausted`], a value the target
+//! matches to retry with other policies or to word its error.
 
 use super::{MachInst, OperandKind, Reg, RegClass, RegFile, VCode, class_width};
 use regalloc2::{
     Allocation, Block, Edit, Function, Inst, InstRange, MachineEnv, Operand, OperandConstraint,
     OperandPos, PReg, PRegSet, ProgPoint, RegallocOptions, VReg,
 };
+use std::fmt;
+
+/// regalloc2 offers at most 63 registers per class (index 63 of `Int` is its invalid
+/// marker).
+const MAX_PER_CLASS: usize = 63;
+
+/// One register file of a target, as the allocation driver ([`run`]) sees it.
+#[derive(Clone, Debug)]
+pub struct RegisterFile {
+    pub file: RegFile,
+    /// The allocator hands out registers `first..limit`; the ones below `first` are
+    /// reserved (the target names them as real registers: its ABI's inputs, lane masks).
+    /// Fixed-register constraints naming a register of this range are met by singles: the
+    /// partition's `Int` registers reach past the highest such register.
+    pub first: u16,
+    pub limit: u16,
+    /// The alignment, in registers, of each class (indexed by [`RegClass`]); a class's
+    /// width is [`class_width`]. GCN: `[1, 2, 4]` (aligned pairs and quads).
+    pub alignment: [u16; 3],
+    /// Registers outside `first..limit` offered too, with whether the allocator may choose
+    /// them (GCN's VCC pair: lane masks and carries prefer it) or only fixed constraints and
+    /// clobbers name them.
+    pub special: Vec<(Reg, bool)>,
+    /// Where values go when the registers of the partition run out.
+    pub spill: Spill,
+}
+
+/// Where the allocator puts a value it cannot keep in the registers of its class.
+///
+/// Only [`Spill::SpareRegisters`] is implemented: for a file with another variant, a spill
+/// is [`AllocError::Exhausted`], as if the file could not spill at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code, reason = "the variants no target uses yet")]
+pub enum Spill {
+    /// Into the file's own registers above the partition (up to `limit`): regalloc2's spill
+    /// slots become registers, a spill a register move (GCN's SGPRs and VGPRs).
+    SpareRegisters,
+    /// Into registers of another file, by the target's moves between the two (NV50's four
+    /// 1-bit `$c` flag registers spill into `$r`). Not implemented yet.
+    IntoFile(RegFile),
+    /// Into memory (GCN's scratch), by the target's loads and stores. Not implemented yet.
+    Memory,
+}
+
+impl RegisterFile {
+    /// Partitions `first..limit` among singles, pairs and quads for the given demand
+    /// (registers per class). Singles come first, so that the fixed registers of an ABI (v0,
+    /// v1, … for arguments and work-item ids) are singles; quads, then pairs, follow, each
+    /// aligned. `None` when the demand does not fit.
+    fn partition(&self, demand: [usize; 3], min_singles: usize) -> Option<FileEnv> {
+        let counts = [demand[0].max(min_singles), demand[1], demand[2]];
+        if counts.iter().any(|&n| n > MAX_PER_CLASS) {
+            return None;
+        }
+        // The wide classes, widest first, start at the first register after the singles
+        // aligned for the widest in use; the alignment gap goes to the singles, where it
+        // costs nothing.
+        let wide = [RegClass::Vector, RegClass::Float];
+        let alignment = wide
+            .iter()
+            .filter(|&&c| counts[c as usize] > 0)
+            .map(|&c| self.alignment[c as usize])
+            .max()
+            .unwrap_or(1);
+        let wide_start = (self.first + counts[0] as u16).div_ceil(alignment) * alignment;
+        let singles = ((wide_start - self.first) as usize).min(MAX_PER_CLASS);
+        let mut classes: [Vec<(u16, bool)>; 3] = Default::default();
+        classes[RegClass::Int as usize] = (0..singles as u16)
+            .map(|i| (self.first + i, true))
+            .collect();
+        let mut next = wide_start;
+        for class in wide {
+            let count = counts[class as usize] as u16;
+            if count == 0 {
+                continue;
+            }
+            let (align, width) = (self.alignment[class as usize], class_width(class));
+            let start = next.div_ceil(align) * align;
+            classes[class as usize] = (0..count).map(|i| (start + width * i, true)).collect();
+            next = start + width * count;
+        }
+        if next > self.limit {
+            return None;
+        }
+        for &(reg, allocatable) in &self.special {
+            if let Reg::Real { class, hw, .. } = reg {
+                classes[class as usize].push((hw, allocatable));
+            }
+        }
+        if classes.iter().any(|c| c.len() > MAX_PER_CLASS) {
+            return None;
+        }
+        Some(FileEnv {
+            file: self.file,
+            classes,
+            limit: self.limit,
+            spill: self.spill,
+        })
+    }
+
+    /// How many registers of the range the function's fixed-register constraints reach:
+    /// the partition's singles must cover them.
+    fn fixed_singles<I: MachInst>(&self, vcode: &VCode<I>) -> usize {
+        let mut singles = 0;
+        for inst in &vcode.insts {
+            inst.clone().visit_operands(&mut |_, kind| {
+                if let OperandKind::DefFixed(r) | OperandKind::UseFixed(r) = kind
+                    && r.file() == self.file
+                    && (self.first..self.limit).contains(&r.hw())
+                {
+                    singles = singles.max((r.hw() - self.first) as usize + 1);
+                }
+            });
+        }
+        singles
+    }
+}
+
+/// Allocates registers in every file of `files` (a target's description of each) and
+/// rewrites the instructions, with `gen_move` making the allocator's moves
+/// ([`MachInst::gen_move`], or a divergence strategy's own: the whole-wave moves of
+/// linearized code).
+///
+/// Each file is partitioned among the classes from the measured demand ([`pressure`]);
+/// while the allocator wants more registers of a file, its classes grow (by a quarter) and
+/// allocation runs again. When they cannot grow (a class holds at most 63 registers, the
+/// file ends, or 16 attempts passed), the measured partition is tried once more with spills
+/// placed as each file's [`Spill`] says, then the grown ones in turn: the measure can fall
+/// short in a class that needs no spill slots (an expansion's early defs live alongside its
+/// operands: an f64 `fdiv` needs seven pairs at once) while the class that does could not
+/// grow. The smallest partition leaves the most room for spill slots.
+pub fn run<I: MachInst>(
+    vcode: &VCode<I>,
+    files: &[RegisterFile],
+    gen_move: fn(Reg, Reg) -> I,
+) -> Result<Allocated<I>, AllocError> {
+    let mut demand: Vec<[usize; 3]> = files.iter().map(|f| pressure(vcode, f.file)).collect();
+    let min_singles: Vec<usize> = files.iter().map(|f| f.fixed_singles(vcode)).collect();
+    let capped = |demand: [usize; 3]| demand.map(|d| d.min(MAX_PER_CLASS));
+    let mut tried = Vec::new();
+    // The file that ran out last (the error names it when nothing works).
+    let mut exhausted = files.first().map_or(0, |f| f.file);
+    'grow: for _attempt in 0..16 {
+        let mut envs = Vec::with_capacity(files.len());
+        for (i, f) in files.iter().enumerate() {
+            match f.partition(capped(demand[i]), min_singles[i]) {
+                Some(env) => envs.push(env),
+                None => {
+                    exhausted = f.file;
+                    break 'grow;
+                }
+            }
+        }
+        let file = match allocate(vcode, &envs, false, gen_move) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { file }) => file,
+            Err(e) => return Err(e),
+        };
+        exhausted = file;
+        let Some(i) = files.iter().position(|f| f.file == file) else {
+            return Err(AllocError::Internal(format!(
+                "file {file} ran out, not described"
+            )));
+        };
+        let before = capped(demand[i]);
+        for d in demand[i].iter_mut() {
+            if *d > 0 {
+                *d += 1 + *d / 4;
+            }
+        }
+        tried.push(envs);
+        if capped(demand[i]) == before {
+            break;
+        }
+    }
+    for envs in &tried {
+        match allocate(vcode, envs, true, gen_move) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { file }) => exhausted = file,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(AllocError::Exhausted { file: exhausted })
+}
+
+/// One past the highest register of `file` below `limit` that an instruction names (what
+/// a target reports as the registers a function uses; the special registers above `limit`
+/// are not counted).
+pub fn registers_used<I: MachInst>(insts: &[I], file: RegFile, limit: u16) -> u32 {
+    let mut used = 0u32;
+    for inst in insts {
+        inst.clone().visit_operands(&mut |r, _| {
+            if let Reg::Real { file: f, hw, .. } = *r
+                && f == file
+                && hw < limit
+            {
+                used = used.max((hw + r.width()) as u32);
+            }
+        });
+    }
+    used
+}
 
 /// The registers of one file offered to the allocator: for each class, the hardware
 /// number of the first register of each regalloc2 `PReg`, and whether the allocator may
 /// choose it (registers that are only ever named by fixed constraints or clobbers are
 /// listed but not allocatable).
 #[derive(Clone, Debug)]
-pub struct FileEnv {
-    pub file: RegFile,
-    pub classes: [Vec<(u16, bool)>; 3],
-    /// Registers `0..limit` exist in the file. The allocator's spill slots are placed in
-    /// the ones above every register of `classes` (regalloc2 sees at most 63 registers per
-    /// class, and it spills when fixed-register constraints conflict, not only when
-    /// registers run out).
-    pub limit: u16,
+struct FileEnv {
+    file: RegFile,
+    classes: [Vec<(u16, bool)>; 3],
+    /// Registers `0..limit` exist in the file. With [`Spill::SpareRegisters`], the
+    /// allocator's spill slots are placed in the ones above every register of `classes`
+    /// (regalloc2 sees at most 63 registers per class, and it spills when fixed-register
+    /// constraints conflict, not only when registers run out).
+    limit: u16,
+    spill: Spill,
 }
 
 impl FileEnv {
@@ -60,12 +271,29 @@ impl FileEnv {
 /// Why allocation failed.
 #[derive(Clone, Debug)]
 pub enum AllocError {
-    /// More values of this file are live at once than it has registers.
+    /// More values of this file are live at once than it has registers (and places to
+    /// spill them): the one failure a target may answer by allocating again differently.
     Exhausted { file: RegFile },
     /// regalloc2 rejected the input (an internal error of the backend).
     Internal(String),
     /// A fixed-register constraint names a register the partition does not offer.
     BadFixedRegister(Reg),
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AllocError::Exhausted { file } => {
+                write!(f, "register exhaustion in register file {file}")
+            }
+            AllocError::Internal(reason) => {
+                write!(f, "internal register-allocation error: {reason}")
+            }
+            AllocError::BadFixedRegister(r) => {
+                write!(f, "internal error: fixed register {r:?} is not allocatable")
+            }
+        }
+    }
 }
 
 /// The most values of each class of `file` live at one point, a lower bound of the
@@ -435,17 +663,17 @@ impl<I: MachInst> Function for FileView<'_, I> {
     }
 }
 
-/// Allocates registers for every file in `envs` and rewrites the instructions, with
-/// `gen_move` making the allocator's moves ([`MachInst::gen_move`], or a divergence
-/// strategy's own: the whole-wave moves of linearized code).
+/// Allocates registers for every file in `envs` (one partition each) and rewrites the
+/// instructions, with `gen_move` making the allocator's moves.
 ///
-/// With `spill_to_registers`, the allocator's spill slots go to the file's registers above
-/// the ones in `envs` (see [`FileEnv::limit`]); without, any spill is
-/// [`AllocError::Exhausted`], so that the caller can first try a larger partition.
-pub fn allocate<I: MachInst>(
+/// With `spill`, the allocator's spill slots of a file that spills to spare registers go
+/// to its registers above the ones in `envs` (see [`FileEnv::limit`]); without (and for
+/// the spills not implemented), any spill is [`AllocError::Exhausted`], so that [`run`]
+/// can first try a larger partition.
+fn allocate<I: MachInst>(
     vcode: &VCode<I>,
     envs: &[FileEnv],
-    spill_to_registers: bool,
+    spill: bool,
     gen_move: fn(Reg, Reg) -> I,
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
@@ -473,6 +701,7 @@ pub fn allocate<I: MachInst>(
             .max()
             .unwrap_or(0)
             .next_multiple_of(4);
+        let spill_to_registers = spill && env.spill == Spill::SpareRegisters;
         if output.num_spillslots > 0 && !spill_to_registers
             || spill_base as usize + output.num_spillslots > env.limit as usize
         {
@@ -552,4 +781,162 @@ pub fn allocate<I: MachInst>(
         insts: out,
         block_starts,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machinst::VBlock;
+
+    /// An instruction that is only its operands.
+    #[derive(Clone, Debug)]
+    struct TestInst {
+        operands: Vec<(Reg, OperandKind)>,
+        ret: bool,
+    }
+
+    impl MachInst for TestInst {
+        fn visit_operands(&mut self, visit: &mut dyn FnMut(&mut Reg, OperandKind)) {
+            for (r, kind) in &mut self.operands {
+                visit(r, *kind);
+            }
+        }
+        fn has_side_effects(&self) -> bool {
+            self.ret
+        }
+        fn is_return(&self) -> bool {
+            self.ret
+        }
+        fn is_branch(&self) -> bool {
+            false
+        }
+        fn gen_move(dst: Reg, src: Reg) -> Self {
+            TestInst {
+                operands: vec![(dst, OperandKind::Def), (src, OperandKind::Use)],
+                ret: false,
+            }
+        }
+        fn gen_jump(_: usize) -> Self {
+            unreachable!("one block")
+        }
+    }
+
+    /// One block defining `n` singles of `file`, then reading each: all are live at once.
+    fn live_at_once(file: RegFile, n: usize) -> VCode<TestInst> {
+        let mut vcode = VCode::new();
+        let regs: Vec<Reg> = (0..n)
+            .map(|_| vcode.new_vreg(file, RegClass::Int))
+            .collect();
+        let inst = |operands| TestInst {
+            operands,
+            ret: false,
+        };
+        let defs = regs.iter().map(|&r| inst(vec![(r, OperandKind::Def)]));
+        let uses = regs.iter().map(|&r| inst(vec![(r, OperandKind::Use)]));
+        vcode.insts = defs.chain(uses).collect();
+        vcode.insts.push(TestInst {
+            operands: Vec::new(),
+            ret: true,
+        });
+        vcode.blocks.push(VBlock {
+            insts: 0..vcode.insts.len(),
+            ..VBlock::default()
+        });
+        vcode
+    }
+
+    fn file(file: RegFile, first: u16, limit: u16, spill: Spill) -> RegisterFile {
+        RegisterFile {
+            file,
+            first,
+            limit,
+            alignment: [1, 2, 4],
+            special: Vec::new(),
+            spill,
+        }
+    }
+
+    fn hw(env: &FileEnv, class: RegClass) -> Vec<u16> {
+        env.classes[class as usize]
+            .iter()
+            .map(|&(hw, _)| hw)
+            .collect()
+    }
+
+    /// Singles from `first`, then quads and pairs, each aligned, with the gap to the
+    /// singles; special registers after a class's own.
+    #[test]
+    fn partition_aligns_the_wide_classes_after_the_singles() {
+        let vcc = Reg::Real {
+            file: 0,
+            class: RegClass::Float,
+            hw: 106,
+        };
+        let sgprs = RegisterFile {
+            special: vec![(vcc, true)],
+            ..file(0, 10, 104, Spill::SpareRegisters)
+        };
+        let env = sgprs.partition([3, 2, 1], 0).unwrap();
+        assert_eq!(hw(&env, RegClass::Int), [10, 11, 12, 13, 14, 15]);
+        assert_eq!(hw(&env, RegClass::Vector), [16]);
+        assert_eq!(hw(&env, RegClass::Float), [20, 22, 106]);
+        // No quads: the pairs are aligned to 2, not to 4 (a class without registers asks
+        // for no alignment).
+        let env = sgprs.partition([0, 1, 0], 0).unwrap();
+        assert_eq!(hw(&env, RegClass::Int), [] as [u16; 0]);
+        assert_eq!(hw(&env, RegClass::Float), [10, 106]);
+        // Fixed registers below `first + min_singles` are singles.
+        let env = sgprs.partition([1, 1, 0], 3).unwrap();
+        assert_eq!(hw(&env, RegClass::Int), [10, 11, 12, 13]);
+        assert_eq!(hw(&env, RegClass::Float), [14, 106]);
+        // The demand must fit below the limit and in regalloc2's 63 per class.
+        assert!(sgprs.partition([0, 48, 0], 0).is_none());
+        assert!(sgprs.partition([64, 0, 0], 0).is_none());
+    }
+
+    /// Values beyond the 63 registers of a class spill into the spare registers above the
+    /// partition; a file that spills another way (not implemented) runs out instead, and
+    /// the error names it.
+    #[test]
+    fn spills_go_as_the_file_says() {
+        let vcode = live_at_once(1, 70);
+        let files = [
+            file(0, 0, 100, Spill::SpareRegisters),
+            file(1, 0, 100, Spill::SpareRegisters),
+        ];
+        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        // The 63 singles, then the spill slots from the next multiple of 4.
+        let mut used = 0;
+        for inst in &allocated.insts {
+            inst.clone()
+                .visit_operands(&mut |r, _| used = used.max(r.hw() + 1));
+        }
+        assert!((64 + 7..=100).contains(&used), "{used}");
+        for spill in [Spill::Memory, Spill::IntoFile(0)] {
+            let files = [files[0].clone(), file(1, 0, 100, spill)];
+            assert!(matches!(
+                run(&vcode, &files, TestInst::gen_move),
+                Err(AllocError::Exhausted { file: 1 })
+            ));
+        }
+        // The file ends before the spill slots do.
+        let files = [files[0].clone(), file(1, 0, 66, Spill::SpareRegisters)];
+        assert!(matches!(
+            run(&vcode, &files, TestInst::gen_move),
+            Err(AllocError::Exhausted { file: 1 })
+        ));
+    }
+
+    /// The registers counted are those below the limit (special registers above it are a
+    /// target's own business).
+    #[test]
+    fn registers_used_counts_below_the_limit() {
+        let real = |hw, class| Reg::Real { file: 0, class, hw };
+        let insts = [
+            TestInst::gen_move(real(4, RegClass::Float), real(0, RegClass::Int)),
+            TestInst::gen_move(real(106, RegClass::Float), real(8, RegClass::Vector)),
+        ];
+        assert_eq!(registers_used(&insts, 0, 104), 12);
+        assert_eq!(registers_used(&insts, 1, 104), 0);
+    }
 }

@@ -97,11 +97,50 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         };
         let mask_pairs = masks.map_or(0, |m| m.registers);
         match compile_vcode(func, &vcode, masks, &frame, kind, first_sgpr, generation) {
-            Err(e) if mask_pairs > 0 && e.reason.starts_with("register exhaustion") => {
-                mask_registers = mask_pairs / 2
-            }
-            result => return result,
+            Err(Failure::Exhausted { .. }) if mask_pairs > 0 => mask_registers = mask_pairs / 2,
+            result => return result.map_err(|e| e.into_compile_error(func)),
         }
+    }
+}
+
+/// Why lowered code did not compile: running out of registers stays a value, which the
+/// retries in `compile` (fewer lane masks in SGPR pairs) and `compile_vcode` (an SGPR pair
+/// kept for long jumps) match on, until `into_compile_error` words it for the user.
+#[derive(Debug)]
+enum Failure {
+    /// The function needs more registers than the files have, with the allocator's SGPRs
+    /// below `sgpr_limit` (two fewer than the hardware's when `long_jump_pair` kept a pair).
+    Exhausted {
+        sgpr_limit: u16,
+        long_jump_pair: bool,
+    },
+    Error(CompileError),
+}
+
+impl From<CompileError> for Failure {
+    fn from(e: CompileError) -> Self {
+        Failure::Error(e)
+    }
+}
+
+impl Failure {
+    fn into_compile_error(self, func: &ir::Function) -> CompileError {
+        let (sgpr_limit, long_jump_pair) = match self {
+            Failure::Exhausted {
+                sgpr_limit,
+                long_jump_pair,
+            } => (sgpr_limit, long_jump_pair),
+            Failure::Error(e) => return e,
+        };
+        let mut reason = format!(
+            "register exhaustion: the function needs more registers than the hardware has \
+             ({VGPR_LIMIT} VGPRs, {sgpr_limit} SGPRs) and spilling is not supported yet"
+        );
+        if long_jump_pair {
+            reason += "; two SGPRs are kept for the long jumps of branches over more than \
+                       128 KiB of code";
+        }
+        CompileError::new(func, reason)
     }
 }
 
@@ -117,22 +156,24 @@ fn compile_vcode(
     kind: FunctionKind,
     first_sgpr: u16,
     generation: Gen,
-) -> Result<CompiledCode, CompileError> {
+) -> Result<CompiledCode, Failure> {
     let limit = regs::sgpr_limit(generation);
     let compile = |l| finish(func, vcode, masks, frame, kind, first_sgpr, generation, l);
-    match compile(limit)? {
-        Some(compiled) => Ok(compiled),
-        None => compile(limit - 2)
-            .map_err(|mut e| {
-                if e.reason.starts_with("register exhaustion") {
-                    e.reason += "; two SGPRs are kept for the long jumps of branches over \
-                                 more than 128 KiB of code";
-                }
-                e
-            })?
-            .ok_or_else(|| {
-                CompileError::new(func, "internal error: no SGPR pair free for a long branch")
-            }),
+    if let Some(compiled) = compile(limit)? {
+        return Ok(compiled);
+    }
+    match compile(limit - 2) {
+        Ok(Some(compiled)) => Ok(compiled),
+        Ok(None) => Err(CompileError::new(
+            func,
+            "internal error: no SGPR pair free for a long branch",
+        )
+        .into()),
+        Err(Failure::Exhausted { sgpr_limit, .. }) => Err(Failure::Exhausted {
+            sgpr_limit,
+            long_jump_pair: true,
+        }),
+        Err(e) => Err(e),
     }
 }
 
@@ -149,7 +190,7 @@ fn finish(
     first_sgpr: u16,
     generation: Gen,
     sgpr_limit: u16,
-) -> Result<Option<CompiledCode>, CompileError> {
+) -> Result<Option<CompiledCode>, Failure> {
     let linearized = masks.is_some();
     let slot_vgprs = lower::linear::mask_slot_vgprs(masks.map_or(0, |m| m.slots));
     // Linearized code: the allocator's moves copy whole waves.
@@ -196,29 +237,23 @@ fn finish(
         Ok(assembled) => assembled,
         Err(RelaxError::NoScratchPair) => return Ok(None),
         Err(RelaxError::Internal(e)) => {
-            return Err(CompileError::new(
-                func,
-                format!("internal error in encoding: {e}"),
-            ));
+            return Err(CompileError::new(func, format!("internal error in encoding: {e}")).into());
         }
     };
 
-    let (mut vgprs, mut sgprs, mut uses_vcc) = (0u32, frame.reserved_sgprs as u32, false);
-    for mut inst in insts {
-        let writes_vcc = !inst.clobbers().is_empty();
-        uses_vcc |= writes_vcc;
+    // The special SGPRs (VCC, EXEC) are above the counted ones; the kernel descriptor says
+    // whether VCC is used.
+    let vgprs = regalloc::registers_used(&insts, VGPR, VGPR_LIMIT);
+    let mut sgprs = regalloc::registers_used(&insts, SGPR, regs::sgpr_limit(generation))
+        .max(frame.reserved_sgprs as u32);
+    let uses_vcc = insts.into_iter().any(|mut inst| {
+        let mut uses = !inst.clobbers().is_empty();
         inst.visit_operands(&mut |r, _| {
-            if let Reg::Real { file, hw, .. } = *r {
-                let end = (hw + r.width()) as u32;
-                match file {
-                    VGPR => vgprs = vgprs.max(end),
-                    _ if (VCC.hw()..VCC.hw() + 2).contains(&hw) => uses_vcc = true,
-                    _ if *r == lower::linear::EXEC => {}
-                    _ => sgprs = sgprs.max(end),
-                }
-            }
+            uses |= matches!(*r, Reg::Real { file: SGPR, hw, .. }
+                if (VCC.hw()..VCC.hw() + 2).contains(&hw));
         });
-    }
+        uses
+    });
     if let (true, Some(pair)) = (uses_scratch, scratch) {
         sgprs = sgprs.max(pair as u32 + 2);
     }
@@ -233,9 +268,8 @@ fn finish(
     }))
 }
 
-/// Runs the allocator (its moves made by `moves`) with each file partitioned among widths
-/// from the measured demand, growing a class when the allocator needs more than the
-/// estimate.
+/// Allocates the SGPRs from `first_sgpr` below `sgpr_limit` and the VGPRs below
+/// `vgpr_limit` (`regs::files`), the allocator's moves made by `moves`.
 fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
@@ -243,95 +277,15 @@ fn allocate(
     first_sgpr: u16,
     vgpr_limit: u16,
     sgpr_limit: u16,
-) -> Result<Allocated<Inst>, CompileError> {
-    let mut vdemand = regalloc::pressure(vcode, VGPR);
-    let mut sdemand = regalloc::pressure(vcode, SGPR);
-    // Fixed ABI registers (v0, v1, … for arguments, results and work-item ids, below
-    // `abi::FIXED_ABI_VGPRS`) are singles.
-    let mut min_vsingles = 0usize;
-    for inst in &vcode.insts {
-        let mut inst = inst.clone();
-        inst.visit_operands(&mut |_, kind| {
-            if let crate::machinst::OperandKind::DefFixed(r)
-            | crate::machinst::OperandKind::UseFixed(r) = kind
-                && r.file() == VGPR
-            {
-                min_vsingles = min_vsingles.max(r.hw() as usize + 1);
-            }
-        });
-    }
-    let fatal = |e: AllocError| {
-        CompileError::new(
-            func,
-            match e {
-                AllocError::BadFixedRegister(r) => {
-                    format!("internal error: fixed register {r:?} is not allocatable")
-                }
-                AllocError::Internal(reason) => {
-                    format!("internal register-allocation error: {reason}")
-                }
-                other => format!("internal register-allocation error: {other:?}"),
-            },
-        )
-    };
-    // Grow the partition while the allocator wants more registers.
-    let mut tried = Vec::new();
-    let capped = |demand: [usize; 3]| demand.map(|d| d.min(regs::MAX_PER_CLASS));
-    for _attempt in 0..16 {
-        let venv = regs::partition(VGPR, 0, vgpr_limit, capped(vdemand), min_vsingles, &[]);
-        let senv = regs::partition(
-            SGPR,
-            first_sgpr,
+) -> Result<Allocated<Inst>, Failure> {
+    let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit);
+    regalloc::run(vcode, &files, moves).map_err(|e| match e {
+        AllocError::Exhausted { .. } => Failure::Exhausted {
             sgpr_limit,
-            capped(sdemand),
-            0,
-            &[(VCC, true)],
-        );
-        let (Some(senv), Some(venv)) = (senv, venv) else {
-            break;
-        };
-        let envs = [senv, venv];
-        match regalloc::allocate(vcode, &envs, false, moves) {
-            Ok(allocated) => return Ok(allocated),
-            Err(AllocError::Exhausted { file }) => {
-                let demand = if file == VGPR {
-                    &mut vdemand
-                } else {
-                    &mut sdemand
-                };
-                let before = capped(*demand);
-                for d in demand.iter_mut() {
-                    if *d > 0 {
-                        *d += 1 + *d / 4;
-                    }
-                }
-                tried.push(envs);
-                if capped(*demand) == before {
-                    break;
-                }
-            }
-            Err(e) => return Err(fatal(e)),
-        }
-    }
-    // The partition cannot grow: the measured one, with the allocator's spill slots in the
-    // registers above it (the smallest partition leaves the most room for them); if that
-    // fails, the grown ones in turn, since the measure can fall short in a class that
-    // needs no spill slots (an expansion's early defs live alongside its operands: an f64
-    // `fdiv` needs seven pairs at once) while the class that does could not grow.
-    for envs in &tried {
-        match regalloc::allocate(vcode, envs, true, moves) {
-            Ok(allocated) => return Ok(allocated),
-            Err(AllocError::Exhausted { .. }) => {}
-            Err(e) => return Err(fatal(e)),
-        }
-    }
-    Err(CompileError::new(
-        func,
-        format!(
-            "register exhaustion: the function needs more registers than the hardware has \
-             ({VGPR_LIMIT} VGPRs, {sgpr_limit} SGPRs) and spilling is not supported yet"
-        ),
-    ))
+            long_jump_pair: false,
+        },
+        other => CompileError::new(func, other.to_string()).into(),
+    })
 }
 
 /// Disassembles GCN code.

@@ -1,8 +1,8 @@
-//! GCN registers: the two files, the special registers, and the partition of each file
-//! among the allocator's width classes.
+//! GCN registers: the two files, the special registers, and each file as the allocation
+//! driver sees it.
 
 use crate::isa::gcn::mc::Gen;
-use crate::machinst::regalloc::FileEnv;
+use crate::machinst::regalloc::{RegisterFile, Spill};
 use crate::machinst::{Reg, RegClass, RegFile};
 
 pub const SGPR: RegFile = 0;
@@ -33,9 +33,6 @@ pub fn sgpr_limit(generation: Gen) -> u16 {
 }
 pub const VGPR_LIMIT: u16 = 256;
 
-/// regalloc2 offers at most 63 registers per class.
-pub const MAX_PER_CLASS: usize = 63;
-
 pub fn vgpr(hw: u16) -> Reg {
     Reg::Real {
         file: VGPR,
@@ -60,55 +57,33 @@ pub fn sgpr_pair(hw: u16) -> Reg {
     }
 }
 
-/// Partitions `first..limit` of a file among singles, pairs and quads for the given demand
-/// (registers per class). Singles come first so that the fixed registers of the ABI (v0,
-/// v1, … for arguments and work-item ids) are singles; pairs and quads follow, aligned.
-/// Returns `None` when the demand does not fit.
-pub fn partition(
-    file: RegFile,
-    first: u16,
-    limit: u16,
-    demand: [usize; 3],
-    min_singles: usize,
-    extra: &[(Reg, bool)],
-) -> Option<FileEnv> {
-    let (singles, pairs, quads) = (demand[0].max(min_singles), demand[1], demand[2]);
-    if singles > MAX_PER_CLASS || pairs > MAX_PER_CLASS || quads > MAX_PER_CLASS {
-        return None;
-    }
-    // Quads, then pairs, start at the first suitably aligned register after the singles;
-    // the alignment gap goes to the singles, where it costs nothing.
-    let alignment = match (quads, pairs) {
-        (0, 0) => 1,
-        (0, _) => 2,
-        _ => 4,
-    };
-    let wide_start = (first + singles as u16).div_ceil(alignment) * alignment;
-    let singles = ((wide_start - first) as usize).min(MAX_PER_CLASS);
-    let pairs_start = wide_start + 4 * quads as u16;
-    if pairs_start + 2 * pairs as u16 > limit {
-        return None;
-    }
-    let mut classes: [Vec<(u16, bool)>; 3] = [
-        (0..singles as u16).map(|i| (first + i, true)).collect(),
-        (0..pairs as u16)
-            .map(|i| (pairs_start + 2 * i, true))
-            .collect(),
-        (0..quads as u16)
-            .map(|i| (wide_start + 4 * i, true))
-            .collect(),
-    ];
-    for &(reg, allocatable) in extra {
-        if let Reg::Real { class, hw, .. } = reg {
-            classes[class as usize].push((hw, allocatable));
-        }
-    }
-    if classes.iter().any(|c| c.len() > MAX_PER_CLASS) {
-        return None;
-    }
-    Some(FileEnv {
-        file,
-        classes,
-        limit,
-    })
+/// The two files as the allocation driver sees them (`machinst::regalloc::run`): SGPRs from
+/// `first_sgpr` (after the ones the hardware initialises, the return address and the lane
+/// masks) below `sgpr_limit`, with VCC offered as an extra pair; VGPRs from v0 (the fixed
+/// ABI registers v0, v1, … are the partition's singles) below `vgpr_limit` (the VGPRs above
+/// hold lane masks that found no SGPR pair). Pairs are aligned to 2 and quads to 4 (the
+/// hardware requires it of SGPR tuples; VGPR tuples are aligned alike, see
+/// `docs/decisions.md`), and both files spill into their own registers above the partition.
+pub fn files(first_sgpr: u16, sgpr_limit: u16, vgpr_limit: u16) -> [RegisterFile; 2] {
+    [
+        RegisterFile {
+            file: SGPR,
+            first: first_sgpr,
+            limit: sgpr_limit,
+            alignment: ALIGNMENT,
+            special: vec![(VCC, true)],
+            spill: Spill::SpareRegisters,
+        },
+        RegisterFile {
+            file: VGPR,
+            first: 0,
+            limit: vgpr_limit,
+            alignment: ALIGNMENT,
+            special: Vec::new(),
+            spill: Spill::SpareRegisters,
+        },
+    ]
 }
+
+/// Alignment of singles, pairs and quads.
+const ALIGNMENT: [u16; 3] = [1, 2, 4];

@@ -34,7 +34,7 @@ use std::collections::{HashMap, HashSet};
 pub trait LinearInst: MachInst {
     /// A copy of every lane of the wave, whatever the current lane mask: the move the
     /// allocator inserts in linearized code, where registers hold values of lanes that are
-    /// off (`regalloc::allocate` takes it in place of [`MachInst::gen_move`]).
+    /// off (`regalloc::run` takes it in place of [`MachInst::gen_move`]).
     fn gen_wave_move(dst: Reg, src: Reg) -> Self;
 }
 

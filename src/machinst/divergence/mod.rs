@@ -13,7 +13,7 @@
 //!   target brings [`LinearBackend`] (mask registers and spill slots, EXEC updates, the
 //!   lanes of each branch edge, masked moves, loop latches, the exit block) and
 //!   [`LinearInst`] for its instructions (the whole-wave move the allocator must insert in
-//!   linearized code: pass [`LinearInst::gen_wave_move`] to `regalloc::allocate`).
+//!   linearized code: pass [`LinearInst::gen_wave_move`] to `regalloc::run`).
 //!   [`lower_linearized`] returns the VCode with what it keeps outside the allocator
 //!   ([`Linearized`]: how many mask registers and mask spill slots), which the target
 //!   places itself. It marks the values a loop leaves behind as stale
