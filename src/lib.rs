@@ -48,8 +48,9 @@
 //! let compiled = wavelift::compile_function(&func, &target)?; // with its metadata
 //! assert_eq!(compiled.code, code);
 //! assert_eq!(compiled.kind, FunctionKind::Kernel);
-//! assert_eq!(compiled.kernarg_size, 12); // out at byte 0, k at byte 8
-//! assert!(compiled.inputs.kernarg_segment_ptr);
+//! let gcn = compiled.gcn().expect("compiled for GCN"); // what a GCN loader needs
+//! assert_eq!(gcn.kernarg_size, 12); // out at byte 0, k at byte 8
+//! assert!(gcn.inputs.kernarg_segment_ptr);
 //! let listing = wavelift::disassemble(&code, &target);
 //! assert_eq!(listing.last().unwrap().text, "s_endpgm");
 //! for line in &listing {
@@ -114,8 +115,10 @@ pub use cranelift_codegen;
 /// Cranelift's function builder, at the version wavelift is built with.
 pub use cranelift_frontend;
 
-/// AMD GCN specifics a front end needs: the generations and a kernel's hardware inputs.
+/// AMD GCN specifics a front end needs: the generations, what a loader needs of compiled
+/// code ([`GcnInfo`](gcn::GcnInfo)) and a kernel's hardware inputs.
 pub mod gcn {
+    pub use crate::isa::gcn::GcnInfo;
     pub use crate::isa::gcn::abi::KernelInputs;
     pub use crate::isa::gcn::mc::Gen;
 }
@@ -175,22 +178,51 @@ pub enum FunctionKind {
 }
 
 /// A compiled function: its code and what a loader or a user needs to know about it.
+///
+/// The code and its kind mean the same on every target; what only one target's loader
+/// needs (GCN's register counts and kernel inputs) is in [`target_info`](Self::target_info).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompiledCode {
     /// The machine code. Its branches are PC-relative: it runs wherever it is placed.
     pub code: Vec<u8>,
     /// A kernel or a device function.
     pub kind: FunctionKind,
-    /// Vector registers used (the highest used index plus one).
-    pub vgprs: u32,
-    /// Scalar registers used, VCC not included (the highest used index plus one).
-    pub sgprs: u32,
-    /// Whether the code writes VCC.
-    pub uses_vcc: bool,
-    /// Bytes of kernel arguments read from the kernarg segment (kernels only).
-    pub kernarg_size: u32,
-    /// Hardware-initialised registers the kernel needs (kernel descriptor enables).
-    pub inputs: gcn::KernelInputs,
+    /// What the target's loader needs beyond the code.
+    pub target_info: TargetInfo,
+}
+
+/// The part of a [`CompiledCode`] that belongs to one target.
+///
+/// More targets will come (NVIDIA Tesla), so a `match` on it needs a wildcard arm; the
+/// accessors ([`CompiledCode::gcn`]) answer `None` for another target's code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TargetInfo {
+    /// Code for AMD GCN.
+    Gcn(gcn::GcnInfo),
+}
+
+impl CompiledCode {
+    /// Compiled code of `kind` with its target's information.
+    pub fn new(code: Vec<u8>, kind: FunctionKind, target_info: TargetInfo) -> CompiledCode {
+        CompiledCode {
+            code,
+            kind,
+            target_info,
+        }
+    }
+
+    /// The size of the code in bytes.
+    pub fn code_size(&self) -> usize {
+        self.code.len()
+    }
+
+    /// The GCN information of code compiled for GCN.
+    pub fn gcn(&self) -> Option<&gcn::GcnInfo> {
+        match &self.target_info {
+            TargetInfo::Gcn(info) => Some(info),
+        }
+    }
 }
 
 /// Compiles `func` for `target` and returns its code bytes.

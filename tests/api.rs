@@ -71,9 +71,10 @@ fn kernel() -> ir::Function {
 fn a_kernel_built_with_cranelift_frontend_compiles() {
     let compiled = wavelift::compile_function(&kernel(), &target()).unwrap();
     assert_eq!(compiled.kind, FunctionKind::Kernel);
-    assert_eq!(compiled.kernarg_size, 12);
-    assert!(compiled.inputs.kernarg_segment_ptr);
-    assert_eq!(compiled.inputs.workitem_id_vgprs, 1);
+    let gcn = compiled.gcn().expect("compiled for GCN");
+    assert_eq!(gcn.kernarg_size, 12);
+    assert!(gcn.inputs.kernarg_segment_ptr);
+    assert_eq!(gcn.inputs.workitem_id_vgprs, 1);
     let text: Vec<String> = wavelift::disassemble(&compiled.code, &target())
         .into_iter()
         .map(|l| l.text)

@@ -271,9 +271,9 @@ fn scratch_pair_is_counted() {
         .unwrap();
     assert_eq!(n % 2, 0, "{}", getpc.text);
     assert!(
-        compiled.sgprs >= n + 2,
+        compiled.gcn().unwrap().sgprs >= n + 2,
         "{} SGPRs but {}",
-        compiled.sgprs,
+        compiled.gcn().unwrap().sgprs,
         getpc.text
     );
 }

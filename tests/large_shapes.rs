@@ -106,7 +106,8 @@ fn sequential_loop_nests_reuse_registers() {
     let registers = |size: usize| {
         let compiled = wavelift::compile_function(&Shape::DivergentNest.build(size), &target())
             .unwrap_or_else(|e| panic!("nests at {size}: {e}"));
-        (compiled.sgprs, compiled.vgprs)
+        let gcn = compiled.gcn().unwrap();
+        (gcn.sgprs, gcn.vgprs)
     };
     // Two nests of 10, then ten: the same registers.
     assert_eq!(registers(2000), registers(10_000));

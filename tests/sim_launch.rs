@@ -5,7 +5,8 @@ use wavelift::isa::gcn::abi::KernelInputs;
 use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
 use wavelift::sim::gcn::{Launch, Memory, Options, Violation, launch};
-use wavelift::{CompiledCode, FunctionKind, Target};
+use wavelift::gcn::GcnInfo;
+use wavelift::{CompiledCode, FunctionKind, Target, TargetInfo};
 
 /// The first function of a filetest, compiled for `cpu`.
 fn compile_filetest(file: &str, cpu: &str) -> CompiledCode {
@@ -49,11 +50,8 @@ fn more_live_values_than_allocator_registers_run_correctly() {
     use wavelift::sim::gcn::call_device;
     let n = 150;
     let compiled = many_live_values(n);
-    assert!(
-        compiled.vgprs as usize > 63 && compiled.vgprs <= 256,
-        "{}",
-        compiled.vgprs
-    );
+    let vgprs = compiled.gcn().unwrap().vgprs;
+    assert!(vgprs as usize > 63 && vgprs <= 256, "{vgprs}");
     let mut memory = Memory::new();
     let words: Vec<u32> = (0..n as u32).map(|i| 3 * i + 1).collect();
     let address = memory.alloc(&to_bytes_u32(&words));
@@ -275,9 +273,7 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
     for i in &insts {
         encode(i, generation, &mut code).unwrap_or_else(|e| panic!("{i:?}: {e}"));
     }
-    CompiledCode {
-        code,
-        kind: FunctionKind::Kernel,
+    let info = GcnInfo {
         vgprs: 8,
         sgprs: 18,
         uses_vcc: false,
@@ -287,7 +283,8 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
             workitem_id_vgprs: 1,
             ..KernelInputs::default()
         },
-    }
+    };
+    CompiledCode::new(code, FunctionKind::Kernel, TargetInfo::Gcn(info))
 }
 
 fn run_exchange(generation: Gen, barrier: bool) -> Vec<u32> {

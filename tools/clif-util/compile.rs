@@ -158,15 +158,18 @@ pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledC
             line.offset, line.text
         );
     }
-    out += &format!(
-        "  ; VGPRs: {}, SGPRs: {}{}, code size: {} bytes",
-        compiled.vgprs,
-        compiled.sgprs,
-        if compiled.uses_vcc { " + VCC" } else { "" },
-        compiled.code.len()
-    );
-    if compiled.kind == FunctionKind::Kernel {
-        out += &format!(", kernel arguments: {} bytes", compiled.kernarg_size);
+    out += "  ; ";
+    if let Some(gcn) = compiled.gcn() {
+        out += &format!(
+            "VGPRs: {}, SGPRs: {}{}, ",
+            gcn.vgprs,
+            gcn.sgprs,
+            if gcn.uses_vcc { " + VCC" } else { "" }
+        );
+    }
+    out += &format!("code size: {} bytes", compiled.code_size());
+    if let (FunctionKind::Kernel, Some(gcn)) = (compiled.kind, compiled.gcn()) {
+        out += &format!(", kernel arguments: {} bytes", gcn.kernarg_size);
     }
     out.push('\n');
     out

@@ -25,7 +25,7 @@ use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearize
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
 use crate::machinst::{MachInst, Reg, VCode};
-use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind};
+use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, TargetInfo};
 use abi::Frame;
 use cranelift_codegen::isa::CallConv;
 use inst::Inst;
@@ -50,6 +50,22 @@ pub fn check_type(ty: ir::Type) -> Result<(), String> {
              f64 are; i128 only in loads and stores)"
         )),
     }
+}
+
+/// What a GCN loader needs of compiled code beyond its bytes (the kernel descriptor's
+/// register counts and enables), in [`CompiledCode::target_info`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GcnInfo {
+    /// Vector registers used (the highest used index plus one).
+    pub vgprs: u32,
+    /// Scalar registers used, VCC not included (the highest used index plus one).
+    pub sgprs: u32,
+    /// Whether the code writes VCC.
+    pub uses_vcc: bool,
+    /// Bytes of kernel arguments read from the kernarg segment (kernels only).
+    pub kernarg_size: u32,
+    /// Hardware-initialised registers the kernel needs (kernel descriptor enables).
+    pub inputs: abi::KernelInputs,
 }
 
 /// Compiles a verified, optimised function for a GCN generation.
@@ -257,15 +273,14 @@ fn finish(
     if let (true, Some(pair)) = (uses_scratch, scratch) {
         sgprs = sgprs.max(pair as u32 + 2);
     }
-    Ok(Some(CompiledCode {
-        code,
-        kind,
+    let info = GcnInfo {
         vgprs: vgprs.max(1),
         sgprs,
         uses_vcc,
         kernarg_size: frame.kernarg_size,
         inputs: frame.inputs,
-    }))
+    };
+    Ok(Some(CompiledCode::new(code, kind, TargetInfo::Gcn(info))))
 }
 
 /// Allocates the SGPRs from `first_sgpr` below `sgpr_limit` and the VGPRs below

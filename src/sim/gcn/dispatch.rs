@@ -5,6 +5,7 @@
 use super::program::{Program, RegSet};
 use super::wave::{Env, State, Wave, reg_name};
 use super::{Launch, Memory, Options, SimError, Stats, Violation};
+use crate::isa::gcn::GcnInfo;
 use crate::isa::gcn::mc::Gen;
 use crate::{CompiledCode, FunctionKind};
 
@@ -162,10 +163,15 @@ pub(crate) fn launch(
             "grid larger than 2^32 work-items".into(),
         )));
     }
-    if (launch.kernarg.len() as u32) < code.kernarg_size {
+    let Some(info) = code.gcn() else {
+        return Err(error(Violation::Other(
+            "the code was not compiled for GCN".into(),
+        )));
+    };
+    if (launch.kernarg.len() as u32) < info.kernarg_size {
         return Err(error(Violation::Other(format!(
             "the kernel reads {} bytes of arguments, the launch gives {}",
-            code.kernarg_size,
+            info.kernarg_size,
             launch.kernarg.len()
         ))));
     }
@@ -200,7 +206,7 @@ pub(crate) fn launch(
                     packet_address,
                     kernarg_address,
                 };
-                run_group(code, &group, &mut program, memory, options, &mut stats)?;
+                run_group(info, &group, &mut program, memory, options, &mut stats)?;
             }
         }
     }
@@ -218,9 +224,9 @@ struct GroupStart {
 /// pointer), then the system SGPRs for the work-group ids, in the ABI's order and only
 /// those enabled; v0/v1/v2 the work-item ids x/y/z (x fastest); EXEC the lanes that have a
 /// work-item.
-fn start_wave(code: &CompiledCode, group: &GroupStart, w: u32) -> Wave {
+fn start_wave(info: &GcnInfo, group: &GroupStart, w: u32) -> Wave {
     let mut wave = Wave::new();
-    let inputs = &code.inputs;
+    let inputs = &info.inputs;
     let mut next = 0usize;
     let mut pair = |wave: &mut Wave, value: u64| {
         wave.sgpr[next] = value as u32;
@@ -264,7 +270,7 @@ fn start_wave(code: &CompiledCode, group: &GroupStart, w: u32) -> Wave {
 /// Runs the waves of one work-group to their ends, each until it ends or reaches a
 /// barrier, and releases a barrier when every wave that has not ended is waiting at it.
 fn run_group(
-    code: &CompiledCode,
+    info: &GcnInfo,
     group: &GroupStart,
     program: &mut Program,
     memory: &mut Memory,
@@ -273,7 +279,7 @@ fn run_group(
 ) -> Result<(), SimError> {
     let items = group.size.iter().product::<u32>();
     let mut waves: Vec<Wave> = (0..items.div_ceil(64))
-        .map(|w| start_wave(code, group, w))
+        .map(|w| start_wave(info, group, w))
         .collect();
     // The group's LDS; no DS instruction is decoded yet.
     let lds = vec![0u8; LDS_BYTES];
