@@ -1,6 +1,10 @@
 //! Targets: a triple plus a CPU name with optional target-ID features (LLVM's AMDGPU
 //! syntax), or a bare CPU name as shorthand. `docs/targets.md` lists the forms.
+//!
+//! This file parses the triple and the `Target` forms; which CPU names exist, what each
+//! selects and what its features mean is the target's own table (`isa/gcn/cpus.rs`).
 
+use crate::isa::gcn::cpus;
 use crate::isa::gcn::mc::Gen;
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use std::fmt;
@@ -84,169 +88,6 @@ impl fmt::Display for TargetError {
 }
 
 impl std::error::Error for TargetError {}
-
-/// A GCN CPU wavelift compiles for: the names LLVM accepts (`llvm-mc-14 -arch=amdgcn
-/// -mcpu=help`), the processor LLVM's AMDGPUUsage processor table gives for each (the
-/// `gfxNNN` name of a code name, which target IDs use), its generation and the target-ID
-/// features it has. `tests/gcn_target_ids_llvm_mc.rs` checks the processors and features
-/// against llvm-mc's `.amdgcn_target`.
-struct Cpu {
-    name: &'static str,
-    processor: &'static str,
-    generation: Gen,
-    xnack: bool,
-    sramecc: bool,
-}
-
-const fn cpu(name: &'static str, processor: &'static str, generation: Gen) -> Cpu {
-    Cpu {
-        name,
-        processor,
-        generation,
-        xnack: false,
-        sramecc: false,
-    }
-}
-
-const fn with_xnack(cpu: Cpu) -> Cpu {
-    Cpu { xnack: true, ..cpu }
-}
-
-const fn with_sramecc(cpu: Cpu) -> Cpu {
-    Cpu {
-        sramecc: true,
-        ..cpu
-    }
-}
-
-/// The `gfxNNN` names first (the first of a generation is the one [`Target::per_generation`]
-/// picks), then the code names. gfx90a (and later GFX9 parts) are left out: they change
-/// register-tuple alignment, cache-policy bits and hazards.
-const GCN_CPUS: &[Cpu] = &[
-    cpu("gfx600", "gfx600", Gen::Gfx6),
-    cpu("gfx601", "gfx601", Gen::Gfx6),
-    cpu("gfx602", "gfx602", Gen::Gfx6),
-    cpu("tahiti", "gfx600", Gen::Gfx6),
-    cpu("pitcairn", "gfx601", Gen::Gfx6),
-    cpu("verde", "gfx601", Gen::Gfx6),
-    cpu("oland", "gfx602", Gen::Gfx6),
-    cpu("hainan", "gfx602", Gen::Gfx6),
-    cpu("gfx700", "gfx700", Gen::Gfx7),
-    cpu("gfx701", "gfx701", Gen::Gfx7),
-    cpu("gfx702", "gfx702", Gen::Gfx7),
-    cpu("gfx703", "gfx703", Gen::Gfx7),
-    cpu("gfx704", "gfx704", Gen::Gfx7),
-    cpu("gfx705", "gfx705", Gen::Gfx7),
-    cpu("kaveri", "gfx700", Gen::Gfx7),
-    cpu("hawaii", "gfx701", Gen::Gfx7),
-    cpu("kabini", "gfx703", Gen::Gfx7),
-    cpu("mullins", "gfx703", Gen::Gfx7),
-    cpu("bonaire", "gfx704", Gen::Gfx7),
-    with_xnack(cpu("gfx801", "gfx801", Gen::Gfx8)),
-    cpu("gfx802", "gfx802", Gen::Gfx8),
-    cpu("gfx803", "gfx803", Gen::Gfx8),
-    cpu("gfx805", "gfx805", Gen::Gfx8),
-    with_xnack(cpu("gfx810", "gfx810", Gen::Gfx8)),
-    with_xnack(cpu("carrizo", "gfx801", Gen::Gfx8)),
-    cpu("tonga", "gfx802", Gen::Gfx8),
-    cpu("tongapro", "gfx805", Gen::Gfx8),
-    cpu("iceland", "gfx802", Gen::Gfx8),
-    cpu("fiji", "gfx803", Gen::Gfx8),
-    cpu("polaris10", "gfx803", Gen::Gfx8),
-    cpu("polaris11", "gfx803", Gen::Gfx8),
-    with_xnack(cpu("stoney", "gfx810", Gen::Gfx8)),
-    with_xnack(cpu("gfx900", "gfx900", Gen::Gfx9)),
-    with_xnack(cpu("gfx902", "gfx902", Gen::Gfx9)),
-    with_xnack(cpu("gfx904", "gfx904", Gen::Gfx9)),
-    with_sramecc(with_xnack(cpu("gfx906", "gfx906", Gen::Gfx9))),
-    with_sramecc(with_xnack(cpu("gfx908", "gfx908", Gen::Gfx9))),
-    with_xnack(cpu("gfx909", "gfx909", Gen::Gfx9)),
-    with_xnack(cpu("gfx90c", "gfx90c", Gen::Gfx9)),
-];
-
-/// AMD GPU processors LLVM knows that wavelift does not compile for, and why (LLVM's
-/// AMDGPUUsage processor table).
-const UNSUPPORTED_CPUS: &[(&[&str], &str)] = &[
-    (
-        &[
-            "gfx90a",
-            "gfx940",
-            "gfx941",
-            "gfx942",
-            "gfx950",
-            "gfx9-4-generic",
-        ],
-        "a CDNA 2 or later part: register tuples aligned to even registers, other \
-         cache-policy bits and hazards",
-    ),
-    (
-        &[
-            "gfx1010",
-            "gfx1011",
-            "gfx1012",
-            "gfx1013",
-            "gfx1030",
-            "gfx1031",
-            "gfx1032",
-            "gfx1033",
-            "gfx1034",
-            "gfx1035",
-            "gfx1036",
-            "gfx1100",
-            "gfx1101",
-            "gfx1102",
-            "gfx1103",
-            "gfx1150",
-            "gfx1151",
-            "gfx1152",
-            "gfx1153",
-            "gfx1200",
-            "gfx1201",
-            "gfx10-1-generic",
-            "gfx10-3-generic",
-            "gfx11-generic",
-            "gfx12-generic",
-        ],
-        "an RDNA part (gfx10 and later): another instruction encoding, wave32",
-    ),
-    (
-        &["generic", "generic-hsa", "gfx9-generic"],
-        "a generic target: wavelift compiles for one processor",
-    ),
-];
-
-/// Whether `name` is a CPU name wavelift or LLVM knows (`gfx9-generic` is one, not a
-/// triple).
-fn is_cpu_name(name: &str) -> bool {
-    name.starts_with("gfx")
-        || GCN_CPUS.iter().any(|c| c.name == name)
-        || UNSUPPORTED_CPUS
-            .iter()
-            .any(|(names, _)| names.contains(&name))
-}
-
-fn supported_list() -> String {
-    GCN_CPUS
-        .iter()
-        .map(|c| c.name)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The error for a CPU name not in [`GCN_CPUS`].
-fn cpu_error(name: &str) -> TargetError {
-    let known = UNSUPPORTED_CPUS
-        .iter()
-        .find(|(names, _)| names.contains(&name));
-    TargetError(match known {
-        Some((_, why)) => format!(
-            "unsupported CPU `{name}`: {why} (supported: {})",
-            supported_list()
-        ),
-        None => format!("unknown CPU `{name}` (supported: {})", supported_list()),
-    })
-}
-
 /// Checks an `amdgcn` triple (`amdgcn-<vendor>-<os>`, or `amdgcn` alone for
 /// `amdgcn-amd-amdhsa`) and returns it with its OS.
 fn parse_triple(triple: &str) -> Result<(String, Os), TargetError> {
@@ -285,60 +126,6 @@ fn parse_triple(triple: &str) -> Result<(String, Os), TargetError> {
     }
 }
 
-/// Parses a target ID's features (`sramecc+`, `xnack-`) for `cpu`: whether the CPU has
-/// each, and whether wavelift's code can honour the setting.
-fn parse_features(
-    cpu: &Cpu,
-    features: &[&str],
-) -> Result<(FeatureSetting, FeatureSetting), TargetError> {
-    let mut xnack = None;
-    let mut sramecc = None;
-    for feature in features {
-        let (name, setting) = if let Some(name) = feature.strip_suffix('+') {
-            (name, FeatureSetting::On)
-        } else if let Some(name) = feature.strip_suffix('-') {
-            (name, FeatureSetting::Off)
-        } else {
-            return Err(TargetError(format!(
-                "target-ID feature `{feature}` needs a setting, as in `xnack-` or `sramecc+`"
-            )));
-        };
-        let (slot, has) = match name {
-            "xnack" => (&mut xnack, cpu.xnack),
-            "sramecc" => (&mut sramecc, cpu.sramecc),
-            _ => {
-                return Err(TargetError(format!(
-                    "unknown target-ID feature `{feature}` (known: sramecc+, sramecc-, \
-                     xnack+, xnack-)"
-                )));
-            }
-        };
-        if slot.replace(setting).is_some() {
-            return Err(TargetError(format!(
-                "target-ID feature `{name}` is given twice"
-            )));
-        }
-        // `-` states what is true of a part without the feature; `+` asks for what it
-        // lacks.
-        if setting == FeatureSetting::On && !has {
-            return Err(TargetError(format!(
-                "`{}` has no {} (target-ID feature `{feature}`)",
-                cpu.name,
-                name.to_uppercase()
-            )));
-        }
-    }
-    if xnack == Some(FeatureSetting::On) {
-        return Err(TargetError(format!(
-            "target-ID feature `xnack+` is not supported: wavelift does not keep memory \
-             clauses safe for XNACK replay; use `{}:xnack-` and run the code with XNACK \
-             replay off",
-            cpu.name
-        )));
-    }
-    Ok((xnack.unwrap_or_default(), sramecc.unwrap_or_default()))
-}
-
 impl Target {
     /// A target from a triple and a CPU name or LLVM target ID:
     /// `Target::new("amdgcn-amd-amdhsa", "gfx803")`,
@@ -363,22 +150,18 @@ impl Target {
         if name.is_empty() {
             return Err(TargetError(format!(
                 "target `{triple} {cpu}` names no CPU (supported: {})",
-                supported_list()
+                cpus::supported_list()
             )));
         }
         let features: Vec<&str> = pieces.collect();
-        let found = GCN_CPUS
-            .iter()
-            .find(|c| c.name == name)
-            .ok_or_else(|| cpu_error(name))?;
-        let (xnack, sramecc) = parse_features(found, &features)?;
+        let selection = cpus::select(name, &features)?;
         Ok(Target {
             triple,
             os,
             cpu: name.to_string(),
-            arch: Arch::Gcn(found.generation),
-            xnack,
-            sramecc,
+            arch: selection.arch,
+            xnack: selection.xnack,
+            sramecc: selection.sramecc,
         })
     }
 
@@ -412,7 +195,7 @@ impl Target {
                     Some((head, id)) => (head, Some(id)),
                     None => (*word, None),
                 };
-                if is_cpu_name(head) || !(head.contains('-') || head == "amdgcn") {
+                if cpus::is_cpu_name(head) || !(head.contains('-') || head == "amdgcn") {
                     return Target::new("amdgcn-amd-amdhsa", word);
                 }
                 match id {
@@ -435,7 +218,7 @@ impl Target {
 
     /// The CPU names accepted, `gfxNNN` names first, then LLVM's code names (`tonga`).
     pub fn cpu_names() -> impl Iterator<Item = &'static str> {
-        GCN_CPUS.iter().map(|c| c.name)
+        cpus::names()
     }
 
     /// LLVM's target ID of the code compiled for this target: the processor (the
@@ -453,37 +236,16 @@ impl Target {
     /// # Ok::<(), wavelift::TargetError>(())
     /// ```
     pub fn target_id(&self) -> String {
-        let cpu = GCN_CPUS
-            .iter()
-            .find(|c| c.name == self.cpu)
-            .expect("a Target's CPU is in the table");
-        let mut id = cpu.processor.to_string();
-        if cpu.sramecc {
-            match self.sramecc {
-                FeatureSetting::On => id += ":sramecc+",
-                FeatureSetting::Off => id += ":sramecc-",
-                FeatureSetting::Any => {}
-            }
-        }
-        if cpu.xnack {
-            id += ":xnack-";
-        }
-        id
+        cpus::target_id(&self.cpu, self.sramecc)
     }
 
     /// One target for each GCN generation the backend supports (the first CPU name listed
     /// for it), in generation order: what tests that must cover every generation loop over.
     pub fn per_generation() -> Vec<Target> {
-        let mut targets: Vec<Target> = Vec::new();
-        for cpu in GCN_CPUS {
-            if !targets.iter().any(|t| t.arch == Arch::Gcn(cpu.generation)) {
-                targets.push(Target::new("amdgcn-amd-amdhsa", cpu.name).expect("a listed CPU"));
-            }
-        }
-        targets.sort_by_key(|t| match t.arch {
-            Arch::Gcn(generation) => generation,
-        });
-        targets
+        cpus::per_generation()
+            .into_iter()
+            .map(|cpu| Target::new("amdgcn-amd-amdhsa", cpu).expect("a listed CPU"))
+            .collect()
     }
 
     /// What `cranelift-frontend` needs to know about the target (`FunctionBuilder::finalize`):
@@ -568,20 +330,6 @@ mod tests {
             );
         }
         assert!(Target::parse("gfx90a").is_err(), "not supported");
-    }
-
-    #[test]
-    fn every_table_entry_is_consistent() {
-        for cpu in GCN_CPUS {
-            let processor = GCN_CPUS.iter().find(|c| c.name == cpu.processor);
-            let processor = processor.expect("the processor is listed under its own name");
-            assert_eq!(processor.generation, cpu.generation, "{}", cpu.name);
-            assert_eq!(processor.xnack, cpu.xnack, "{}", cpu.name);
-            assert_eq!(processor.sramecc, cpu.sramecc, "{}", cpu.name);
-            for (names, _) in UNSUPPORTED_CPUS {
-                assert!(!names.contains(&cpu.name), "{}", cpu.name);
-            }
-        }
     }
 
     #[test]

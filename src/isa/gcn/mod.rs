@@ -2,6 +2,7 @@
 
 pub mod abi;
 pub mod copies;
+pub(crate) mod cpus;
 pub mod emit;
 pub mod expand_wave_copies;
 // The hazard rules and the MC layer (tables, encoder, decoder) serve the simulator's
