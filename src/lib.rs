@@ -235,13 +235,9 @@ pub fn compile_function(
     func: &ir::Function,
     target: &Target,
 ) -> Result<CompiledCode, CompileError> {
-    let check = match target.arch {
-        Arch::Gcn(_) => isa::gcn::check_type,
-    };
-    let func = machinst::prepare(func, check)?;
-    match target.arch {
-        Arch::Gcn(generation) => isa::gcn::compile(&func, generation),
-    }
+    let backend = isa::backend(target.arch);
+    let func = machinst::prepare(func, backend.type_check())?;
+    backend.compile(&func)
 }
 
 /// One disassembled instruction.
@@ -258,9 +254,7 @@ pub struct DisasmLine {
 /// Disassembles code bytes for `target`. Undecodable bytes end the listing with a line
 /// that says so.
 pub fn disassemble(code: &[u8], target: &Target) -> Vec<DisasmLine> {
-    match target.arch {
-        Arch::Gcn(generation) => isa::gcn::disassemble(code, generation),
-    }
+    isa::backend(target.arch).disassemble(code)
 }
 
 // The README's library example runs as a doctest.

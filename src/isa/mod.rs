@@ -1,3 +1,28 @@
-//! The targets.
+//! The targets, and [`Backend`]: what the rest of the crate (`compile`, `disassemble`,
+//! the harness, the differential tester, clif-util) asks of one, so that a new target
+//! plugs in with an `impl Backend` and an arm in [`backend`].
 
 pub mod gcn;
+
+use crate::machinst::type_gate::TypeCheck;
+use crate::{Arch, CompileError, CompiledCode, DisasmLine, ir};
+
+/// A target's backend, for one [`Arch`] (a GCN generation, say).
+pub trait Backend {
+    /// The type gate `machinst::prepare` applies before the function is optimised: which
+    /// CLIF types the target compiles.
+    fn type_check(&self) -> TypeCheck;
+
+    /// Compiles a function `machinst::prepare` has checked and optimised.
+    fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError>;
+
+    /// Disassembles code bytes; undecodable bytes end the listing with a line that says so.
+    fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine>;
+}
+
+/// The backend of `arch`: the one place that names each target's.
+pub fn backend(arch: Arch) -> Box<dyn Backend> {
+    match arch {
+        Arch::Gcn(generation) => Box::new(gcn::GcnBackend { generation }),
+    }
+}

@@ -20,11 +20,13 @@ pub mod relax_branches;
 pub mod scalar_values;
 pub mod skip;
 
+use super::Backend;
 use crate::analysis::cfg::Cfg;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
+use crate::machinst::type_gate::TypeCheck;
 use crate::machinst::{MachInst, Reg, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, TargetInfo};
 use abi::Frame;
@@ -33,6 +35,26 @@ use inst::Inst;
 use mc::Gen;
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 use relax_branches::RelaxError;
+
+/// The GCN backend of one generation.
+pub struct GcnBackend {
+    /// The generation compiled for.
+    pub generation: Gen,
+}
+
+impl Backend for GcnBackend {
+    fn type_check(&self) -> TypeCheck {
+        check_type
+    }
+
+    fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError> {
+        compile(func, self.generation)
+    }
+
+    fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine> {
+        disassemble(code, self.generation)
+    }
+}
 
 /// The type gate of the GCN backend (`machinst::type_gate`): scalars of up to 64 bits.
 /// A value lives in one 32-bit register per lane (i8, i16, f16 in its low bits, with the
