@@ -4,7 +4,8 @@
 
 use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
-use wavelift::sim::gcn::{Memory, Options, SimError, Violation, call_device};
+use wavelift::sim::gcn::call_device;
+use wavelift::sim::{Memory, Options, SimError, Violation};
 
 const ALL: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
 const FLAT_GENS: [Gen; 3] = [Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];

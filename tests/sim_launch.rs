@@ -4,7 +4,8 @@
 use wavelift::isa::gcn::abi::KernelInputs;
 use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
-use wavelift::sim::gcn::{Launch, Memory, Options, Violation, launch};
+use wavelift::sim::gcn::launch;
+use wavelift::sim::{Launch, Memory, Options, Violation};
 use wavelift::gcn::GcnInfo;
 use wavelift::{CompiledCode, FunctionKind, Target, TargetInfo};
 
@@ -103,7 +104,7 @@ fn run_saxpy(size: u32, groups: u32) {
     let grid = Launch {
         workgroup_size: [size, 1, 1],
         groups: [groups, 1, 1],
-        kernarg,
+        params: kernarg,
     };
     let stats = launch(&code, Gen::Gfx8, &grid, &mut memory, &Options::default())
         .unwrap_or_else(|e| panic!("{e}"));
@@ -144,13 +145,13 @@ fn launch_errors() {
     let short = Launch {
         workgroup_size: [64, 1, 1],
         groups: [1, 1, 1],
-        kernarg: vec![0; 8],
+        params: vec![0; 8],
     };
     let err = launch(&code, Gen::Gfx8, &short, &mut memory, &Options::default()).unwrap_err();
     assert!(matches!(err.violation, Violation::Other(_)), "{err}");
     // Null buffer pointers: the first FLAT load faults, naming lane 0.
     let null = Launch {
-        kernarg: vec![0; 20],
+        params: vec![0; 20],
         ..short
     };
     let err = launch(&code, Gen::Gfx8, &null, &mut memory, &Options::default()).unwrap_err();
@@ -167,7 +168,7 @@ fn launch_errors() {
     );
     let big = Launch {
         workgroup_size: [1025, 1, 1],
-        kernarg: vec![0; 20],
+        params: vec![0; 20],
         ..null
     };
     assert!(launch(&code, Gen::Gfx8, &big, &mut memory, &Options::default()).is_err());
@@ -297,7 +298,7 @@ fn run_exchange(generation: Gen, barrier: bool) -> Vec<u32> {
     let grid = Launch {
         workgroup_size: [256, 1, 1],
         groups: [1, 1, 1],
-        kernarg,
+        params: kernarg,
     };
     let stats = launch(&code, generation, &grid, &mut memory, &Options::default())
         .unwrap_or_else(|e| panic!("{generation:?}: {e}"));
@@ -339,7 +340,7 @@ fn compiled_kernel_without_its_waitcnt_fails() {
     let grid = Launch {
         workgroup_size: [64, 1, 1],
         groups: [1, 1, 1],
-        kernarg,
+        params: kernarg,
     };
     let err = launch(&code, Gen::Gfx8, &grid, &mut memory, &Options::default()).unwrap_err();
     let Violation::Waitcnt { issued, .. } = &err.violation else {
@@ -378,7 +379,7 @@ fn blocks_no_lane_enters_are_skipped() {
             let grid = Launch {
                 workgroup_size: [64, 1, 1],
                 groups: [1, 1, 1],
-                kernarg,
+                params: kernarg,
             };
             let stats = launch(&code, generation, &grid, &mut memory, &Options::default())
                 .unwrap_or_else(|e| panic!("{cpu}: {e}"));

@@ -11,8 +11,9 @@ use cranelift_codegen::data_value::DataValue;
 use cranelift_reader::parse_functions;
 use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{self, Enc, Gen, McInst, Op, Operand};
-use wavelift::sim::gcn::{self, Launch, Memory, Options, SimError, Violation};
-use wavelift::sim::harness::kernarg_segment;
+use wavelift::sim::gcn;
+use wavelift::sim::{Launch, Memory, Options, SimError, Violation};
+use wavelift::sim::harness::param_block;
 use wavelift::{CompiledCode, FunctionKind, Target, ir};
 
 const GEN: Gen = Gen::Gfx8;
@@ -26,6 +27,10 @@ fn decode_all(code: &[u8]) -> Vec<(usize, McInst, usize)> {
         at += len;
     }
     out
+}
+
+fn gfx803() -> Target {
+    Target::parse("gfx803").unwrap()
 }
 
 /// Runs `compiled` (code replaced by `code`) with every pointer argument pointing into the
@@ -50,7 +55,7 @@ fn run(func: &ir::Function, compiled: &CompiledCode, code: &[u8]) -> Result<(), 
             let launch = Launch {
                 workgroup_size: [64, 1, 1],
                 groups: [1, 1, 1],
-                kernarg: kernarg_segment(&func.signature, &args, 0).unwrap(),
+                params: param_block(&gfx803(), &func.signature, &args, 0).unwrap(),
             };
             gcn::launch(&compiled, GEN, &launch, &mut memory, &options).map(|_| ())
         }

@@ -22,7 +22,7 @@ mod values;
 pub use crate::sim::harness::{Reference, interpret};
 pub use generate::{GenConfig, VALUE_TYPES, generate, supported_opcodes};
 pub use run::{
-    LaneInputs, Mismatch, MismatchKind, Outcome, RunOptions, Variant, kernarg_segment, kernel_of,
+    LaneInputs, Mismatch, MismatchKind, Outcome, RunOptions, Variant, kernel_of, param_block,
     run_case, run_case_with, run_line,
 };
 pub use specified::{Spec, return_specs};

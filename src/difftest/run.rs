@@ -3,10 +3,10 @@
 //! A function runs twice on the simulator:
 //!
 //! - as the **device function** it is, with a different input set in every lane of one
-//!   wave (`sim::gcn::call_device`): the arguments live in VGPRs, so this exercises the
-//!   per-lane (VALU) lowering;
+//!   wave (`Simulator::call_device`): the arguments live in registers of each lane, so
+//!   this exercises the per-lane lowering (GCN's VALU);
 //! - as a **kernel** made from the same body ([`kernel_of`]): the arguments come from the
-//!   kernarg segment and are wave-uniform, so this exercises the scalar (SALU) lowering.
+//!   parameter block and are uniform, so this exercises the uniform lowering (GCN's SALU).
 //!   Each work-item stores the results at `out + workitem_id_x * stride`.
 
 use super::specified::{Spec, return_specs};
@@ -14,11 +14,10 @@ use super::values::bits_of;
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::types::I64;
 use crate::ir::{self, AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Type};
-use crate::isa::gcn::mc::Gen;
-use crate::sim::gcn::{self as sim, Launch, Memory, SimError};
+use crate::sim::{self, Launch, SimError, simulator};
 use crate::sim::harness::{self, Reference, interpret};
 use crate::sim::harness::{dwords_of, value_from_dwords};
-use crate::{Arch, CompileError, CompiledCode, Target};
+use crate::{CompileError, CompiledCode, Target};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
 use cranelift_codegen::isa::CallConv;
@@ -238,7 +237,7 @@ impl fmt::Display for Mismatch {
         if let Some(kernel) = &self.kernel {
             writeln!(
                 f,
-                ";; the kernel that ran (arguments in the kernarg segment, then `out`):"
+                ";; the kernel that ran (arguments in the parameter block, then `out`):"
             )?;
             for line in kernel.lines() {
                 writeln!(f, ";;   {line}")?;
@@ -246,20 +245,13 @@ impl fmt::Display for Mismatch {
         }
         writeln!(f)?;
         writeln!(f, "test run")?;
-        writeln!(f, "target amdgcn {}", self.target.cpu)?;
+        writeln!(f, "target {}", self.target)?;
         writeln!(f)?;
         write!(f, "{}", self.function)?;
         if let Some(run) = self.run_line() {
             writeln!(f, "{run}")?;
         }
         Ok(())
-    }
-}
-
-/// The GCN generation of a target.
-fn generation(target: &Target) -> Gen {
-    match target.arch {
-        Arch::Gcn(generation) => generation,
     }
 }
 
@@ -304,7 +296,7 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Compiles `func` (a device function) once, runs the input sets as the lanes of one wave
-/// (at most 64) and as a few kernel launches, and compares with the interpreter.
+/// (at most the lanes of one) and as a few kernel launches, and compares with the interpreter.
 pub fn run_case(
     func: &Function,
     target: &Target,
@@ -320,7 +312,7 @@ pub fn run_case_with(
     lanes: &[LaneInputs],
     options: &RunOptions,
 ) -> Result<Outcome, Box<Mismatch>> {
-    let lanes = &lanes[..lanes.len().min(64)];
+    let lanes = &lanes[..lanes.len().min(simulator(target.arch).lanes())];
     let mut outcome = Outcome::default();
     let mut references = Vec::new();
     for inputs in lanes {
@@ -382,18 +374,12 @@ fn run_device(
         .map(|p| p.value_type)
         .collect();
     let result_dwords = result_types.iter().map(|&t| dwords_of(t)).sum();
-    let mut memory = Memory::new();
+    let simulator = simulator(target.arch);
+    let mut memory = simulator.memory();
     let failed =
         |kind, message: String| Mismatch::new(kind, Variant::Device, func, target).message(message);
     let (results, stats) = match panic::catch_unwind(AssertUnwindSafe(|| {
-        sim::call_device(
-            &code.code,
-            generation(target),
-            &args,
-            result_dwords,
-            &mut memory,
-            &options.sim,
-        )
+        simulator.call_device(&code, &args, result_dwords, &mut memory, &options.sim)
     })) {
         Ok(Ok(run)) => run,
         Ok(Err(e)) => return Err(failed(MismatchKind::SimError, sim_error(&e))),
@@ -480,22 +466,17 @@ fn run_kernel(
             m.expected = Some(expected.clone());
             m
         };
-        let mut memory = Memory::new();
+        let simulator = simulator(target.arch);
+        let mut memory = simulator.memory();
         // Fill the output with a pattern so that a missing store shows.
         let out = memory.alloc(&vec![0xa5; (stride * workitems as u64) as usize]);
         let launch = Launch {
             workgroup_size: [workitems, 1, 1],
             groups: [1, 1, 1],
-            kernarg: kernarg_segment(&kernel, inputs, out),
+            params: param_block(target, &kernel, inputs, out),
         };
         let stats = match panic::catch_unwind(AssertUnwindSafe(|| {
-            sim::launch(
-                &code,
-                generation(target),
-                &launch,
-                &mut memory,
-                &options.sim,
-            )
+            simulator.launch(&code, &launch, &mut memory, &options.sim)
         })) {
             Ok(Ok(stats)) => stats,
             Ok(Err(e)) => return Err(mismatch(MismatchKind::SimError).message(sim_error(&e))),
@@ -623,13 +604,13 @@ pub fn kernel_of(func: &Function) -> Function {
     kernel
 }
 
-/// The kernarg segment of [`kernel_of`]'s kernel: each argument at an offset aligned to its
-/// size (at least 4 bytes, `docs/ir.md`), narrow ones with the lane's noise above them,
-/// then the output pointer.
-pub fn kernarg_segment(kernel: &Function, inputs: &LaneInputs, out: u64) -> Vec<u8> {
+/// The parameter block of [`kernel_of`]'s kernel on `target`: each argument where the
+/// target puts it (GCN: at an offset aligned to its size, at least 4 bytes, `docs/ir.md`),
+/// narrow ones with the lane's noise above them, then the output pointer.
+pub fn param_block(target: &Target, kernel: &Function, inputs: &LaneInputs, out: u64) -> Vec<u8> {
     let mut args = inputs.args.clone();
     args.push(DataValue::I64(out as i64));
-    harness::kernarg_segment(&kernel.signature, &args, inputs.noise)
+    harness::param_block(target, &kernel.signature, &args, inputs.noise)
         .expect("the generator makes only types the harness encodes")
 }
 
@@ -674,7 +655,7 @@ mod tests {
     }
 
     #[test]
-    fn kernarg_layout_follows_the_abi() {
+    fn gcn_kernarg_layout_follows_the_abi() {
         let inputs = LaneInputs {
             args: vec![DataValue::I8(-1), DataValue::I64(2), DataValue::I32(3)],
             noise: 0x1234_5678,
@@ -685,7 +666,8 @@ mod tests {
             )
             .unwrap()[0],
         );
-        let bytes = kernarg_segment(&kernel, &inputs, 0x1_0000_0000);
+        let target = Target::parse("gfx803").unwrap();
+        let bytes = param_block(&target, &kernel, &inputs, 0x1_0000_0000);
         // i8 at 0 (a 4-byte slot with noise), i64 at 8, i32 at 16, out at 24.
         assert_eq!(bytes.len(), 32);
         assert_eq!(&bytes[0..4], &[0xff, 0x56, 0x34, 0x12]);

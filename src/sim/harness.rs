@@ -5,10 +5,9 @@
 //!
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
-use super::gcn::{self, Memory, Options, SimError, Stats};
+use super::{Memory, Options, SimError, Stats, Violation, simulator};
 use crate::intrinsics::Intrinsic;
-use crate::isa::gcn::abi::kernarg_layout;
-use crate::{Arch, CompiledCode, FunctionKind, Target, ir};
+use crate::{CompiledCode, FunctionKind, Target, ir};
 use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir::immediates::{Ieee16, Ieee32, Ieee64};
 use cranelift_codegen::ir::{ExternalName, FuncRef, GlobalValue, MemFlagsData, StackSlot};
@@ -19,9 +18,6 @@ use cranelift_interpreter::instruction::DfgInstructionContext;
 use cranelift_interpreter::interpreter::{Interpreter, InterpreterState, LibCallHandler};
 use cranelift_interpreter::state::{InterpreterFunctionRef, MemoryError, State};
 use cranelift_interpreter::step::{ControlFlow, step};
-
-/// Lanes of one wave.
-pub const WAVE_LANES: usize = 64;
 
 /// Appends the register dwords of `value` (low dword first). An `i8`/`i16` fills the
 /// upper bits of its dword from `junk`, and so does an `f16`: the calling conventions leave them unspecified, and
@@ -145,13 +141,14 @@ const WORK_ITEM_FUEL: u64 = 1_000_000;
 /// launch. The work-items run one after the other in the order of their global linear ids,
 /// on a copy of `memory` whose regions loads and stores reach at the simulator's addresses;
 /// calls to intrinsics return the work-item's ids (its lane is its linear id within the
-/// work-group modulo 64). Work-items that read what others write would see another order
+/// work-group modulo `lanes`, the target's wave or warp). Work-items that read what others write would see another order
 /// on the GPU: kernels that do are beyond this reference.
 pub fn interpret_launch(
     func: &ir::Function,
     args: &[DataValue],
     workgroup_size: [u32; 3],
     groups: [u32; 3],
+    lanes: usize,
     memory: &Memory,
 ) -> LaunchReference {
     if let Some(why) = beyond_the_interpreter(func) {
@@ -175,6 +172,7 @@ pub fn interpret_launch(
                     local,
                     group,
                     size: workgroup_size,
+                    lanes: lanes as u32,
                 };
                 run_work_item(&mut state, func, args, &ids)?;
             }
@@ -199,6 +197,7 @@ struct WorkItem {
     local: [u32; 3],
     group: [u32; 3],
     size: [u32; 3],
+    lanes: u32,
 }
 
 impl WorkItem {
@@ -209,7 +208,7 @@ impl WorkItem {
             Intrinsic::WorkitemId(d) => self.local[d as usize],
             Intrinsic::WorkgroupId(d) => self.group[d as usize],
             Intrinsic::WorkgroupSize(d) => self.size[d as usize],
-            Intrinsic::LaneId => ((z * sy + y) * sx + x) % WAVE_LANES as u32,
+            Intrinsic::LaneId => ((z * sy + y) * sx + x) % self.lanes,
         }
     }
 }
@@ -522,8 +521,9 @@ fn junk(lane: usize, arg: usize) -> u32 {
 }
 
 /// Runs the compiled device function `compiled` (of signature `signature`) once per
-/// argument list in `lanes`, 64 lists to a wave (each list in its own lane, so lanes must
-/// not interfere), and returns each call's results.
+/// argument list in `lanes` on `target`'s simulator, a wave's (or warp's) worth of lists at
+/// a time (each list in its own lane, so lanes must not interfere), and returns each call's
+/// results.
 pub fn run_device(
     compiled: &CompiledCode,
     signature: &ir::Signature,
@@ -533,37 +533,32 @@ pub fn run_device(
     options: &Options,
 ) -> Result<(Vec<Vec<DataValue>>, Stats), SimError> {
     assert_eq!(compiled.kind, FunctionKind::Device);
-    let Arch::Gcn(generation) = target.arch;
+    let simulator = simulator(target.arch);
+    let wave_lanes = simulator.lanes();
     let result_types: Vec<ir::Type> = signature.returns.iter().map(|p| p.value_type).collect();
     let result_dwords = result_types.iter().map(|&t| dwords_of(t)).sum();
     let mut results = Vec::with_capacity(lanes.len());
     let mut stats = Stats::default();
-    for (wave, chunk) in lanes.chunks(WAVE_LANES).enumerate() {
+    for (wave, chunk) in lanes.chunks(wave_lanes).enumerate() {
         let args: Vec<Vec<u32>> = chunk
             .iter()
             .enumerate()
             .map(|(lane, values)| {
                 let mut dwords = Vec::new();
                 for (i, value) in values.iter().enumerate() {
-                    push_dwords(value, junk(wave * WAVE_LANES + lane, i), &mut dwords).map_err(
+                    push_dwords(value, junk(wave * wave_lanes + lane, i), &mut dwords).map_err(
                         |reason| SimError {
                             pc: 0,
                             inst: None,
-                            violation: gcn::Violation::Other(reason),
+                            violation: Violation::Other(reason),
                         },
                     )?;
                 }
                 Ok(dwords)
             })
             .collect::<Result<_, SimError>>()?;
-        let (out, wave_stats) = gcn::call_device(
-            &compiled.code,
-            generation,
-            &args,
-            result_dwords,
-            memory,
-            options,
-        )?;
+        let (out, wave_stats) =
+            simulator.call_device(compiled, &args, result_dwords, memory, options)?;
         stats.waves += wave_stats.waves;
         stats.instructions += wave_stats.instructions;
         for dwords in out {
@@ -582,10 +577,12 @@ pub fn run_device(
     Ok((results, stats))
 }
 
-/// The kernarg segment for a kernel of `signature` called with `args` (laid out as
-/// `isa::gcn::abi::kernarg_layout` says). The unused bytes of narrow arguments' slots are
-/// `noise`'s, which the ABI allows and kernels must ignore.
-pub fn kernarg_segment(
+/// The parameter block for a kernel of `signature` on `target` called with `args` (laid
+/// out as the target's [`Simulator::param_layout`](super::Simulator::param_layout) says).
+/// The unused bytes of narrow arguments' slots are `noise`'s, which the ABI allows and
+/// kernels must ignore.
+pub fn param_block(
+    target: &Target,
     signature: &ir::Signature,
     args: &[DataValue],
     noise: u32,
@@ -597,7 +594,7 @@ pub fn kernarg_segment(
             signature.params.len()
         ));
     }
-    let (offsets, size) = kernarg_layout(signature);
+    let (offsets, size) = simulator(target.arch).param_layout(signature);
     let mut segment = vec![0u8; size as usize];
     for (i, ((value, param), offset)) in args.iter().zip(&signature.params).zip(offsets).enumerate()
     {
@@ -691,7 +688,7 @@ mod tests {
         let out = memory.alloc_zeroed(140 * 4);
         let launch = |shift: i32| {
             let args = [DataValue::I64(out as i64), DataValue::I32(shift)];
-            interpret_launch(func, &args, [70, 1, 1], [2, 1, 1], &memory)
+            interpret_launch(func, &args, [70, 1, 1], [2, 1, 1], 64, &memory)
         };
         let LaunchReference::Completed(after) = launch(0) else {
             panic!("the launch did not complete");
@@ -718,13 +715,14 @@ mod tests {
         )
         .unwrap()[0];
         assert!(matches!(
-            interpret_launch(calls, &[], [1, 1, 1], [1, 1, 1], &memory),
+            interpret_launch(calls, &[], [1, 1, 1], [1, 1, 1], 64, &memory),
             LaunchReference::Unavailable(why) if why.contains("%other, not an intrinsic")
         ));
     }
 
     #[test]
-    fn kernarg_layout_and_type_checks() {
+    fn param_layout_and_type_checks() {
+        let target = Target::parse("gfx803").unwrap();
         let func = &parse_functions(
             "function %k(i8, i64, f32) system_v {\nblock0(v0: i8, v1: i64, v2: f32):\n return\n}",
         )
@@ -734,7 +732,7 @@ mod tests {
             DataValue::I64(-2),
             DataValue::F32(Ieee32::with_float(1.0)),
         ];
-        let segment = kernarg_segment(&func.signature, &args, 0xdead_be00).unwrap();
+        let segment = param_block(&target, &func.signature, &args, 0xdead_be00).unwrap();
         assert_eq!(segment.len(), 20);
         assert_eq!(segment[0], 5);
         assert_eq!(segment[8..16], (-2i64).to_le_bytes());
@@ -744,8 +742,8 @@ mod tests {
             [0xbe, 0xad, 0xde],
             "noise in the unused bytes"
         );
-        assert!(kernarg_segment(&func.signature, &args[..2], 0).is_err());
+        assert!(param_block(&target, &func.signature, &args[..2], 0).is_err());
         let wrong_type = [args[1].clone(), args[1].clone(), args[2].clone()];
-        assert!(kernarg_segment(&func.signature, &wrong_type, 0).is_err());
+        assert!(param_block(&target, &func.signature, &wrong_type, 0).is_err());
     }
 }

@@ -2,8 +2,194 @@
 //! without the hardware. They decode code *bytes* with the same tables as the
 //! disassembler, never compiler data structures. [`harness`] runs CLIF functions on them
 //! and checks results against `cranelift-interpreter`.
+//!
+//! What the harness and the differential tester ask of a target's simulator is
+//! [`Simulator`]; [`simulator`] gives each target's. The memory model, the options, the
+//! counts and the errors here are every target's.
 
 #[cfg(test)]
 mod expansions;
 pub mod gcn;
 pub mod harness;
+mod memory;
+
+pub use memory::Memory;
+
+use crate::{Arch, CompiledCode, ir};
+use std::fmt;
+
+/// A target's simulator: what the target-neutral harness needs to run compiled code.
+pub trait Simulator {
+    /// Lanes of one wave (GCN: 64) or warp: the lanes one device call runs at once, and
+    /// what the lane-id intrinsic counts modulo.
+    fn lanes(&self) -> usize;
+
+    /// A fresh global memory with the target's addresses.
+    fn memory(&self) -> Memory;
+
+    /// Where each parameter of a kernel of `signature` goes in the parameter block of a
+    /// [`Launch`] (byte offsets, in the order of the CLIF parameters), and the block's size.
+    fn param_layout(&self, signature: &ir::Signature) -> (Vec<u32>, u32);
+
+    /// Calls the device function `code`: lane `i` (for `i < args.len()`, at most
+    /// [`lanes`](Self::lanes)) gets `args[i]`, its arguments' 32-bit register words in
+    /// order (see `harness::push_dwords`); the other lanes are inactive. Returns the first
+    /// `result_dwords` result words of every active lane.
+    fn call_device(
+        &self,
+        code: &CompiledCode,
+        args: &[Vec<u32>],
+        result_dwords: usize,
+        memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<Vec<u32>>, Stats), SimError>;
+
+    /// Runs the kernel `code` over the grid of `launch`, its parameters and the buffers
+    /// they point to in `memory`.
+    fn launch(
+        &self,
+        code: &CompiledCode,
+        launch: &Launch,
+        memory: &mut Memory,
+        options: &Options,
+    ) -> Result<Stats, SimError>;
+}
+
+/// The simulator of `arch`: the one place that names each target's.
+pub fn simulator(arch: Arch) -> Box<dyn Simulator> {
+    match arch {
+        Arch::Gcn(generation) => Box::new(gcn::GcnSimulator { generation }),
+    }
+}
+
+/// What to check and how long to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Fail when a register is read (or overwritten) while a memory operation that writes
+    /// it is outstanding, i.e. before the `s_waitcnt` that guarantees it.
+    pub check_waitcnt: bool,
+    /// Fail when two instructions are closer than a hazard rule of the target allows.
+    pub check_hazards: bool,
+    /// Give up (with [`Violation::StepLimit`]) after this many instructions per wave.
+    pub max_steps: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            check_waitcnt: true,
+            check_hazards: true,
+            max_steps: 1_000_000,
+        }
+    }
+}
+
+/// Why a simulation stopped with an error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Violation {
+    /// The bytes do not decode.
+    Decode(String),
+    /// The instruction decodes but the simulator does not implement it (or it is not
+    /// available on the target's generation).
+    Unsupported(String),
+    /// A memory access outside every allocated region, or misaligned where the hardware
+    /// requires alignment.
+    Memory {
+        lane: Option<u32>,
+        address: u64,
+        message: String,
+    },
+    /// A register read or overwritten before the wait that guarantees the outstanding
+    /// memory operation writing it has completed (GCN's `s_waitcnt`).
+    Waitcnt {
+        register: String,
+        issued_at: u32,
+        issued: String,
+    },
+    /// Two instructions closer than a documented hazard rule allows.
+    Hazard {
+        rule: String,
+        earlier_at: u32,
+        earlier: String,
+    },
+    /// Execution ran off the code or jumped outside it.
+    BadPc(String),
+    /// More than [`Options::max_steps`] instructions.
+    StepLimit,
+    /// Anything else (e.g. an invalid operand combination).
+    Other(String),
+}
+
+/// A simulation error: where (byte offset and disassembly of the instruction) and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimError {
+    pub pc: u32,
+    /// The instruction at `pc` in assembler syntax, when it decodes.
+    pub inst: Option<String>,
+    pub violation: Violation,
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at {:#x}", self.pc)?;
+        if let Some(inst) = &self.inst {
+            write!(f, " (`{inst}`)")?;
+        }
+        write!(f, ": ")?;
+        match &self.violation {
+            Violation::Decode(m) => write!(f, "cannot decode: {m}"),
+            Violation::Unsupported(m) => write!(f, "unsupported: {m}"),
+            Violation::Memory {
+                lane,
+                address,
+                message,
+            } => {
+                write!(f, "memory access at {address:#x}")?;
+                if let Some(lane) = lane {
+                    write!(f, " in lane {lane}")?;
+                }
+                write!(f, ": {message}")
+            }
+            Violation::Waitcnt {
+                register,
+                issued_at,
+                issued,
+            } => write!(
+                f,
+                "{register} is used before `s_waitcnt` for `{issued}` at {issued_at:#x}"
+            ),
+            Violation::Hazard {
+                rule,
+                earlier_at,
+                earlier,
+            } => write!(f, "hazard after `{earlier}` at {earlier_at:#x}: {rule}"),
+            Violation::BadPc(m) => write!(f, "bad program counter: {m}"),
+            Violation::StepLimit => write!(f, "step limit reached"),
+            Violation::Other(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// Counts from a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Waves executed.
+    pub waves: u64,
+    /// Instructions executed, summed over waves.
+    pub instructions: u64,
+}
+
+/// A kernel launch: the grid and the kernel's parameters.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// Work-items per work-group in x, y, z (the product is at most 1024).
+    pub workgroup_size: [u32; 3],
+    /// Work-groups in x, y, z.
+    pub groups: [u32; 3],
+    /// The parameter block's bytes, laid out as [`Simulator::param_layout`] says (GCN's
+    /// kernarg segment).
+    pub params: Vec<u8>,
+}
+

@@ -24,11 +24,11 @@ use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::isa::CallConv;
 use std::fmt::Write as _;
 use wavelift::ir::{self, AbiParam, Signature, types};
-use wavelift::sim::gcn::{self, Launch, Memory, Options, Stats};
 use wavelift::sim::harness::{
-    LaunchReference, interpret_launch, kernarg_segment, push_dwords, same_value,
+    LaunchReference, interpret_launch, param_block, push_dwords, same_value,
 };
-use wavelift::{Arch, CompiledCode, Target};
+use wavelift::sim::{Launch, Memory, Options, Stats, simulator};
+use wavelift::{CompiledCode, Target};
 
 /// A buffer declaration.
 #[derive(Clone, Debug)]
@@ -374,10 +374,12 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
-/// The buffers of `spec` placed in a fresh memory, their addresses, and the launch's
-/// arguments (a buffer's name replaced by its address).
-fn place(spec: &LaunchSpec) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
-    let mut memory = Memory::new();
+/// The buffers of `spec` placed in `memory` (fresh, with the target's addresses), their
+/// addresses, and the launch's arguments (a buffer's name replaced by its address).
+fn place(
+    spec: &LaunchSpec,
+    mut memory: Memory,
+) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
     let mut addresses = Vec::new();
     for buffer in &spec.buffers {
         addresses.push(memory.alloc(&buffer_bytes(buffer)?));
@@ -420,24 +422,17 @@ pub fn execute(
     target: &Target,
     spec: &LaunchSpec,
 ) -> Result<Outcome, String> {
-    let Arch::Gcn(generation) = target.arch else {
-        return Err(format!("{target}: the simulator runs GCN code only"));
-    };
-    let (mut memory, addresses, args) = place(spec)?;
+    let simulator = simulator(target.arch);
+    let (mut memory, addresses, args) = place(spec, simulator.memory())?;
     let launch = Launch {
         workgroup_size: spec.workgroup_size,
         groups: spec.groups,
         // Garbage in the unused bytes of narrow arguments, which kernels must ignore.
-        kernarg: kernarg_segment(&func.signature, &args, 0xa5a5_a500)?,
+        params: param_block(target, &func.signature, &args, 0xa5a5_a500)?,
     };
-    let stats = gcn::launch(
-        compiled,
-        generation,
-        &launch,
-        &mut memory,
-        &Options::default(),
-    )
-    .map_err(|e| e.to_string())?;
+    let stats = simulator
+        .launch(compiled, &launch, &mut memory, &Options::default())
+        .map_err(|e| e.to_string())?;
     let buffers = read_back(spec, &addresses, &memory)?;
     let mut failures = Vec::new();
     for (line, expect) in &spec.expects {
@@ -476,11 +471,18 @@ pub enum Reference {
     Unavailable(String),
 }
 
-/// Runs `spec` in `cranelift-interpreter`, work-item after work-item.
-pub fn reference(func: &ir::Function, spec: &LaunchSpec) -> Result<Reference, String> {
-    let (memory, addresses, args) = place(spec)?;
+/// Runs `spec` in `cranelift-interpreter`, work-item after work-item, with `target`'s
+/// addresses and lanes per wave (which the lane-id intrinsic counts in).
+pub fn reference(
+    func: &ir::Function,
+    target: &Target,
+    spec: &LaunchSpec,
+) -> Result<Reference, String> {
+    let simulator = simulator(target.arch);
+    let (memory, addresses, args) = place(spec, simulator.memory())?;
+    let lanes = simulator.lanes();
     Ok(
-        match interpret_launch(func, &args, spec.workgroup_size, spec.groups, &memory) {
+        match interpret_launch(func, &args, spec.workgroup_size, spec.groups, lanes, &memory) {
             LaunchReference::Completed(memory) => {
                 Reference::Buffers(read_back(spec, &addresses, &memory)?)
             }

@@ -98,7 +98,7 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 all_passed = false;
                 println!("FAIL {name}: {failure}");
             }
-            match launch::reference(func, spec) {
+            match launch::reference(func, &target, spec) {
                 Ok(launch::Reference::Buffers(reference)) => {
                     let differences = launch::differences(&outcome.buffers, &reference);
                     if differences.is_empty() {

@@ -42,7 +42,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavelift::FunctionKind;
-use wavelift::sim::gcn::{Memory, Options};
+use wavelift::sim::{Options, simulator};
 use wavelift::sim::harness::{Reference, format_values, interpret, run_device, same_values};
 use wavelift::{Target, ir};
 
@@ -564,7 +564,7 @@ pub fn run_test(
             &function.signature,
             target,
             &lanes,
-            &mut Memory::new(),
+            &mut simulator(target.arch).memory(),
             &Options::default(),
         )
         .map_err(|error| format!("the simulation failed: {error}"))
@@ -691,12 +691,14 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
             return;
         }
     };
-    // The reference does not depend on the target: once per launch.
-    let references: Vec<launch::Reference> = specs
-        .iter()
-        .map(|spec| launch::reference(func, spec).unwrap_or_else(launch::Reference::Unavailable))
-        .collect();
     for target in context.targets {
+        // The reference runs with the target's addresses and lanes per wave.
+        let references: Vec<launch::Reference> = specs
+            .iter()
+            .map(|spec| {
+                launch::reference(func, target, spec).unwrap_or_else(launch::Reference::Unavailable)
+            })
+            .collect();
         let compiled = match compile_guarded(func, target) {
             Ok(compiled) => compiled,
             Err(error) => {

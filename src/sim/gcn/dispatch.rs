@@ -4,7 +4,7 @@
 
 use super::program::{Program, RegSet};
 use super::wave::{Env, State, Wave, reg_name};
-use super::{Launch, Memory, Options, SimError, Stats, Violation};
+use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::isa::gcn::GcnInfo;
 use crate::isa::gcn::mc::Gen;
 use crate::{CompiledCode, FunctionKind};
@@ -168,15 +168,15 @@ pub(crate) fn launch(
             "the code was not compiled for GCN".into(),
         )));
     };
-    if (launch.kernarg.len() as u32) < info.kernarg_size {
+    if (launch.params.len() as u32) < info.kernarg_size {
         return Err(error(Violation::Other(format!(
             "the kernel reads {} bytes of arguments, the launch gives {}",
             info.kernarg_size,
-            launch.kernarg.len()
+            launch.params.len()
         ))));
     }
 
-    let kernarg_address = memory.alloc(&launch.kernarg);
+    let kernarg_address = memory.alloc(&launch.params);
     let mut p = [0u8; packet::SIZE];
     p[packet::HEADER..][..2].copy_from_slice(&packet::KERNEL_DISPATCH.to_le_bytes());
     let dims: u16 = if grid[2] > 1 {

@@ -4,7 +4,7 @@
 
 use crate::isa::gcn::mc::{self, Enc, Form, Gen, McInst, Op, OpInfo, Operand};
 
-use super::Violation;
+use crate::sim::Violation;
 
 /// A set of registers in the hardware's operand numbering (SGPRs, VCC, M0, EXEC: 0–127;
 /// VGPRs: 256–511), plus one pseudo-register per hardware register (`s_getreg`/`s_setreg`

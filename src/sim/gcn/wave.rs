@@ -10,7 +10,7 @@ use super::hazard::History;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
 use super::waitcnt::{Outstanding, Payload, Pending};
-use super::{Memory, Options, SimError, Violation};
+use crate::sim::{Memory, Options, SimError, Violation};
 use crate::isa::gcn::mc::{self, Enc, Form, Gen, Op, OpInfo, Operand};
 
 /// MODE at wave start, as the kernel descriptor's `compute_pgm_rsrc1` sets it for wavelift

@@ -1,19 +1,40 @@
-//! The simulated global address space: allocated regions, everything else faults.
+//! The simulated global address space: allocated regions, everything else faults. Every
+//! target's simulator uses it; where its addresses start is the target's
+//! ([`Simulator::memory`](super::Simulator::memory)).
 
-/// Byte-addressed global memory made of allocated regions. Addresses start at
-/// `0x1_0000_0000` (so a 32-bit truncation of a pointer is caught), regions are 256-byte
-/// aligned and separated by unmapped gaps, and any access outside a region is an error.
-#[derive(Clone, Debug, Default)]
+/// Byte-addressed global memory made of allocated regions. Addresses start at a base
+/// (`0x1_0000_0000` for targets with 64-bit addresses, so that a 32-bit truncation of a
+/// pointer is caught), regions are 256-byte aligned and separated by unmapped gaps, and
+/// any access outside a region is an error.
+#[derive(Clone, Debug)]
 pub struct Memory {
+    base: u64,
     regions: Vec<(u64, Vec<u8>)>,
 }
 
-const BASE: u64 = 0x1_0000_0000;
+/// Where the regions of [`Memory::new`] start: above 4 GiB.
+const WIDE_BASE: u64 = 0x1_0000_0000;
 const GAP: u64 = 0x1000;
 
+impl Default for Memory {
+    fn default() -> Memory {
+        Memory::with_base(WIDE_BASE)
+    }
+}
+
 impl Memory {
+    /// Memory for 64-bit addresses: regions from `0x1_0000_0000` on.
     pub fn new() -> Memory {
         Memory::default()
+    }
+
+    /// Memory whose first region starts at `base` (rounded up to 256 bytes): for a
+    /// target whose addresses are narrower than 64 bits.
+    pub fn with_base(base: u64) -> Memory {
+        Memory {
+            base,
+            regions: Vec::new(),
+        }
     }
 
     /// Allocates a region holding `bytes` and returns its address.
@@ -21,7 +42,7 @@ impl Memory {
         let next = self
             .regions
             .last()
-            .map_or(BASE, |(base, data)| base + data.len() as u64 + GAP);
+            .map_or(self.base, |(base, data)| base + data.len() as u64 + GAP);
         let base = next.next_multiple_of(256);
         self.regions.push((base, bytes.to_vec()));
         base
@@ -74,5 +95,7 @@ mod tests {
         assert_eq!(m.write(b + 4, &[9; 4]), Some(()));
         assert_eq!(m.read(b, 8), Some(&[0u8, 0, 0, 0, 9, 9, 9, 9][..]));
         assert_eq!(m.write(b + 5, &[0; 4]), None);
+        assert_eq!(a, 0x1_0000_0000);
+        assert_eq!(Memory::with_base(0x1001).alloc(&[0]), 0x1100);
     }
 }
