@@ -11,8 +11,8 @@ use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir;
 use wavelift::isa::gcn::mc::Gen;
 use wavelift::sim::gcn::launch;
-use wavelift::sim::{Launch, Memory, Options};
 use wavelift::sim::harness::{LaunchReference, interpret_launch, param_block};
+use wavelift::sim::{Launch, Memory, Options};
 use wavelift::{Arch, DisasmLine, Target};
 
 /// f64 divisions in a body: about 108 bytes of code each, 1,300 make 140 KiB.
@@ -156,10 +156,11 @@ fn check(text: &str, args: &[i32]) {
             let out = memory.alloc_zeroed(64 * 8);
             let values = [DataValue::I64(out as i64), DataValue::I32(arg)];
             let params = param_block(&target, &func.signature, &values, 0).unwrap();
-            let reference = match interpret_launch(func, &values, [64, 1, 1], [1, 1, 1], 64, &memory) {
-                LaunchReference::Completed(memory) => memory,
-                other => panic!("the interpreter cannot run {}: {other:?}", func.name),
-            };
+            let reference =
+                match interpret_launch(func, &values, [64, 1, 1], [1, 1, 1], 64, &memory) {
+                    LaunchReference::Completed(memory) => memory,
+                    other => panic!("the interpreter cannot run {}: {other:?}", func.name),
+                };
             let grid = Launch {
                 workgroup_size: [64, 1, 1],
                 groups: [1, 1, 1],

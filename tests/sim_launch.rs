@@ -1,12 +1,12 @@
 //! Kernel launches on the simulator: the compiled saxpy filetest over a grid, checked
 //! against Rust, and a hand-built kernel whose waves exchange data across `s_barrier`.
 
+use wavelift::gcn::GcnInfo;
 use wavelift::isa::gcn::abi::KernelInputs;
 use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{Enc, Gen, McInst, Op, Operand, encode};
 use wavelift::sim::gcn::launch;
 use wavelift::sim::{Launch, Memory, Options, Violation};
-use wavelift::gcn::GcnInfo;
 use wavelift::{CompiledCode, FunctionKind, Target, TargetInfo};
 
 /// The first function of a filetest, compiled for `cpu`.

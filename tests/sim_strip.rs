@@ -12,8 +12,8 @@ use cranelift_reader::parse_functions;
 use wavelift::isa::gcn::mc::waitcnt_imm;
 use wavelift::isa::gcn::mc::{self, Enc, Gen, McInst, Op, Operand};
 use wavelift::sim::gcn;
-use wavelift::sim::{Launch, Memory, Options, SimError, Violation};
 use wavelift::sim::harness::param_block;
+use wavelift::sim::{Launch, Memory, Options, SimError, Violation};
 use wavelift::{CompiledCode, FunctionKind, Target, ir};
 
 const GEN: Gen = Gen::Gfx8;

@@ -14,9 +14,9 @@ use super::values::bits_of;
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::types::I64;
 use crate::ir::{self, AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Type};
-use crate::sim::{self, Launch, SimError, simulator};
 use crate::sim::harness::{self, Reference, interpret};
 use crate::sim::harness::{dwords_of, value_from_dwords};
+use crate::sim::{self, Launch, SimError, simulator};
 use crate::{CompileError, CompiledCode, Target};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
@@ -655,7 +655,7 @@ mod tests {
     }
 
     #[test]
-    fn gcn_kernarg_layout_follows_the_abi() {
+    fn param_block_follows_the_abi() {
         let inputs = LaneInputs {
             args: vec![DataValue::I8(-1), DataValue::I64(2), DataValue::I32(3)],
             noise: 0x1234_5678,

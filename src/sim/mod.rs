@@ -7,8 +7,6 @@
 //! [`Simulator`]; [`simulator`] gives each target's. The memory model, the options, the
 //! counts and the errors here are every target's.
 
-#[cfg(test)]
-mod expansions;
 pub mod gcn;
 pub mod harness;
 mod memory;
@@ -192,4 +190,3 @@ pub struct Launch {
     /// kernarg segment).
     pub params: Vec<u8>,
 }
-

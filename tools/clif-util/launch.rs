@@ -482,7 +482,14 @@ pub fn reference(
     let (memory, addresses, args) = place(spec, simulator.memory())?;
     let lanes = simulator.lanes();
     Ok(
-        match interpret_launch(func, &args, spec.workgroup_size, spec.groups, lanes, &memory) {
+        match interpret_launch(
+            func,
+            &args,
+            spec.workgroup_size,
+            spec.groups,
+            lanes,
+            &memory,
+        ) {
             LaunchReference::Completed(memory) => {
                 Reference::Buffers(read_back(spec, &addresses, &memory)?)
             }

@@ -42,8 +42,8 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavelift::FunctionKind;
-use wavelift::sim::{Options, simulator};
 use wavelift::sim::harness::{Reference, format_values, interpret, run_device, same_values};
+use wavelift::sim::{Options, simulator};
 use wavelift::{Target, ir};
 
 /// Run filetests: check .clif files against the expectations written under each function.

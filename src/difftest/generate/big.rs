@@ -321,7 +321,7 @@ impl Generator<'_, '_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{GenConfig, generate};
+    use crate::difftest::generate::{GenConfig, generate};
     use crate::difftest::values::SplitMix64;
     use crate::ir::InstructionData;
     use arbitrary::Unstructured;

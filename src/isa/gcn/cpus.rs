@@ -229,7 +229,6 @@ fn parse_features(
     Ok((xnack.unwrap_or_default(), sramecc.unwrap_or_default()))
 }
 
-
 /// Looks up `name` with its target-ID `features` (the pieces after `:`).
 pub(crate) fn select(name: &str, features: &[&str]) -> Result<Selection, TargetError> {
     let found = GCN_CPUS

@@ -4,9 +4,9 @@
 
 use super::program::{Program, RegSet};
 use super::wave::{Env, State, Wave, reg_name};
-use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::isa::gcn::GcnInfo;
 use crate::isa::gcn::mc::Gen;
+use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
 
 /// Bytes of LDS each work-group gets (the gfx7–gfx9 maximum; gfx6 has 32 KiB but the

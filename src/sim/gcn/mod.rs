@@ -21,6 +21,9 @@
 //! `docs/simulator.md` describes what is modelled and what is checked.
 
 mod dispatch;
+// Models of the emitted numerical sequences, run on this simulator's semantics.
+#[cfg(test)]
+mod expansions;
 pub(crate) mod float;
 mod hazard;
 mod program;

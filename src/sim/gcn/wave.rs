@@ -10,8 +10,8 @@ use super::hazard::History;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
 use super::waitcnt::{Outstanding, Payload, Pending};
-use crate::sim::{Memory, Options, SimError, Violation};
 use crate::isa::gcn::mc::{self, Enc, Form, Gen, Op, OpInfo, Operand};
+use crate::sim::{Memory, Options, SimError, Violation};
 
 /// MODE at wave start, as the kernel descriptor's `compute_pgm_rsrc1` sets it for wavelift
 /// code (docs/ir.md): round to nearest even (FP_ROUND [3:0] = 0), FP32 and FP64/FP16

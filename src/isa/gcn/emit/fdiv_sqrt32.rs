@@ -22,7 +22,7 @@ impl Emitter<'_> {
     ///
     /// Hazard (GCN3 ISA 4.5, "VALU writes VCC, then V_DIV_FMAS reads VCC: 4 wait states"):
     /// seven VALU instructions separate the second v_div_scale_f32 from v_div_fmas_f32.
-    /// `src/sim/expansions/fdiv.rs` runs this exact expansion against Rust's `/`.
+    /// `src/sim/gcn/expansions/fdiv.rs` runs this exact expansion against Rust's `/`.
     pub(super) fn fdiv32(&mut self, dst: Reg, num: Reg, den: Reg, tmp: &[Reg; 4]) {
         let (d, n, q) = (
             reg_operand(dst, 0),
@@ -53,7 +53,7 @@ impl Emitter<'_> {
     /// below the midpoint of s⁻ and s, x - s⁺·s > 0 that it is above that of s and s⁺
     /// (the fma residuals are exact in sign). Inputs below 2^-96 are scaled by 2^32 first
     /// (the root by 2^16) so that the residuals stay normal; ±0 and +inf pass through.
-    /// `src/sim/expansions/fdiv.rs` runs this exact expansion against `f32::sqrt`.
+    /// `src/sim/gcn/expansions/fdiv.rs` runs this exact expansion against `f32::sqrt`.
     pub(super) fn sqrt32(&mut self, dst: Reg, src: Reg, tmp: &[Reg; 4]) {
         let (d, x) = (reg_operand(dst, 0), reg_operand(src, 0));
         let [t0, t1, t2, t3] = tmp.map(|r| reg_operand(r, 0));

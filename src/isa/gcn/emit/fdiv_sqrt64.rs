@@ -29,7 +29,7 @@ impl Emitter<'_> {
     /// v_rcp_f64, one the quotient. On gfx6 the VCC output of v_div_scale is unusable
     /// (LLVM's `hasUsableDivScaleConditionOutput`): the condition is recomputed as "exactly
     /// one of numerator and denominator was scaled" from their high words. The hazard
-    /// pass separates the VCC write from v_div_fmas_f64. `src/sim/expansions/fdiv64.rs` checks it.
+    /// pass separates the VCC write from v_div_fmas_f64. `src/sim/gcn/expansions/fdiv64.rs` checks it.
     pub(super) fn fdiv64(&mut self, dst: Reg, num: Reg, den: Reg, tmp: &[Reg; 4]) {
         let (d, n, q) = (
             reg_operand(dst, 0),
@@ -81,7 +81,7 @@ impl Emitter<'_> {
     /// `SITargetLowering::lowerFSQRTF64`. Inputs below 2^-767 are scaled by 2^256 (the root
     /// by 2^128 after); from y = v_rsq_f64(x), s = x·y and h = y/2 are refined together by
     /// one Goldschmidt step (r = 1/2 - h·s), then s by two Newton-Raphson steps on the fma
-    /// residual x - s². ±0 and +inf pass through. `src/sim/expansions/fdiv64.rs` checks it.
+    /// residual x - s². ±0 and +inf pass through. `src/sim/gcn/expansions/fdiv64.rs` checks it.
     pub(super) fn sqrt64(&mut self, dst: Reg, src: Reg, tmp: &[Reg; 4]) {
         let (d, x) = (reg_operand(dst, 0), reg_operand(src, 0));
         let [t0, t1, t2, t3] = tmp.map(|r| reg_operand(r, 0));

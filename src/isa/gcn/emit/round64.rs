@@ -10,7 +10,7 @@ impl Emitter<'_> {
     /// clears the fraction bits below the exponent e (x itself for e > 51, ±0 for e < 0);
     /// floor and ceil step the truncation by ∓1 where it moved the wrong way; rndne adds
     /// and subtracts 2^52 with x's sign (the additions round to nearest even), keeps x
-    /// for |x| ≥ 2^52 and x's sign for a zero result. `src/sim/expansions/round64.rs` checks it.
+    /// for |x| ≥ 2^52 and x's sign for a zero result. `src/sim/gcn/expansions/round64.rs` checks it.
     pub(super) fn round64(&mut self, op: Op, dst: Reg, src: Reg, tmp: &[Reg; 2]) {
         let (d, x) = (reg_operand(dst, 0), reg_operand(src, 0));
         let [t0, t1] = tmp.map(|r| reg_operand(r, 0));
