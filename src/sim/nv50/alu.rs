@@ -5,7 +5,7 @@
 //!
 //! Flags are a nibble: Z (bit 0), S (bit 1), C (bit 2), O (bit 3) (`isa.rst`, "Registers").
 
-use super::float::{self, Cmp, Rm};
+use super::float::{self, Cmp, Mode};
 use super::sfu;
 use crate::isa::nv50::mc::{Cond, McInst, Mods, Op, Operand, Round, Ty};
 
@@ -147,12 +147,12 @@ fn int_product(inst: &McInst, a: u32, b: u32) -> Result<u32, String> {
     })
 }
 
-fn round(inst: &McInst) -> Rm {
+fn round(inst: &McInst) -> Mode {
     match inst.round {
-        None | Some(Round::Rn | Round::Rni) => Rm::Rn,
-        Some(Round::Rm | Round::Rmi) => Rm::Rm,
-        Some(Round::Rp | Round::Rpi) => Rm::Rp,
-        Some(Round::Rz | Round::Rzi) => Rm::Rz,
+        None | Some(Round::Rn | Round::Rni) => Mode::Rn,
+        Some(Round::Rm | Round::Rmi) => Mode::Rm,
+        Some(Round::Rp | Round::Rpi) => Mode::Rp,
+        Some(Round::Rz | Round::Rzi) => Mode::Rz,
     }
 }
 
@@ -550,7 +550,7 @@ fn cvt(inst: &McInst, x: u64) -> Result<Out, String> {
         (true, true) => {
             if sty == Ty::F32 && dty == Ty::F32 {
                 let v = f32_src(inst, x, 0);
-                let mut r = float::f32_add(v, 0x8000_0000, Rm::Rn);
+                let mut r = float::f32_add(v, 0x8000_0000, Mode::Rn);
                 if inst.mods.contains(Mods::SAT) {
                     r = float::f32_sat(r);
                 }
@@ -578,10 +578,10 @@ fn cvt(inst: &McInst, x: u64) -> Result<Out, String> {
     }
 }
 
-fn rm_for_sign(rm: Rm, negative: bool) -> Rm {
+fn rm_for_sign(rm: Mode, negative: bool) -> Mode {
     match (rm, negative) {
-        (Rm::Rm, true) => Rm::Rp,
-        (Rm::Rp, true) => Rm::Rm,
+        (Mode::Rm, true) => Mode::Rp,
+        (Mode::Rp, true) => Mode::Rm,
         (rm, _) => rm,
     }
 }
@@ -592,7 +592,7 @@ fn float_to_int(
     sty: Ty,
     dty: Ty,
     dst_bits: u32,
-    rm: Rm,
+    rm: Mode,
     neg_mod: bool,
     abs_mod: bool,
 ) -> Result<Out, String> {

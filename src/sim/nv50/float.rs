@@ -19,7 +19,7 @@
 
 /// A rounding mode, as the instructions' fields number the first four.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Rm {
+pub(crate) enum Mode {
     /// To nearest, ties to even.
     Rn,
     /// Towards minus infinity.
@@ -32,17 +32,17 @@ pub(crate) enum Rm {
     Odd,
 }
 
-impl Rm {
+impl Mode {
     /// The mode of a 2-bit rounding field (`rn`, `rm`, `rp`, `rz`).
-    pub fn from_field(v: u32) -> Rm {
-        [Rm::Rn, Rm::Rm, Rm::Rp, Rm::Rz][v as usize & 3]
+    pub fn from_field(v: u32) -> Mode {
+        [Mode::Rn, Mode::Rm, Mode::Rp, Mode::Rz][v as usize & 3]
     }
 
     /// The mode to round a magnitude with, for a value of sign `negative`.
-    fn for_sign(self, negative: bool) -> Rm {
+    fn for_sign(self, negative: bool) -> Mode {
         match (self, negative) {
-            (Rm::Rm, true) => Rm::Rp,
-            (Rm::Rp, true) => Rm::Rm,
+            (Mode::Rm, true) => Mode::Rp,
+            (Mode::Rp, true) => Mode::Rm,
             (rm, _) => rm,
         }
     }
@@ -71,7 +71,7 @@ impl Cmp {
 
 /// `x >> shift` rounded per `rm` as a magnitude (`rm`/`rz` truncate); a negative shift
 /// shifts left.
-fn shr(x: u128, shift: i32, rm: Rm) -> u128 {
+fn shr(x: u128, shift: i32, rm: Mode) -> u128 {
     if shift <= 0 {
         return x << -shift;
     }
@@ -82,9 +82,9 @@ fn shr(x: u128, shift: i32, rm: Rm) -> u128 {
         (x >> shift, rest, rest.cmp(&(1u128 << (shift - 1))))
     };
     match rm {
-        Rm::Rp if rest != 0 => q + 1,
-        Rm::Rn if cmp_half.is_gt() || (cmp_half.is_eq() && q & 1 == 1) => q + 1,
-        Rm::Odd if rest != 0 => q | 1,
+        Mode::Rp if rest != 0 => q + 1,
+        Mode::Rn if cmp_half.is_gt() || (cmp_half.is_eq() && q & 1 == 1) => q + 1,
+        Mode::Odd if rest != 0 => q | 1,
         _ => q,
     }
 }
@@ -128,7 +128,7 @@ fn f32_parts(x: u32, ftz: bool) -> (bool, i32, u32) {
 
 /// Assembles a finite (or overflowing) f32 from a rounded significand; results below the
 /// normal range become zero when `ftz`.
-fn f32_make(s: bool, mut e: i32, mut f: u32, rm: Rm, ftz: bool) -> u32 {
+fn f32_make(s: bool, mut e: i32, mut f: u32, rm: Mode, ftz: bool) -> u32 {
     if f == 0 {
         e = 1;
     }
@@ -139,7 +139,7 @@ fn f32_make(s: bool, mut e: i32, mut f: u32, rm: Rm, ftz: bool) -> u32 {
     let (e, f) = if e <= 0 || f < F32_ONE_BIT {
         (0, if ftz { 0 } else { f })
     } else if e >= 0xff {
-        if rm == Rm::Rz || rm.for_sign(s) == Rm::Rm {
+        if rm == Mode::Rz || rm.for_sign(s) == Mode::Rm {
             (0xfe, F32_ONE_BIT - 1)
         } else {
             (0xff, 0)
@@ -151,7 +151,7 @@ fn f32_make(s: bool, mut e: i32, mut f: u32, rm: Rm, ftz: bool) -> u32 {
 }
 
 /// `add f32` (and `sub`, with a negated operand).
-pub(crate) fn f32_add(a: u32, b: u32, rm: Rm) -> u32 {
+pub(crate) fn f32_add(a: u32, b: u32, rm: Mode) -> u32 {
     if f32_is_nan(a) || f32_is_nan(b) {
         return F32_NAN;
     }
@@ -165,8 +165,8 @@ pub(crate) fn f32_add(a: u32, b: u32, rm: Rm) -> u32 {
     let (sb, eb, fb) = f32_parts(b, true);
     let mut er = ea.max(eb) + 1;
     // Three guard bits and a sticky bit: a 28-bit accumulator.
-    let fa = shr(fa as u128, er - ea - 4, Rm::Odd) as i64;
-    let fb = shr(fb as u128, er - eb - 4, Rm::Odd) as i64;
+    let fa = shr(fa as u128, er - ea - 4, Mode::Odd) as i64;
+    let fb = shr(fb as u128, er - eb - 4, Mode::Odd) as i64;
     let res = if sa { -fa } else { fa } + if sb { -fb } else { fb };
     if res == 0 {
         return f32_make(sa && sb, 0, 0, rm, true);
@@ -178,7 +178,7 @@ pub(crate) fn f32_add(a: u32, b: u32, rm: Rm) -> u32 {
 }
 
 /// `mul f32`.
-pub(crate) fn f32_mul(a: u32, b: u32, rm: Rm) -> u32 {
+pub(crate) fn f32_mul(a: u32, b: u32, rm: Mode) -> u32 {
     let (sa, ea, fa) = f32_parts(a, true);
     let (sb, eb, fb) = f32_parts(b, true);
     if f32_is_nan(a) || f32_is_nan(b) {
@@ -223,17 +223,17 @@ pub(crate) fn f32_mad(a: u32, b: u32, c: u32) -> u32 {
         return f32_inf(sc);
     }
     if fa == 0 || fb == 0 || fc == 0 {
-        return f32_add(f32_mul(a, b, Rm::Rn), c, Rm::Rn);
+        return f32_add(f32_mul(a, b, Mode::Rn), c, Mode::Rn);
     }
     let mut es = ea + eb - 0x7f + 1;
     let product = norm(fa as u128 * fb as u128, &mut es, 47);
-    let product = shr(product, 24, Rm::Rz);
+    let product = shr(product, 24, Mode::Rz);
     let mut er = es.max(ec) + 1;
-    let p = shr(product, er - es - 4, Rm::Odd) as i64;
-    let q = shr(fc as u128, er - ec - 4, Rm::Odd) as i64;
+    let p = shr(product, er - es - 4, Mode::Odd) as i64;
+    let q = shr(fc as u128, er - ec - 4, Mode::Odd) as i64;
     let res = if ss { -p } else { p } + if sc { -q } else { q };
     if res == 0 {
-        return f32_make(ss && sc, 0, 0, Rm::Rn, true);
+        return f32_make(ss && sc, 0, 0, Mode::Rn, true);
     }
     let sr = res < 0;
     let mut m = norm(res.unsigned_abs() as u128, &mut er, 27);
@@ -243,8 +243,8 @@ pub(crate) fn f32_mad(a: u32, b: u32, c: u32) -> u32 {
         m >>= 1 - er;
         er = 1;
     }
-    let m = shr(m, 4, Rm::Rn);
-    f32_make(sr, er, m as u32, Rm::Rn, true)
+    let m = shr(m, 4, Mode::Rn);
+    f32_make(sr, er, m as u32, Mode::Rn, true)
 }
 
 /// Saturation to [0, 1] (`sat`); NaN gives the NaN result.
@@ -259,7 +259,7 @@ pub(crate) fn f32_sat(x: u32) -> u32 {
 }
 
 /// Rounds to an integral value (`cvt rni`/`rmi`/`rpi`/`rzi f32 f32`).
-pub(crate) fn f32_rint(x: u32, rm: Rm) -> u32 {
+pub(crate) fn f32_rint(x: u32, rm: Mode) -> u32 {
     if f32_is_nan(x) {
         return F32_NAN;
     }
@@ -310,7 +310,7 @@ pub(crate) fn f32_minmax(a: u32, b: u32, min: bool) -> u32 {
     };
     let flush = |x: u32| {
         let (s, e, f) = f32_parts(x, true);
-        f32_make(s, e, f, Rm::Rn, true)
+        f32_make(s, e, f, Mode::Rn, true)
     };
     let (a, b) = (flush(a), flush(b));
     let (sa, sb) = (a >> 31 == 1, b >> 31 == 1);
@@ -331,7 +331,7 @@ pub(crate) fn f32_minmax(a: u32, b: u32, min: bool) -> u32 {
 }
 
 /// An unsigned integer to f32 (the caller applies and rounds for the sign).
-pub(crate) fn f32_from_u64(x: u64, rm: Rm) -> u32 {
+pub(crate) fn f32_from_u64(x: u64, rm: Mode) -> u32 {
     if x == 0 {
         return 0;
     }
@@ -342,7 +342,7 @@ pub(crate) fn f32_from_u64(x: u64, rm: Rm) -> u32 {
 
 /// The magnitude of a non-negative f32 as an unsigned integer, rounded per `rm`;
 /// saturates to `u64::MAX`, NaN and negative values give 0.
-pub(crate) fn f32_to_u64(x: u32, rm: Rm, ftz: bool) -> u64 {
+pub(crate) fn f32_to_u64(x: u32, rm: Mode, ftz: bool) -> u64 {
     let (s, e, f) = f32_parts(x, ftz);
     if f32_is_nan(x) || s {
         return 0;
@@ -397,7 +397,7 @@ fn f64_parts(x: u64) -> (bool, i32, u64) {
     }
 }
 
-fn f64_make(s: bool, mut e: i32, mut f: u64, rm: Rm) -> u64 {
+fn f64_make(s: bool, mut e: i32, mut f: u64, rm: Mode) -> u64 {
     if f == 0 {
         e = 1;
     }
@@ -408,7 +408,7 @@ fn f64_make(s: bool, mut e: i32, mut f: u64, rm: Rm) -> u64 {
     let (e, f) = if f < F64_ONE_BIT {
         (0, f)
     } else if e >= 0x7ff {
-        if rm == Rm::Rz || rm.for_sign(s) == Rm::Rm {
+        if rm == Mode::Rz || rm.for_sign(s) == Mode::Rm {
             (0x7fe, F64_ONE_BIT - 1)
         } else {
             (0x7ff, 0)
@@ -420,7 +420,7 @@ fn f64_make(s: bool, mut e: i32, mut f: u64, rm: Rm) -> u64 {
 }
 
 /// `add f64` on operands prepared by [`f64_operand`].
-pub(crate) fn f64_add(a: u64, b: u64, rm: Rm) -> u64 {
+pub(crate) fn f64_add(a: u64, b: u64, rm: Mode) -> u64 {
     if f64_is_nan(b) {
         return b;
     }
@@ -436,11 +436,11 @@ pub(crate) fn f64_add(a: u64, b: u64, rm: Rm) -> u64 {
     let (sa, ea, fa) = f64_parts(a);
     let (sb, eb, fb) = f64_parts(b);
     let mut er = ea.max(eb) + 1;
-    let fa = shr(fa as u128, er - ea - 4, Rm::Odd) as i64;
-    let fb = shr(fb as u128, er - eb - 4, Rm::Odd) as i64;
+    let fa = shr(fa as u128, er - ea - 4, Mode::Odd) as i64;
+    let fb = shr(fb as u128, er - eb - 4, Mode::Odd) as i64;
     let res = if sa { -fa } else { fa } + if sb { -fb } else { fb };
     if res == 0 {
-        let sr = if sa == sb { sa } else { rm == Rm::Rm };
+        let sr = if sa == sb { sa } else { rm == Mode::Rm };
         return f64_make(sr, 0, 0, rm);
     }
     let sr = res < 0;
@@ -453,7 +453,7 @@ pub(crate) fn f64_add(a: u64, b: u64, rm: Rm) -> u64 {
 }
 
 /// `fma f64`: `a * b + c`, fused, on operands prepared by [`f64_operand`].
-pub(crate) fn f64_fma(a: u64, b: u64, c: u64, rm: Rm) -> u64 {
+pub(crate) fn f64_fma(a: u64, b: u64, c: u64, rm: Mode) -> u64 {
     for x in [b, c, a] {
         if f64_is_nan(x) {
             return x;
@@ -481,12 +481,12 @@ pub(crate) fn f64_fma(a: u64, b: u64, c: u64, rm: Rm) -> u64 {
     }
     let mut er = es.max(ec) + 1;
     er = er.max(1);
-    product = shr(product, er - 1 - es, Rm::Odd);
+    product = shr(product, er - 1 - es, Mode::Odd);
     let mut acc = if ss { product.wrapping_neg() } else { product };
     let mut sh = er - 4 - ec - 53;
     let mut fc = fc as u128;
     if sh > 0 {
-        fc = shr(fc, sh, Rm::Odd);
+        fc = shr(fc, sh, Mode::Odd);
         sh = 0;
     }
     let addend = fc << -sh;
@@ -496,7 +496,7 @@ pub(crate) fn f64_fma(a: u64, b: u64, c: u64, rm: Rm) -> u64 {
         acc.wrapping_add(addend)
     };
     if acc == 0 {
-        let sr = if ss == sc { ss } else { rm == Rm::Rm };
+        let sr = if ss == sc { ss } else { rm == Mode::Rm };
         return f64_make(sr, 0, 0, rm);
     }
     let sr = acc >> 127 == 1;
@@ -505,7 +505,7 @@ pub(crate) fn f64_fma(a: u64, b: u64, c: u64, rm: Rm) -> u64 {
     }
     let mut m = norm(acc, &mut er, 109);
     if er < 1 {
-        m = shr(m, 1 - er, Rm::Rz);
+        m = shr(m, 1 - er, Mode::Rz);
         er = 1;
     }
     f64_make(sr, er, shr(m, 57, rm.for_sign(sr)) as u64, rm)
@@ -513,8 +513,8 @@ pub(crate) fn f64_fma(a: u64, b: u64, c: u64, rm: Rm) -> u64 {
 
 /// `mul f64`: the fused multiply-add with a zero addend of the sign that keeps an exact
 /// zero product's sign.
-pub(crate) fn f64_mul(a: u64, b: u64, rm: Rm) -> u64 {
-    f64_fma(a, b, if rm == Rm::Rm { 0 } else { 1 << 63 }, rm)
+pub(crate) fn f64_mul(a: u64, b: u64, rm: Mode) -> u64 {
+    f64_fma(a, b, if rm == Mode::Rm { 0 } else { 1 << 63 }, rm)
 }
 
 pub(crate) fn f64_cmp(a: u64, b: u64) -> Cmp {
@@ -561,7 +561,7 @@ pub(crate) fn f64_minmax(a: u64, b: u64, min: bool) -> u64 {
     if pick_b { b } else { a }
 }
 
-pub(crate) fn f64_rint(x: u64, rm: Rm) -> u64 {
+pub(crate) fn f64_rint(x: u64, rm: Mode) -> u64 {
     if f64_is_nan(x) || f64_is_inf(x) {
         return x;
     }
@@ -579,7 +579,7 @@ pub(crate) fn f64_rint(x: u64, rm: Rm) -> u64 {
     f64_make(s, e, f, rm)
 }
 
-pub(crate) fn f64_from_u64(x: u64, rm: Rm) -> u64 {
+pub(crate) fn f64_from_u64(x: u64, rm: Mode) -> u64 {
     if x == 0 {
         return 0;
     }
@@ -589,7 +589,7 @@ pub(crate) fn f64_from_u64(x: u64, rm: Rm) -> u64 {
 }
 
 /// As [`f32_to_u64`], for f64.
-pub(crate) fn f64_to_u64(x: u64, rm: Rm) -> u64 {
+pub(crate) fn f64_to_u64(x: u64, rm: Mode) -> u64 {
     let (s, e, f) = f64_parts(x);
     if f64_is_nan(x) || s {
         return 0;
@@ -616,11 +616,11 @@ pub(crate) fn f32_to_f64(x: u32) -> u64 {
     }
     let mut e = e + 0x3ff - 0x7f;
     let m = norm((f as u128) << 29, &mut e, 52);
-    f64_make(s, e, m as u64, Rm::Rn)
+    f64_make(s, e, m as u64, Mode::Rn)
 }
 
 /// f64 to f32, rounded per `rm`; denormal results are kept.
-pub(crate) fn f64_to_f32(x: u64, rm: Rm) -> u32 {
+pub(crate) fn f64_to_f32(x: u64, rm: Mode) -> u32 {
     let (s, e, f) = f64_parts(x);
     if f64_is_nan(x) {
         let payload = ((f - F64_ONE_BIT) >> 29) as u32 | 1 << 22;

@@ -100,7 +100,7 @@ fn pre(x: u32, sin: bool) -> u32 {
     let mut e = if e == 0 { 1 } else { e } - 0x7f;
     if sin {
         // 0xa2f983 / 2^24 is 2/π to 24 bits.
-        f = f * 0xa2_f983 >> 16;
+        f = (f * 0xa2_f983) >> 16;
         e -= 8;
     }
     if !sin && e >= 7 {

@@ -2,7 +2,7 @@
 //! values from the documented semantics: `docs/nv50.md`, envytools' `int.rst` and the
 //! `nvhw/fp.c` model (`docs/targets.md`, f32), IEEE 754 for GT200's f64.
 
-use super::float::{self, Rm};
+use super::float::{self, Mode};
 use super::*;
 use crate::isa::nv50::mc::{
     Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant, decode_one, encode, samples,
@@ -275,20 +275,20 @@ fn f32_model_matches_ieee_on_normal_values_and_deviates_as_documented() {
         let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
         let sum = (fa + fb).to_bits();
         if sum & 0x7f80_0000 != 0 {
-            assert_eq!(float::f32_add(a, b, Rm::Rn), sum, "{fa} + {fb}");
+            assert_eq!(float::f32_add(a, b, Mode::Rn), sum, "{fa} + {fb}");
         }
         assert_eq!(
-            float::f32_mul(a, b, Rm::Rn),
+            float::f32_mul(a, b, Mode::Rn),
             (fa * fb).to_bits(),
             "{fa} * {fb}"
         );
     }
     // Denormals read as zero and are flushed.
-    assert_eq!(float::f32_add(1, 0, Rm::Rn), 0);
-    assert_eq!(float::f32_mul(0x0080_0000, 0x3f00_0000, Rm::Rn), 0);
+    assert_eq!(float::f32_add(1, 0, Mode::Rn), 0);
+    assert_eq!(float::f32_mul(0x0080_0000, 0x3f00_0000, Mode::Rn), 0);
     // NaN results are 0x7fffffff; min/max ignore one NaN.
     assert_eq!(
-        float::f32_add(0x7f80_0000, 0xff80_0000, Rm::Rn),
+        float::f32_add(0x7f80_0000, 0xff80_0000, Mode::Rn),
         0x7fff_ffff
     );
     assert_eq!(
@@ -303,11 +303,11 @@ fn f32_model_matches_ieee_on_normal_values_and_deviates_as_documented() {
     );
     // rz: 1 + 2^-24 + 2^-25 rounds down.
     assert_eq!(
-        float::f32_add(0x3f80_0000, 0x33c0_0000, Rm::Rz),
+        float::f32_add(0x3f80_0000, 0x33c0_0000, Mode::Rz),
         0x3f80_0000
     );
     assert_eq!(
-        float::f32_add(0x3f80_0000, 0x33c0_0000, Rm::Rn),
+        float::f32_add(0x3f80_0000, 0x33c0_0000, Mode::Rn),
         0x3f80_0001
     );
 }
@@ -325,19 +325,19 @@ fn f64_is_ieee_with_rounding_modes() {
     for _ in 0..20000 {
         let (a, b, c) = (next(), next(), next());
         let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
-        assert_eq!(float::f64_add(a, b, Rm::Rn), (fa + fb).to_bits());
-        assert_eq!(float::f64_mul(a, b, Rm::Rn), (fa * fb).to_bits());
+        assert_eq!(float::f64_add(a, b, Mode::Rn), (fa + fb).to_bits());
+        assert_eq!(float::f64_mul(a, b, Mode::Rn), (fa * fb).to_bits());
         assert_eq!(
-            float::f64_fma(a, b, c, Rm::Rn),
+            float::f64_fma(a, b, c, Mode::Rn),
             fa.mul_add(fb, fc).to_bits()
         );
     }
     let one = 1f64.to_bits();
     let tiny = 2f64.powi(-60).to_bits();
-    assert_eq!(float::f64_add(one, tiny, Rm::Rz), one);
-    assert_eq!(float::f64_add(one, tiny, Rm::Rp), one + 1);
+    assert_eq!(float::f64_add(one, tiny, Mode::Rz), one);
+    assert_eq!(float::f64_add(one, tiny, Mode::Rp), one + 1);
     // Denormals are kept.
-    assert_eq!(float::f64_add(1, 1, Rm::Rn), 2);
+    assert_eq!(float::f64_add(1, 1, Mode::Rn), 2);
     // Through the instruction, on GT200.
     let mut add = long(
         Op::Add,
@@ -633,7 +633,7 @@ fn every_encodable_form_runs_or_fails_cleanly() {
     // Each sample of the MC table, in one thread with zeroed registers, followed by exit:
     // the simulator either runs it or reports an error; it never panics.
     for inst in samples() {
-        let mut code = assemble(&[inst.clone()], Variant::G200);
+        let mut code = assemble(std::slice::from_ref(&inst), Variant::G200);
         if code.len() == 4 {
             code.extend(assemble(
                 &[McInst::with(
