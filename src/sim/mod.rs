@@ -10,6 +10,7 @@
 pub mod gcn;
 pub mod harness;
 mod memory;
+pub mod nv50;
 
 pub use memory::Memory;
 

@@ -1,0 +1,202 @@
+//! Starting warps: a device-function call in one warp, and a kernel launch over a grid
+//! with the state nouveau's compute launch sets up (`docs/nv50.md`, "The launch nouveau
+//! performs", "At entry", "Shared memory: the system area and the arguments").
+
+use super::program::Program;
+use super::warp::{Env, State, WARP_THREADS, Warp};
+use crate::isa::nv50::mc::Variant;
+use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
+use crate::{CompiledCode, FunctionKind};
+
+/// Bytes of `s[]` per block: the hardware's maximum (`SHARED_SIZE` at most 0x4000).
+pub(crate) const SHARED_BYTES: usize = 0x4000;
+/// Where the kernel's parameters start in `s[]`.
+pub(crate) const PARAMS_OFFSET: usize = 0x14;
+/// At most 63 words of parameters (`USER_PARAM_COUNT` counts 64, one is the grid's z).
+pub(crate) const MAX_PARAM_BYTES: usize = 252;
+
+fn error(violation: Violation) -> SimError {
+    SimError {
+        pc: 0,
+        inst: None,
+        violation,
+    }
+}
+
+pub(crate) fn call_device(
+    code: &[u8],
+    variant: Variant,
+    args: &[Vec<u32>],
+    result_dwords: usize,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
+    if args.len() > WARP_THREADS {
+        return Err(error(Violation::Other(format!(
+            "{} argument lists for a {WARP_THREADS}-thread warp",
+            args.len()
+        ))));
+    }
+    if result_dwords > 128 || args.iter().any(|a| a.len() > 128) {
+        return Err(error(Violation::Other(
+            "more than 128 words of arguments or results".into(),
+        )));
+    }
+    let mut program = Program::new(code, variant);
+    let mask = if args.len() == WARP_THREADS {
+        !0
+    } else {
+        (1u32 << args.len()) - 1
+    };
+    let mut warp = Warp::new(mask, 0);
+    // Started as if called: the `ret` that finds no `call` entry ends the thread.
+    warp.ret_ends_thread = true;
+    for (t, list) in args.iter().enumerate() {
+        for (k, &v) in list.iter().enumerate() {
+            warp.r[k][t] = v;
+        }
+    }
+    let mut shared = vec![0u8; SHARED_BYTES];
+    let mut env = Env {
+        memory,
+        shared: &mut shared,
+        options,
+    };
+    loop {
+        warp.run(&mut program, &mut env)?;
+        match warp.state {
+            // The only warp of its block passes every barrier.
+            State::Barrier => warp.state = State::Running,
+            _ => break,
+        }
+    }
+    let results = (0..args.len())
+        .map(|t| (0..result_dwords).map(|k| warp.r[k][t]).collect())
+        .collect();
+    Ok((
+        results,
+        Stats {
+            waves: 1,
+            instructions: warp.steps,
+        },
+    ))
+}
+
+/// Checks that `code` is a kernel before [`launch`] runs it.
+pub(crate) fn launch_kernel(
+    code: &CompiledCode,
+    variant: Variant,
+    launch_: &Launch,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<Stats, SimError> {
+    if code.kind != FunctionKind::Kernel {
+        return Err(error(Violation::Other(
+            "only kernels can be launched; call device functions with `call_device`".into(),
+        )));
+    }
+    launch(&code.code, variant, launch_, memory, options)
+}
+
+/// Runs the kernel `code` over the grid of `launch`.
+pub(crate) fn launch(
+    code: &[u8],
+    variant: Variant,
+    launch: &Launch,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<Stats, SimError> {
+    let [bx, by, bz] = launch.workgroup_size;
+    let [gx, gy, gz] = launch.groups;
+    let threads = bx as u64 * by as u64 * bz as u64;
+    // nouveau's compute caps (`nv50_screen.c`): 512 × 512 × 64, 512 in all; the grid is
+    // 16 bits per dimension (`GRIDDIM`, and `USER_PARAM(0)` for z).
+    if threads == 0 || threads > 512 || bx > 512 || by > 512 || bz > 64 {
+        return Err(error(Violation::Other(format!(
+            "block of {bx} × {by} × {bz} threads (at most 512 × 512 × 64, 512 in all)"
+        ))));
+    }
+    if [gx, gy, gz].iter().any(|&g| g == 0 || g > 0xffff) {
+        return Err(error(Violation::Other(format!(
+            "grid of {gx} × {gy} × {gz} blocks (1 to 65535 per dimension)"
+        ))));
+    }
+    if launch.params.len() > MAX_PARAM_BYTES {
+        return Err(error(Violation::Other(format!(
+            "{} bytes of parameters (at most {MAX_PARAM_BYTES})",
+            launch.params.len()
+        ))));
+    }
+    let mut program = Program::new(code, variant);
+    let mut stats = Stats::default();
+    let threads = threads as u32;
+    let warps = threads.div_ceil(WARP_THREADS as u32);
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                let mut shared = vec![0u8; SHARED_BYTES];
+                for (offset, value) in [
+                    (0x02, bx),
+                    (0x04, by),
+                    (0x06, bz),
+                    (0x08, gx),
+                    (0x0a, gy),
+                    (0x0c, x),
+                    (0x0e, y),
+                    // USER_PARAM(0): grid_z | z << 16.
+                    (0x10, gz),
+                    (0x12, z),
+                ] {
+                    shared[offset..offset + 2].copy_from_slice(&(value as u16).to_le_bytes());
+                }
+                shared[PARAMS_OFFSET..PARAMS_OFFSET + launch.params.len()]
+                    .copy_from_slice(&launch.params);
+                let mut block: Vec<Warp> = (0..warps)
+                    .map(|w| {
+                        let first = w * WARP_THREADS as u32;
+                        let n = (threads - first).min(WARP_THREADS as u32);
+                        let mask = if n == 32 { !0 } else { (1u32 << n) - 1 };
+                        let mut warp = Warp::new(mask, 0);
+                        for t in 0..n as usize {
+                            let id = first + t as u32;
+                            let (tx, ty, tz) = (id % bx, id / bx % by, id / (bx * by));
+                            warp.r[0][t] = tx | ty << 16 | tz << 26;
+                        }
+                        warp
+                    })
+                    .collect();
+                let mut env = Env {
+                    memory,
+                    shared: &mut shared,
+                    options,
+                };
+                run_block(&mut block, &mut program, &mut env)?;
+                for warp in &block {
+                    stats.waves += 1;
+                    stats.instructions += warp.steps;
+                }
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Runs the warps of a block in turn, each until it ends or waits at a barrier; a barrier
+/// opens when every warp that has not ended waits at it.
+fn run_block(block: &mut [Warp], program: &mut Program, env: &mut Env) -> Result<(), SimError> {
+    loop {
+        for warp in block.iter_mut() {
+            if warp.state == State::Running {
+                warp.run(program, env)?;
+            }
+        }
+        if block.iter().all(|w| w.state == State::Done) {
+            return Ok(());
+        }
+        for warp in block.iter_mut() {
+            if warp.state == State::Barrier {
+                warp.state = State::Running;
+            }
+        }
+    }
+}

@@ -1,0 +1,529 @@
+//! One warp: 32 threads' registers, the program counter, the running path's thread mask,
+//! the per-thread states (active, broke out of a loop, returned, exited) and the
+//! reconvergence stack, with the model of `docs/nv50.md` ("Control flow and
+//! reconvergence"); operand reads, memory accesses and result writes.
+
+use super::alu::{self, Out};
+use super::program::Program;
+use crate::isa::nv50::mc::{McInst, Mods, Op, Operand, SReg, Ty};
+use crate::sim::{Memory, Options, SimError, Violation};
+
+/// Threads of a warp.
+pub(crate) const WARP_THREADS: usize = 32;
+/// Entries of the control-flow stack (what nouveau allocates per warp: `docs/nv50.md`).
+pub(crate) const STACK_ENTRIES: usize = 64;
+/// Bytes of `l[]` per thread the simulator provides.
+pub(crate) const LOCAL_BYTES: usize = 0x1_0000;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The other side of a divergent `bra`.
+    Branch,
+    /// `joinat`: the reconvergence point of a divergent region.
+    Joinat,
+    /// `breakaddr`: where the threads that `break` continue.
+    Prebreak,
+    /// `call`: the return address.
+    Call,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    kind: Kind,
+    pc: u32,
+    mask: u32,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    Running,
+    /// Stopped after a `bar` that waits, until every warp of the block has arrived.
+    Barrier,
+    Done,
+}
+
+/// What a warp runs against: global memory, its block's `s[]`, the options.
+pub(crate) struct Env<'a> {
+    pub memory: &'a mut Memory,
+    pub shared: &'a mut [u8],
+    pub options: &'a Options,
+}
+
+pub(crate) struct Warp {
+    /// `$r0`–`$r127`, each for 32 threads.
+    pub r: Vec<[u32; WARP_THREADS]>,
+    /// `$c0`–`$c3`: Z, S, C, O in bits 0–3.
+    pub c: [[u8; WARP_THREADS]; 4],
+    /// `$a0`–`$a7` (`$a0` stays 0).
+    pub a: [[u16; WARP_THREADS]; 8],
+    local: Vec<Vec<u8>>,
+    pub pc: u32,
+    /// The running path's threads.
+    pub active: u32,
+    pub exited: u32,
+    broke: u32,
+    returned: u32,
+    stack: Vec<Entry>,
+    pub state: State,
+    /// The `join` of the next instruction was done by the stack pop that resumed it.
+    join_done: bool,
+    /// A `ret` with no `call` entry ends its threads (a device function started as if
+    /// called) rather than being an error.
+    pub ret_ends_thread: bool,
+    pub steps: u64,
+}
+
+fn fail(message: impl Into<String>) -> Violation {
+    Violation::Other(message.into())
+}
+
+impl Warp {
+    /// A warp whose threads in `mask` start at `pc`.
+    pub fn new(mask: u32, pc: u32) -> Warp {
+        Warp {
+            r: vec![[0; WARP_THREADS]; 128],
+            c: [[0; WARP_THREADS]; 4],
+            a: [[0; WARP_THREADS]; 8],
+            local: vec![Vec::new(); WARP_THREADS],
+            pc,
+            active: mask,
+            exited: 0,
+            broke: 0,
+            returned: 0,
+            stack: Vec::new(),
+            state: if mask == 0 {
+                State::Done
+            } else {
+                State::Running
+            },
+            join_done: false,
+            ret_ends_thread: false,
+            steps: 0,
+        }
+    }
+
+    /// Threads that left the running paths: through `exit`, `break` or `ret`.
+    fn left(&self) -> u32 {
+        self.exited | self.broke | self.returned
+    }
+
+    /// Runs until the warp ends or waits at a barrier.
+    pub fn run(&mut self, program: &mut Program, env: &mut Env) -> Result<(), SimError> {
+        while self.state == State::Running {
+            let pc = self.pc;
+            let (inst, words) = program.fetch(pc)?;
+            self.steps += 1;
+            if self.steps > env.options.max_steps {
+                return Err(program.error(pc, Violation::StepLimit));
+            }
+            self.step(&inst, pc + 4 * words as u32, env)
+                .map_err(|v| program.error(pc, v))?;
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, kind: Kind, pc: u32, mask: u32) -> Result<(), Violation> {
+        if self.stack.len() == STACK_ENTRIES {
+            return Err(fail(format!(
+                "control-flow stack overflow (more than {STACK_ENTRIES} entries): a \
+                 divergent branch that never reconverges?"
+            )));
+        }
+        self.stack.push(Entry { kind, pc, mask });
+        Ok(())
+    }
+
+    /// The running path has no thread left: pop entries until one yields threads, or end
+    /// the warp when the stack is empty.
+    fn resume(&mut self) {
+        while let Some(e) = self.stack.pop() {
+            let mask = match e.kind {
+                Kind::Branch => e.mask & !self.left(),
+                Kind::Joinat => {
+                    self.join_done = true;
+                    e.mask & !self.left()
+                }
+                Kind::Prebreak => {
+                    self.broke &= !e.mask;
+                    e.mask & !self.left()
+                }
+                Kind::Call => {
+                    self.returned &= !e.mask;
+                    e.mask & !self.left()
+                }
+            };
+            if mask != 0 {
+                self.active = mask;
+                self.pc = e.pc;
+                return;
+            }
+            self.join_done = false;
+        }
+        self.active = 0;
+        self.state = State::Done;
+    }
+
+    /// The `join` bit: switch to a pending path of this region, or reconverge. Returns
+    /// whether the instruction still executes (with the reconverged threads).
+    fn join(&mut self) -> Result<bool, Violation> {
+        loop {
+            let Some(e) = self.stack.pop() else {
+                return Err(fail("`join` with no `joinat` entry on the stack"));
+            };
+            let mask = e.mask & !self.left();
+            match e.kind {
+                Kind::Branch if mask != 0 => {
+                    self.active = mask;
+                    self.pc = e.pc;
+                    return Ok(false);
+                }
+                Kind::Branch => {}
+                Kind::Joinat if mask != 0 => {
+                    self.active = mask;
+                    return Ok(true);
+                }
+                Kind::Joinat => {
+                    self.active = 0;
+                    self.resume();
+                    return Ok(false);
+                }
+                kind => {
+                    return Err(fail(format!(
+                        "`join` finds a {kind:?} entry where its `joinat` should be"
+                    )));
+                }
+            }
+        }
+    }
+
+    fn has_entry(&self, kind: Kind) -> bool {
+        self.stack.iter().any(|e| e.kind == kind)
+    }
+
+    /// The threads of the running path where the instruction's predicate holds.
+    fn predicated(&self, inst: &McInst) -> u32 {
+        let Some(pred) = inst.pred else {
+            return self.active;
+        };
+        let mut mask = 0;
+        for t in 0..WARP_THREADS {
+            if self.active >> t & 1 == 1
+                && alu::cond_holds(pred.cond, self.c[pred.reg as usize & 3][t])
+            {
+                mask |= 1 << t;
+            }
+        }
+        mask
+    }
+
+    fn step(&mut self, inst: &McInst, next: u32, env: &mut Env) -> Result<(), Violation> {
+        if inst.join && !self.join_done && !self.join()? {
+            return Ok(());
+        }
+        self.join_done = false;
+        let target = match inst.src[0] {
+            Some(Operand::Target(t)) => t,
+            _ => 0,
+        };
+        let mask = self.predicated(inst);
+        self.pc = next;
+        match inst.op {
+            Op::Bra => {
+                if mask == self.active {
+                    self.pc = target;
+                } else if mask != 0 {
+                    self.push(Kind::Branch, next, self.active & !mask)?;
+                    self.active = mask;
+                    self.pc = target;
+                }
+            }
+            Op::Call => {
+                self.push(Kind::Call, next, self.active)?;
+                self.pc = target;
+            }
+            Op::Ret => {
+                if self.has_entry(Kind::Call) {
+                    self.returned |= mask;
+                } else if self.ret_ends_thread {
+                    self.exited |= mask;
+                } else {
+                    return Err(fail("`ret` with no `call` entry on the stack"));
+                }
+                self.active &= !mask;
+            }
+            Op::Breakaddr => self.push(Kind::Prebreak, target, self.active)?,
+            Op::Break => {
+                if !self.has_entry(Kind::Prebreak) {
+                    return Err(fail("`break` with no `breakaddr` entry on the stack"));
+                }
+                self.broke |= mask;
+                self.active &= !mask;
+            }
+            Op::Joinat => self.push(Kind::Joinat, target, self.active)?,
+            Op::Bar => {
+                if inst.mods.contains(Mods::WAIT) {
+                    self.state = State::Barrier;
+                }
+            }
+            Op::Trap => return Err(fail("`trap`")),
+            Op::Nop => {}
+            Op::Ld | Op::St => {
+                for t in lanes(mask) {
+                    self.memory_op(inst, t, env)?;
+                }
+            }
+            _ => {
+                for t in lanes(mask) {
+                    let mut s = [0u64; 4];
+                    for (k, src) in inst.src.iter().enumerate() {
+                        if let Some(op) = *src {
+                            s[k] = self.read(op, t, env)?;
+                        }
+                    }
+                    let Out { value, flags } =
+                        alu::exec(inst, &s).map_err(Violation::Unsupported)?;
+                    if let Some(dst) = inst.dst {
+                        self.write(dst, t, value)?;
+                    }
+                    if let Some(c) = inst.cdst {
+                        self.c[c as usize & 3][t] = flags;
+                    }
+                }
+            }
+        }
+        if inst.exit {
+            self.exited |= self.active;
+            self.active = 0;
+        }
+        if self.active == 0 && self.state != State::Done {
+            let barrier = self.state == State::Barrier;
+            self.resume();
+            if barrier && self.state == State::Running {
+                self.state = State::Barrier;
+            }
+        }
+        Ok(())
+    }
+
+    /// A source operand's value in thread `t` (a `$c` as its flags).
+    fn read(&self, op: Operand, t: usize, env: &Env) -> Result<u64, Violation> {
+        Ok(match op {
+            Operand::R(n) => self.r[n as usize][t] as u64,
+            Operand::H { reg, hi } => {
+                (self.r[reg as usize][t] >> if hi { 16 } else { 0 } & 0xffff) as u64
+            }
+            Operand::D(n) => {
+                self.r[n as usize][t] as u64 | (self.r[n as usize + 1][t] as u64) << 32
+            }
+            Operand::Imm(v) => v as u64,
+            Operand::C(n) => self.c[n as usize & 3][t] as u64,
+            Operand::A(n) => self.a[n as usize & 7][t] as u64,
+            Operand::SReg(SReg::Physid) => t as u64,
+            Operand::SReg(SReg::Clock) => self.steps & 0xffff_ffff,
+            Operand::SReg(_) => 0,
+            Operand::Shared { ty, areg, offset } => {
+                let address = self.a[areg as usize & 7][t] as u32 + offset;
+                let range = shared_range(env.shared.len(), address, ty.bytes(), t)?;
+                let v = le(&env.shared[range]);
+                match ty {
+                    Ty::S16 => v as u16 as i16 as i32 as u32 as u64,
+                    _ => v,
+                }
+            }
+            Operand::Const { space, offset, .. } => {
+                return Err(Violation::Memory {
+                    lane: Some(t as u32),
+                    address: offset as u64,
+                    message: format!("c{space}[] is not bound (no constant buffers are simulated)"),
+                });
+            }
+            other => {
+                return Err(fail(format!(
+                    "{other:?} is not a source the simulator reads"
+                )));
+            }
+        })
+    }
+
+    fn write(&mut self, dst: Operand, t: usize, v: u64) -> Result<(), Violation> {
+        match dst {
+            Operand::R(n) => self.r[n as usize][t] = v as u32,
+            Operand::H { reg, hi } => {
+                let r = &mut self.r[reg as usize][t];
+                let shift = if hi { 16 } else { 0 };
+                *r = (*r & !(0xffff << shift)) | (v as u32 & 0xffff) << shift;
+            }
+            Operand::D(n) => {
+                self.r[n as usize][t] = v as u32;
+                self.r[n as usize + 1][t] = (v >> 32) as u32;
+            }
+            Operand::Discard => {}
+            Operand::C(n) => self.c[n as usize & 3][t] = v as u8 & 0xf,
+            Operand::A(n) => {
+                if n != 0 {
+                    self.a[n as usize & 7][t] = v as u16;
+                }
+            }
+            other => return Err(fail(format!("{other:?} is not a destination"))),
+        }
+        Ok(())
+    }
+
+    /// `ld` and `st` in thread `t`.
+    fn memory_op(&mut self, inst: &McInst, t: usize, env: &mut Env) -> Result<(), Violation> {
+        let store = inst.op == Op::St;
+        let (mem, reg) = if store {
+            (inst.dst, inst.src[0])
+        } else {
+            (inst.src[0], inst.dst)
+        };
+        let (Some(mem), Some(reg)) = (mem, reg) else {
+            return Err(fail("a memory instruction without its operands"));
+        };
+        let (ty, size) = match (mem, inst.ty) {
+            (Operand::Shared { ty, .. }, _) => (ty, ty.bytes() as usize),
+            (_, Some(ty)) => (ty, ty.bytes() as usize),
+            _ => return Err(fail("a memory access without a type")),
+        };
+        let data = if store {
+            let mut bytes = Vec::with_capacity(16);
+            for k in 0..size.div_ceil(4) {
+                let w = match reg {
+                    Operand::D(n) | Operand::Q(n) => self.r[n as usize + k][t],
+                    other => self.read(other, t, env)? as u32,
+                };
+                bytes.extend(w.to_le_bytes());
+            }
+            bytes.truncate(size);
+            Some(bytes)
+        } else {
+            None
+        };
+        let loaded: Vec<u8> = match mem {
+            Operand::Global { space, addr } => {
+                let address = self.r[addr as usize][t] as u64;
+                let fault = |message: String| Violation::Memory {
+                    lane: Some(t as u32),
+                    address,
+                    message,
+                };
+                if space != 15 {
+                    return Err(fault(format!(
+                        "g{space}[] is not bound (only g15[], the first 4 GiB, is)"
+                    )));
+                }
+                if !address.is_multiple_of(size as u64) {
+                    return Err(fault(format!("misaligned {size}-byte access")));
+                }
+                match &data {
+                    Some(bytes) => {
+                        env.memory
+                            .write(address, bytes)
+                            .ok_or_else(|| fault("outside every allocated region".into()))?;
+                        Vec::new()
+                    }
+                    None => env
+                        .memory
+                        .read(address, size)
+                        .ok_or_else(|| fault("outside every allocated region".into()))?
+                        .to_vec(),
+                }
+            }
+            Operand::Shared { areg, offset, .. } => {
+                let address = self.a[areg as usize & 7][t] as u32 + offset;
+                let range = shared_range(env.shared.len(), address, size as u32, t)?;
+                let cell = &mut env.shared[range];
+                match &data {
+                    Some(bytes) => {
+                        cell.copy_from_slice(bytes);
+                        Vec::new()
+                    }
+                    None => cell.to_vec(),
+                }
+            }
+            Operand::Local { areg, offset } => {
+                let address = self.a[areg as usize & 7][t] as usize + offset as usize;
+                if address + size > LOCAL_BYTES || !address.is_multiple_of(size) {
+                    return Err(Violation::Memory {
+                        lane: Some(t as u32),
+                        address: address as u64,
+                        message: format!(
+                            "l[] access of {size} bytes outside the {LOCAL_BYTES} bytes per \
+                             thread, or misaligned"
+                        ),
+                    });
+                }
+                let local = &mut self.local[t];
+                if local.is_empty() {
+                    local.resize(LOCAL_BYTES, 0);
+                }
+                let cell = &mut local[address..address + size];
+                match &data {
+                    Some(bytes) => {
+                        cell.copy_from_slice(bytes);
+                        Vec::new()
+                    }
+                    None => cell.to_vec(),
+                }
+            }
+            Operand::Const { space, offset, .. } => {
+                return Err(Violation::Memory {
+                    lane: Some(t as u32),
+                    address: offset as u64,
+                    message: format!("c{space}[] is not bound (no constant buffers are simulated)"),
+                });
+            }
+            other => return Err(fail(format!("{other:?} is not a memory operand"))),
+        };
+        if store {
+            return Ok(());
+        }
+        match reg {
+            Operand::D(n) | Operand::Q(n) => {
+                for (k, w) in loaded.chunks(4).enumerate() {
+                    self.r[n as usize + k][t] = le(w) as u32;
+                }
+            }
+            _ => {
+                let v = le(&loaded);
+                let v = match ty {
+                    Ty::S8 => v as u8 as i8 as i32 as u32,
+                    Ty::S16 => v as u16 as i16 as i32 as u32,
+                    _ => v as u32,
+                };
+                self.write(reg, t, v as u64)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The threads of `mask`.
+fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    (0..WARP_THREADS).filter(move |t| mask >> t & 1 == 1)
+}
+
+fn le(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64)
+}
+
+/// Where the `size` bytes of `s[]` at `address` are (naturally aligned, inside the
+/// block's `len` bytes).
+fn shared_range(
+    len: usize,
+    address: u32,
+    size: u32,
+    t: usize,
+) -> Result<std::ops::Range<usize>, Violation> {
+    let (a, n) = (address as usize, size as usize);
+    if a + n > len || !a.is_multiple_of(n) {
+        return Err(Violation::Memory {
+            lane: Some(t as u32),
+            address: address as u64,
+            message: format!(
+                "s[] access of {size} bytes outside the block's {len} bytes, or misaligned"
+            ),
+        });
+    }
+    Ok(a..a + n)
+}

@@ -1,0 +1,664 @@
+//! Hand-built programs (encoded with the MC encoder) run on the simulator, with expected
+//! values from the documented semantics: `docs/nv50.md`, envytools' `int.rst` and the
+//! `nvhw/fp.c` model (`docs/targets.md`, f32), IEEE 754 for GT200's f64.
+
+use super::float::{self, Mode};
+use super::*;
+use crate::isa::nv50::mc::{
+    Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant, decode_one, encode, samples,
+};
+use crate::sim::Violation;
+use Operand::{Discard, Imm, R, Target};
+
+fn assemble(insts: &[McInst], variant: Variant) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for inst in insts {
+        for w in encode(inst, variant).unwrap_or_else(|e| panic!("{inst:?}: {e}")) {
+            bytes.extend(w.to_le_bytes());
+        }
+    }
+    bytes
+}
+
+fn long(op: Op, ty: Option<Ty>, dst: Option<Operand>, srcs: &[Operand]) -> McInst {
+    McInst::with(op, Form::Long, ty, dst, srcs)
+}
+
+fn imm(op: Op, dst: u8, src: u8, value: u32) -> McInst {
+    McInst::with(
+        op,
+        Form::Imm,
+        Some(Ty::B32),
+        Some(R(dst)),
+        &[R(src), Imm(value)],
+    )
+}
+
+fn mov_imm(dst: u8, value: u32) -> McInst {
+    McInst::with(
+        Op::Mov,
+        Form::Imm,
+        Some(Ty::B32),
+        Some(R(dst)),
+        &[Imm(value)],
+    )
+}
+
+fn ctrl(op: Op, target: Option<u32>) -> McInst {
+    let srcs: Vec<Operand> = target.into_iter().map(Target).collect();
+    long(op, None, None, &srcs)
+}
+
+fn pred(mut inst: McInst, cond: Cond, reg: u8) -> McInst {
+    inst.pred = Some(Pred { cond, reg });
+    inst
+}
+
+/// `sub b32 $c{c} # a b`: the flags of a comparison.
+fn compare(c: u8, a: u8, b: u8) -> McInst {
+    let mut inst = long(Op::Sub, Some(Ty::B32), Some(Discard), &[R(a), R(b)]);
+    inst.cdst = Some(c);
+    inst
+}
+
+/// The `exit` carrier nouveau uses: `(never) nop` with the exit bit.
+fn exit() -> McInst {
+    let mut inst = long(Op::Nop, None, None, &[]);
+    inst.pred = Some(Pred {
+        cond: Cond::Never,
+        reg: 0,
+    });
+    inst.exit = true;
+    inst
+}
+
+fn join() -> McInst {
+    let mut inst = long(Op::Nop, None, None, &[]);
+    inst.join = true;
+    inst
+}
+
+/// Runs `insts` as a device function in `args.len()` threads; the first `results`
+/// registers of each.
+fn call(insts: &[McInst], args: &[Vec<u32>], results: usize) -> Result<Vec<Vec<u32>>, SimError> {
+    call_variant(insts, args, results, Variant::G200)
+}
+
+fn call_variant(
+    insts: &[McInst],
+    args: &[Vec<u32>],
+    results: usize,
+    variant: Variant,
+) -> Result<Vec<Vec<u32>>, SimError> {
+    let code = assemble(insts, variant);
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    call_device(
+        &code,
+        variant,
+        args,
+        results,
+        &mut memory,
+        &Options::default(),
+    )
+    .map(|r| r.0)
+}
+
+/// One thread computing `inst` on `$r1`, `$r2`, `$r3` into `$r0`; also returns `$c0`.
+fn one(mut inst: McInst, r1: u32, r2: u32, r3: u32) -> (u32, u32) {
+    inst.cdst = inst.cdst.or(Some(0));
+    let insts = [
+        inst,
+        long(Op::Mov, None, Some(R(4)), &[Operand::C(0)]),
+        exit(),
+    ];
+    let r = call(&insts, &[vec![0, r1, r2, r3]], 5).unwrap();
+    (r[0][0], r[0][4])
+}
+
+const Z: u32 = 1;
+const S: u32 = 2;
+const C: u32 = 4;
+const O: u32 = 8;
+
+#[test]
+fn integer_add_family_and_flags() {
+    let add = |op, a, b| one(long(op, Some(Ty::B32), Some(R(0)), &[R(1), R(2)]), a, b, 0);
+    assert_eq!(add(Op::Add, 1, 2), (3, 0));
+    assert_eq!(add(Op::Add, 0xffff_ffff, 1), (0, Z | C));
+    assert_eq!(add(Op::Add, 0x7fff_ffff, 1), (0x8000_0000, S | O));
+    // `sub a b` is a + ~b + 1: C means no borrow.
+    assert_eq!(add(Op::Sub, 5, 3), (2, C));
+    assert_eq!(add(Op::Sub, 3, 5), (0xffff_fffe, S));
+    assert_eq!(add(Op::Sub, 7, 7), (0, Z | C));
+    assert_eq!(add(Op::Subr, 3, 5), (2, C));
+    let mut sat = long(Op::Add, Some(Ty::B32), Some(R(0)), &[R(1), R(2)]);
+    sat.mods |= Mods::SAT;
+    assert_eq!(one(sat, 0x7fff_ffff, 5, 0).0, 0x7fff_ffff);
+    // 16-bit: carry out of bit 15, the high half of the destination kept.
+    let h = |reg, hi| Operand::H { reg, hi };
+    let add16 = long(
+        Op::Add,
+        Some(Ty::B16),
+        Some(h(0, false)),
+        &[h(1, false), h(2, false)],
+    );
+    assert_eq!(one(add16, 0xffff, 0x0001, 0), (0, Z | C));
+    // A 64-bit add: `add` sets the carry, `addc` consumes it.
+    let mut lo = long(Op::Add, Some(Ty::B32), Some(R(0)), &[R(0), R(2)]);
+    lo.cdst = Some(1);
+    let hi = long(
+        Op::Addc,
+        Some(Ty::B32),
+        Some(R(1)),
+        &[R(1), R(3), Operand::C(1)],
+    );
+    let r = call(&[lo, hi, exit()], &[vec![0xffff_ffff, 1, 1, 2]], 2).unwrap();
+    assert_eq!(r[0], vec![0, 4]);
+}
+
+#[test]
+fn shifts_multiplies_logic_and_set() {
+    let shl = |n| {
+        one(
+            long(Op::Shl, Some(Ty::B32), Some(R(0)), &[R(1), R(2)]),
+            0x8000_0001,
+            n,
+            0,
+        )
+    };
+    assert_eq!(shl(1), (2, C | O));
+    // Counts are not reduced modulo 32.
+    assert_eq!(shl(32).0, 0);
+    assert_eq!(shl(33).0, 0);
+    let shr = |ty, x, n| one(long(Op::Shr, Some(ty), Some(R(0)), &[R(1), R(2)]), x, n, 0).0;
+    assert_eq!(shr(Ty::S32, 0x8000_0000, 40), 0xffff_ffff);
+    assert_eq!(shr(Ty::U32, 0x8000_0000, 40), 0);
+    assert_eq!(shr(Ty::S32, 0x8000_0000, 4), 0xf800_0000);
+    let shr_imm = long(Op::Shr, Some(Ty::S32), Some(R(0)), &[R(1), Imm(31)]);
+    assert_eq!(one(shr_imm, 0x8000_0000, 0, 0).0, 0xffff_ffff);
+    // 24-bit multiplies read the low 24 bits of each source.
+    let mul = |ty, high, a, b| {
+        let mut m = long(Op::Mul, Some(ty), Some(R(0)), &[R(1), R(2)]);
+        if high {
+            m.mods |= Mods::HIGH;
+        }
+        one(m, a, b, 0).0
+    };
+    assert_eq!(mul(Ty::U24, false, 0xff00_0003, 5), 15);
+    // (2^24 − 1)^2 = 0xfffffe000001: bits 16–47.
+    assert_eq!(mul(Ty::U24, true, 0xff_ffff, 0xff_ffff), 0xffff_fe00);
+    assert_eq!(mul(Ty::S24, false, 0xff_ffff, 3), (-3i32) as u32);
+    let mut mul16 = long(
+        Op::Mul,
+        Some(Ty::S16),
+        Some(R(0)),
+        &[
+            Operand::H { reg: 1, hi: false },
+            Operand::H { reg: 2, hi: true },
+        ],
+    );
+    mul16.src_ty = Some(Ty::U16);
+    assert_eq!(one(mul16, 0xffff, 0xffff_0000, 0).0, (-0xffff_i32) as u32);
+    let mut andn = long(Op::And, Some(Ty::B32), Some(R(0)), &[R(1), R(2)]);
+    andn.mods |= Mods::NOT1;
+    assert_eq!(one(andn, 0xff, 0x0f, 0), (0xf0, 0));
+    let mut set = long(Op::Set, Some(Ty::S32), Some(R(0)), &[R(1), R(2)]);
+    set.cmp = Some(Cond::L);
+    assert_eq!(one(set.clone(), (-1i32) as u32, 0, 0), (0xffff_ffff, S));
+    set.ty = Some(Ty::U32);
+    assert_eq!(one(set, (-1i32) as u32, 0, 0), (0, Z));
+    // sad: |a − b| + c.
+    let sad = long(Op::Sad, Some(Ty::S32), Some(R(0)), &[R(1), R(2), R(3)]);
+    assert_eq!(one(sad, (-5i32) as u32, 7, 100).0, 112);
+}
+
+#[test]
+fn conversions_saturate() {
+    let cvt = |dty, sty, round, x| {
+        let mut c = long(Op::Cvt, Some(dty), Some(R(0)), &[R(1)]);
+        c.src_ty = Some(sty);
+        c.round = round;
+        one(c, x, 0, 0).0
+    };
+    use crate::isa::nv50::mc::Round;
+    assert_eq!(
+        cvt(Ty::S32, Ty::F32, Some(Round::Rzi), 3e9f32.to_bits()),
+        0x7fff_ffff
+    );
+    assert_eq!(
+        cvt(Ty::S32, Ty::F32, Some(Round::Rzi), (-2.7f32).to_bits()),
+        (-2i32) as u32
+    );
+    assert_eq!(
+        cvt(Ty::S32, Ty::F32, Some(Round::Rmi), (-2.2f32).to_bits()),
+        (-3i32) as u32
+    );
+    assert_eq!(
+        cvt(Ty::U32, Ty::F32, Some(Round::Rni), (-5.0f32).to_bits()),
+        0
+    );
+    assert_eq!(cvt(Ty::S32, Ty::F32, Some(Round::Rni), 0x7fc0_0000), 0);
+    assert_eq!(cvt(Ty::U8, Ty::S32, None, (-5i32) as u32), 0);
+    assert_eq!(cvt(Ty::U8, Ty::S32, None, 300), 255);
+    assert_eq!(
+        cvt(Ty::S8, Ty::S32, None, (-300i32) as u32),
+        (-128i32) as u32
+    );
+    assert_eq!(
+        cvt(Ty::F32, Ty::S32, Some(Round::Rn), (-3i32) as u32),
+        (-3.0f32).to_bits()
+    );
+    // 2^24 + 1 rounds to nearest even, up with rp.
+    assert_eq!(
+        cvt(Ty::F32, Ty::U32, Some(Round::Rn), 0x100_0001),
+        16777216f32.to_bits()
+    );
+    assert_eq!(
+        cvt(Ty::F32, Ty::U32, Some(Round::Rp), 0x100_0001),
+        16777218f32.to_bits()
+    );
+}
+
+#[test]
+fn f32_model_matches_ieee_on_normal_values_and_deviates_as_documented() {
+    let mut x = 0x1234_5678u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // Exponents well inside the normal range.
+        let e = 100 + (x >> 40) as u32 % 56;
+        (x as u32 & 0x807f_ffff) | e << 23
+    };
+    for _ in 0..20000 {
+        let (a, b) = (next(), next());
+        let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+        let sum = (fa + fb).to_bits();
+        if sum & 0x7f80_0000 != 0 {
+            assert_eq!(float::f32_add(a, b, Mode::Rn), sum, "{fa} + {fb}");
+        }
+        assert_eq!(
+            float::f32_mul(a, b, Mode::Rn),
+            (fa * fb).to_bits(),
+            "{fa} * {fb}"
+        );
+    }
+    // Denormals read as zero and are flushed.
+    assert_eq!(float::f32_add(1, 0, Mode::Rn), 0);
+    assert_eq!(float::f32_mul(0x0080_0000, 0x3f00_0000, Mode::Rn), 0);
+    // NaN results are 0x7fffffff; min/max ignore one NaN.
+    assert_eq!(
+        float::f32_add(0x7f80_0000, 0xff80_0000, Mode::Rn),
+        0x7fff_ffff
+    );
+    assert_eq!(
+        float::f32_minmax(0x7fc0_0000, 0x3f80_0000, true),
+        0x3f80_0000
+    );
+    // The multiply-add truncates the product: (1 + 2^-23)^2 - 1 is 2^-22, not
+    // 2^-22 + 2^-46.
+    assert_eq!(
+        float::f32_mad(0x3f80_0001, 0x3f80_0001, 0xbf80_0000),
+        0x3480_0000
+    );
+    // rz: 1 + 2^-24 + 2^-25 rounds down.
+    assert_eq!(
+        float::f32_add(0x3f80_0000, 0x33c0_0000, Mode::Rz),
+        0x3f80_0000
+    );
+    assert_eq!(
+        float::f32_add(0x3f80_0000, 0x33c0_0000, Mode::Rn),
+        0x3f80_0001
+    );
+}
+
+#[test]
+fn f64_is_ieee_with_rounding_modes() {
+    let mut x = 0x9876_5432u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let e = 900 + (x >> 52) % 250;
+        (x & 0x800f_ffff_ffff_ffff) | e << 52
+    };
+    for _ in 0..20000 {
+        let (a, b, c) = (next(), next(), next());
+        let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+        assert_eq!(float::f64_add(a, b, Mode::Rn), (fa + fb).to_bits());
+        assert_eq!(float::f64_mul(a, b, Mode::Rn), (fa * fb).to_bits());
+        assert_eq!(
+            float::f64_fma(a, b, c, Mode::Rn),
+            fa.mul_add(fb, fc).to_bits()
+        );
+    }
+    let one = 1f64.to_bits();
+    let tiny = 2f64.powi(-60).to_bits();
+    assert_eq!(float::f64_add(one, tiny, Mode::Rz), one);
+    assert_eq!(float::f64_add(one, tiny, Mode::Rp), one + 1);
+    // Denormals are kept.
+    assert_eq!(float::f64_add(1, 1, Mode::Rn), 2);
+    // Through the instruction, on GT200.
+    let mut add = long(
+        Op::Add,
+        Some(Ty::F64),
+        Some(Operand::D(0)),
+        &[Operand::D(2), Operand::D(4)],
+    );
+    add.round = Some(crate::isa::nv50::mc::Round::Rn);
+    let words = |v: f64| [v.to_bits() as u32, (v.to_bits() >> 32) as u32];
+    let [a0, a1] = words(1.5);
+    let [b0, b1] = words(2.25);
+    let r = call(&[add, exit()], &[vec![0, 0, a0, a1, b0, b1]], 2).unwrap();
+    assert_eq!(r[0], words(3.75).to_vec());
+}
+
+#[test]
+fn predication_follows_the_flags_of_each_thread() {
+    // $r0 = thread index, $r1 = 16: `(l $c0)` holds in threads 0–15.
+    let insts = [
+        compare(0, 0, 1),
+        pred(
+            long(Op::Mov, Some(Ty::B32), Some(R(2)), &[R(1)]),
+            Cond::L,
+            0,
+        ),
+        pred(
+            long(Op::Mov, Some(Ty::B32), Some(R(3)), &[R(1)]),
+            Cond::Ge,
+            0,
+        ),
+        exit(),
+    ];
+    let args: Vec<Vec<u32>> = (0..32).map(|t| vec![t, 16, 0, 0]).collect();
+    let r = call(&insts, &args, 4).unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[2], if t < 16 { 16 } else { 0 });
+        assert_eq!(regs[3], if t < 16 { 0 } else { 16 });
+    }
+    // Every condition against the documented table, through `set`'s flags: true sets S,
+    // false Z.
+    for (flags, cond, holds) in [
+        (S, Cond::L, true),
+        (Z, Cond::E, true),
+        (Z | S, Cond::U, true),
+        (Z | S, Cond::E, false),
+        (C, Cond::A, true),
+        (C | Z, Cond::A, false),
+        (O, Cond::No, false),
+    ] {
+        assert_eq!(
+            super::alu::cond_holds(cond, flags as u8),
+            holds,
+            "{cond:?} {flags}"
+        );
+    }
+}
+
+#[test]
+fn divergent_if_else_reconverges_at_join() {
+    // 0 compare; 8 joinat 0x30; 16 (l) bra 0x28; 24 else; 32 bra 0x30; 40 then;
+    // 48 join nop; 56 add once per thread; 64 exit.
+    let insts = [
+        compare(0, 0, 1),
+        ctrl(Op::Joinat, Some(0x30)),
+        pred(ctrl(Op::Bra, Some(0x28)), Cond::L, 0),
+        mov_imm(2, 200),
+        ctrl(Op::Bra, Some(0x30)),
+        mov_imm(2, 100),
+        join(),
+        imm(Op::Add, 2, 2, 1),
+        exit(),
+    ];
+    let args: Vec<Vec<u32>> = (0..32).map(|t| vec![t, 16]).collect();
+    let r = call(&insts, &args, 3).unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[2], if t < 16 { 101 } else { 201 }, "thread {t}");
+    }
+}
+
+#[test]
+fn loop_with_breakaddr_and_break() {
+    // Thread t loops t times.
+    let insts = [
+        mov_imm(2, 0),
+        ctrl(Op::Breakaddr, Some(0x30)),
+        compare(0, 0, 2),
+        pred(ctrl(Op::Break, None), Cond::E, 0),
+        imm(Op::Add, 2, 2, 1),
+        ctrl(Op::Bra, Some(0x10)),
+        imm(Op::Add, 3, 2, 1000),
+        exit(),
+    ];
+    let args: Vec<Vec<u32>> = (0..32).map(|t| vec![t]).collect();
+    let r = call(&insts, &args, 4).unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!((regs[2], regs[3]), (t as u32, t as u32 + 1000));
+    }
+}
+
+#[test]
+fn call_and_ret() {
+    let insts = [
+        ctrl(Op::Call, Some(0x18)),
+        imm(Op::Add, 1, 0, 5),
+        exit(),
+        long(Op::Add, Some(Ty::B32), Some(R(0)), &[R(0), R(0)]),
+        ctrl(Op::Ret, None),
+    ];
+    let args: Vec<Vec<u32>> = (0..8).map(|t| vec![t]).collect();
+    let r = call(&insts, &args, 2).unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[1], 2 * t as u32 + 5);
+    }
+    // A device function ends with `ret`: with no call entry it ends the thread.
+    let r = call(
+        &[imm(Op::Add, 0, 0, 1), ctrl(Op::Ret, None)],
+        &[vec![41]],
+        1,
+    )
+    .unwrap();
+    assert_eq!(r[0][0], 42);
+}
+
+#[test]
+fn global_local_and_shared_memory() {
+    let variant = Variant::G200;
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let buf = memory.alloc(&[1, 0, 0, 0, 0xfe, 0xff, 0, 0]);
+    assert!(buf < 1 << 32);
+    let g = |space, addr| Operand::Global { space, addr };
+    let local = Operand::Local {
+        areg: 0,
+        offset: 0x10,
+    };
+    let shared = Operand::Shared {
+        ty: Ty::B32,
+        areg: 0,
+        offset: 0x40,
+    };
+    let insts = [
+        long(Op::Ld, Some(Ty::B32), Some(R(1)), &[g(15, 0)]),
+        imm(Op::Add, 2, 0, 4),
+        long(Op::Ld, Some(Ty::S16), Some(R(3)), &[g(15, 2)]),
+        long(Op::St, Some(Ty::B32), Some(local), &[R(3)]),
+        long(Op::Ld, Some(Ty::B32), Some(R(4)), &[local]),
+        long(Op::St, None, Some(shared), &[R(1)]),
+        long(Op::Ld, None, Some(R(5)), &[shared]),
+        imm(Op::Add, 6, 5, 10),
+        long(Op::St, Some(Ty::B32), Some(g(15, 0)), &[R(6)]),
+        exit(),
+    ];
+    let code = assemble(&insts, variant);
+    let args = vec![vec![buf as u32]];
+    let (r, stats) =
+        call_device(&code, variant, &args, 7, &mut memory, &Options::default()).unwrap();
+    assert_eq!(r[0][1], 1);
+    assert_eq!(r[0][3], 0xffff_fffe, "s16 sign-extends");
+    assert_eq!(r[0][4], 0xffff_fffe);
+    assert_eq!(r[0][5], 1);
+    assert_eq!(memory.read(buf, 4), Some(&11u32.to_le_bytes()[..]));
+    assert_eq!(stats.instructions, 10);
+    // Only g15[] is bound; misaligned and unmapped accesses fault.
+    for (inst, address) in [
+        (long(Op::Ld, Some(Ty::B32), Some(R(1)), &[g(0, 0)]), buf),
+        (
+            long(Op::Ld, Some(Ty::B32), Some(R(1)), &[g(15, 0)]),
+            buf + 2,
+        ),
+        (long(Op::Ld, Some(Ty::B32), Some(R(1)), &[g(15, 0)]), 0x100),
+    ] {
+        let code = assemble(&[inst, exit()], variant);
+        let err = call_device(
+            &code,
+            variant,
+            &[vec![address as u32]],
+            1,
+            &mut memory,
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert!(matches!(err.violation, Violation::Memory { .. }), "{err}");
+    }
+}
+
+#[test]
+fn launch_writes_the_system_area_and_parameters() {
+    use crate::isa::nv50::mc::Ty::{B32, U16};
+    let variant = Variant::G84;
+    let s = |ty, offset| Operand::Shared {
+        ty,
+        areg: 0,
+        offset,
+    };
+    let shl = |dst, src, n| long(Op::Shl, Some(B32), Some(R(dst)), &[R(src), Imm(n)]);
+    let add = |dst, a, b| long(Op::Add, Some(B32), Some(R(dst)), &[R(a), R(b)]);
+    let insts = [
+        long(Op::Ld, None, Some(R(1)), &[s(B32, 0x14)]),
+        long(Op::Ld, None, Some(R(2)), &[s(U16, 0x0c)]),
+        McInst::with(
+            Op::And,
+            Form::Imm,
+            Some(B32),
+            Some(R(3)),
+            &[R(0), Imm(0xffff)],
+        ),
+        shl(4, 2, 5),
+        add(4, 4, 3),
+        shl(5, 4, 2),
+        add(5, 5, 1),
+        // The value: index | ntid.x << 16 | nctaid.z << 24 | ctaid.z << 28.
+        long(Op::Ld, None, Some(R(6)), &[s(U16, 0x02)]),
+        shl(6, 6, 16),
+        add(7, 4, 6),
+        long(Op::Ld, None, Some(R(6)), &[s(U16, 0x10)]),
+        shl(6, 6, 24),
+        add(7, 7, 6),
+        long(Op::Ld, None, Some(R(6)), &[s(U16, 0x12)]),
+        shl(6, 6, 28),
+        add(7, 7, 6),
+        long(
+            Op::St,
+            Some(B32),
+            Some(Operand::Global { space: 15, addr: 5 }),
+            &[R(7)],
+        ),
+        exit(),
+    ];
+    let code = assemble(&insts, variant);
+    let sim = Nv50Simulator { variant };
+    let mut memory = sim.memory();
+    let out = memory.alloc_zeroed(4 * 64);
+    let grid = Launch {
+        workgroup_size: [32, 1, 1],
+        groups: [2, 1, 1],
+        params: (out as u32).to_le_bytes().to_vec(),
+    };
+    let stats = dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    assert_eq!(stats.waves, 2);
+    let bytes = memory.read(out, 4 * 64).unwrap();
+    for i in 0..64u32 {
+        let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
+        assert_eq!(v, i | 32 << 16 | 1 << 24, "thread {i}");
+    }
+}
+
+#[test]
+fn failures_are_errors_not_hangs() {
+    // An undecodable word.
+    let bad = [0xffff_ffffu32, 0xffff_ffff];
+    assert!(decode_one(&bad, Variant::G200).is_err());
+    let mut code: Vec<u8> = assemble(&[mov_imm(1, 1)], Variant::G200);
+    code.extend(bad.iter().flat_map(|w| w.to_le_bytes()));
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let err = call_device(
+        &code,
+        Variant::G200,
+        &[vec![0]],
+        1,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.violation, Violation::Decode(_)), "{err}");
+    assert_eq!(err.pc, 8);
+    // A divergent branch that never reconverges: the running path loops, the other one
+    // waits on the stack for ever; the step limit ends it.
+    let insts = [
+        compare(0, 0, 1),
+        pred(ctrl(Op::Bra, Some(0x18)), Cond::L, 0),
+        ctrl(Op::Bra, Some(0)),
+        ctrl(Op::Bra, Some(0)),
+    ];
+    let args: Vec<Vec<u32>> = (0..32).map(|t| vec![t, 16]).collect();
+    let err = call(&insts, &args, 1).unwrap_err();
+    assert_eq!(err.violation, Violation::StepLimit);
+    // A region entered once per iteration and never joined overflows the 64 entries.
+    let insts = [ctrl(Op::Joinat, Some(0x10)), ctrl(Op::Bra, Some(0)), exit()];
+    let err = call(&insts, &[vec![0]], 1).unwrap_err();
+    assert!(err.to_string().contains("stack overflow"), "{err}");
+    // Running past the end of the code.
+    let err = call(&[mov_imm(1, 1)], &[vec![0]], 1).unwrap_err();
+    assert!(matches!(err.violation, Violation::BadPc(_)), "{err}");
+    // A join without its joinat.
+    let err = call(&[join(), exit()], &[vec![0]], 1).unwrap_err();
+    assert!(err.to_string().contains("joinat"), "{err}");
+    // An infinite uniform loop meets the step limit.
+    let err = call(&[ctrl(Op::Bra, Some(0))], &[vec![0]], 1).unwrap_err();
+    assert_eq!(err.violation, Violation::StepLimit);
+}
+
+#[test]
+fn every_encodable_form_runs_or_fails_cleanly() {
+    // Each sample of the MC table, in one thread with zeroed registers, followed by exit:
+    // the simulator either runs it or reports an error; it never panics.
+    for inst in samples() {
+        let mut code = assemble(std::slice::from_ref(&inst), Variant::G200);
+        if code.len() == 4 {
+            code.extend(assemble(
+                &[McInst::with(
+                    Op::Mov,
+                    Form::Short,
+                    Some(Ty::B32),
+                    Some(R(0)),
+                    &[R(0)],
+                )],
+                Variant::G200,
+            ));
+        }
+        code.extend(assemble(&[exit()], Variant::G200));
+        let mut memory = Memory::with_base(MEMORY_BASE);
+        let options = Options {
+            max_steps: 100,
+            ..Options::default()
+        };
+        let _ = call_device(
+            &code,
+            Variant::G200,
+            &[vec![0; 8]],
+            1,
+            &mut memory,
+            &options,
+        );
+    }
+}
