@@ -26,7 +26,7 @@ fn main() {
 }
 
 /// The targets, each with its folder under `isle/` (and `src/isa/`, `src/sim/`).
-const TARGETS: &[&str] = &["gcn"];
+const TARGETS: &[&str] = &["gcn", "nv50"];
 
 fn isle_files(dir: &Path) -> Vec<PathBuf> {
     println!("cargo:rerun-if-changed={}", dir.display());

@@ -115,6 +115,13 @@ pub use cranelift_codegen;
 /// Cranelift's function builder, at the version wavelift is built with.
 pub use cranelift_frontend;
 
+/// NVIDIA Tesla (NV50) specifics a front end needs: the chips and what a loader needs of
+/// compiled code ([`Nv50Info`](nv50::Nv50Info)).
+pub mod nv50 {
+    pub use crate::isa::nv50::Nv50Info;
+    pub use crate::isa::nv50::cpus::Chip;
+}
+
 /// AMD GCN specifics a front end needs: the generations, what a loader needs of compiled
 /// code ([`GcnInfo`](gcn::GcnInfo)) and a kernel's hardware inputs.
 pub mod gcn {
@@ -183,7 +190,9 @@ pub enum FunctionKind {
 /// needs (GCN's register counts and kernel inputs) is in [`target_info`](Self::target_info).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompiledCode {
-    /// The machine code. Its branches are PC-relative: it runs wherever it is placed.
+    /// The machine code. GCN's branches are PC-relative: it runs wherever it is placed.
+    /// NV50's branch targets are absolute, emitted for address 0: a loader relocates the
+    /// words [`Nv50Info::relocations`](nv50::Nv50Info::relocations) lists.
     pub code: Vec<u8>,
     /// A kernel or a device function.
     pub kind: FunctionKind,
@@ -193,13 +202,15 @@ pub struct CompiledCode {
 
 /// The part of a [`CompiledCode`] that belongs to one target.
 ///
-/// More targets will come (NVIDIA Tesla), so a `match` on it needs a wildcard arm; the
-/// accessors ([`CompiledCode::gcn`]) answer `None` for another target's code.
+/// More targets may come, so a `match` on it needs a wildcard arm; the accessors
+/// ([`CompiledCode::gcn`], [`CompiledCode::nv50`]) answer `None` for another target's code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TargetInfo {
     /// Code for AMD GCN.
     Gcn(gcn::GcnInfo),
+    /// Code for NVIDIA Tesla (NV50).
+    Nv50(nv50::Nv50Info),
 }
 
 impl CompiledCode {
@@ -221,6 +232,15 @@ impl CompiledCode {
     pub fn gcn(&self) -> Option<&gcn::GcnInfo> {
         match &self.target_info {
             TargetInfo::Gcn(info) => Some(info),
+            _ => None,
+        }
+    }
+
+    /// The NV50 information of code compiled for NV50.
+    pub fn nv50(&self) -> Option<&nv50::Nv50Info> {
+        match &self.target_info {
+            TargetInfo::Nv50(info) => Some(info),
+            _ => None,
         }
     }
 }

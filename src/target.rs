@@ -2,23 +2,28 @@
 //! syntax), or a bare CPU name as shorthand. `docs/targets.md` lists the forms.
 //!
 //! This file parses the triple and the `Target` forms; which CPU names exist, what each
-//! selects and what its features mean is the target's own table (`isa/gcn/cpus.rs`).
+//! selects and what its features mean is each family's own table (`isa/gcn/cpus.rs`,
+//! `isa/nv50/cpus.rs`); the triple's architecture (`amdgcn`, `nvptx64`) says which.
 
 use crate::isa::gcn::cpus;
 use crate::isa::gcn::mc::Gen;
+use crate::isa::nv50::cpus as nv50_cpus;
+use crate::isa::nv50::cpus::Chip;
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use std::fmt;
 use target_lexicon::PointerWidth;
 
 /// The instruction set a target compiles to.
 ///
-/// More architectures will come (NVIDIA Tesla), so a `match` on it needs a wildcard arm,
-/// and `let Arch::Gcn(generation) = target.arch else { … }` an `else`.
+/// More architectures may come, so a `match` on it needs a wildcard arm, and
+/// `let Arch::Gcn(generation) = target.arch else { … }` an `else`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Arch {
     /// AMD GCN, of one generation.
     Gcn(Gen),
+    /// NVIDIA Tesla (NV50), one chip.
+    Nv50(Chip),
 }
 
 /// Who loads and launches the code: the OS of an AMDGPU triple (LLVM's AMDGPUUsage,
@@ -33,6 +38,9 @@ pub enum Os {
     Mesa3d,
     /// `amdpal`: AMD's PAL runtime.
     Amdpal,
+    /// `cuda`, the OS of `nvptx64-nvidia-cuda`: NV50 code follows nouveau's compute ABI
+    /// whatever launches it (`docs/targets.md`).
+    Cuda,
 }
 
 const OSES: [(&str, Os); 3] = [
@@ -88,13 +96,26 @@ impl fmt::Display for TargetError {
 }
 
 impl std::error::Error for TargetError {}
-/// Checks an `amdgcn` triple (`amdgcn-<vendor>-<os>`, or `amdgcn` alone for
+/// The architecture name and the triple of NVIDIA Tesla (NV50) targets.
+const NVPTX64: &str = "nvptx64";
+const NVPTX64_TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+/// Checks an `nvptx64` triple (`nvptx64-nvidia-cuda`, or `nvptx64` alone for it) or an
+/// `amdgcn` triple (`amdgcn-<vendor>-<os>`, or `amdgcn` alone for
 /// `amdgcn-amd-amdhsa`) and returns it with its OS.
 fn parse_triple(triple: &str) -> Result<(String, Os), TargetError> {
     let parts: Vec<&str> = triple.split('-').collect();
+    if parts[0] == NVPTX64 {
+        return match parts.as_slice() {
+            [_] | [_, "nvidia", "cuda"] => Ok((NVPTX64_TRIPLE.to_string(), Os::Cuda)),
+            _ => Err(TargetError(format!(
+                "unsupported triple `{triple}`: the NV50 triple is `{NVPTX64_TRIPLE}`"
+            ))),
+        };
+    }
     if parts[0] != "amdgcn" {
         return Err(TargetError(format!(
-            "unsupported architecture `{}` in `{triple}` (supported: amdgcn)",
+            "unsupported architecture `{}` in `{triple}` (supported: amdgcn, nvptx64)",
             parts[0]
         )));
     }
@@ -154,6 +175,28 @@ impl Target {
             )));
         }
         let features: Vec<&str> = pieces.collect();
+        if os == Os::Cuda {
+            if cpus::is_cpu_name(name) {
+                return Err(TargetError(format!(
+                    "unsupported CPU `{name}` for `{triple}`: it is a GCN CPU (NV50 CPUs: {})",
+                    nv50_cpus::supported_list()
+                )));
+            }
+            return Ok(Target {
+                arch: nv50_cpus::select(name, &features)?,
+                triple,
+                os,
+                cpu: name.to_string(),
+                xnack: FeatureSetting::Any,
+                sramecc: FeatureSetting::Any,
+            });
+        }
+        if nv50_cpus::is_cpu_name(name) {
+            return Err(TargetError(format!(
+                "unsupported CPU `{name}` for `{triple}`: it is an NV50 CPU (GCN CPUs: {})",
+                cpus::supported_list()
+            )));
+        }
         let selection = cpus::select(name, &features)?;
         Ok(Target {
             triple,
@@ -195,7 +238,12 @@ impl Target {
                     Some((head, id)) => (head, Some(id)),
                     None => (*word, None),
                 };
-                if cpus::is_cpu_name(head) || !(head.contains('-') || head == "amdgcn") {
+                if nv50_cpus::is_cpu_name(head) {
+                    return Target::new(NVPTX64_TRIPLE, word);
+                }
+                if cpus::is_cpu_name(head)
+                    || !(head.contains('-') || head == "amdgcn" || head == NVPTX64)
+                {
                     return Target::new("amdgcn-amd-amdhsa", word);
                 }
                 match id {
@@ -216,9 +264,10 @@ impl Target {
         }
     }
 
-    /// The CPU names accepted, `gfxNNN` names first, then LLVM's code names (`tonga`).
+    /// The CPU names accepted: GCN's, `gfxNNN` names first, then LLVM's code names
+    /// (`tonga`); then NV50's (`nv50`, `g80`, …).
     pub fn cpu_names() -> impl Iterator<Item = &'static str> {
-        cpus::names()
+        cpus::names().chain(nv50_cpus::names())
     }
 
     /// LLVM's target ID of the code compiled for this target: the processor (the
@@ -235,8 +284,12 @@ impl Target {
     /// assert_eq!(Target::parse("gfx906:sramecc+")?.target_id(), "gfx906:sramecc+:xnack-");
     /// # Ok::<(), wavelift::TargetError>(())
     /// ```
+    /// For NV50 it is the chip's canonical name (`g80` gives `nv50`, `nva0` gives `gt200`).
     pub fn target_id(&self) -> String {
-        cpus::target_id(&self.cpu, self.sramecc)
+        match self.arch {
+            Arch::Nv50(_) => nv50_cpus::target_id(&self.cpu),
+            Arch::Gcn(_) => cpus::target_id(&self.cpu, self.sramecc),
+        }
     }
 
     /// One target for each GCN generation the backend supports (the first CPU name listed
@@ -368,6 +421,27 @@ mod tests {
         ] {
             assert!(Target::parse(spec).is_err(), "{spec:?}");
         }
+    }
+
+    #[test]
+    fn nv50_forms() {
+        let t = Target::parse("g80").unwrap();
+        assert_eq!(t.arch, Arch::Nv50(Chip::G80));
+        assert_eq!((t.triple.as_str(), t.os), ("nvptx64-nvidia-cuda", Os::Cuda));
+        assert_eq!(t.target_id(), "nv50");
+        assert_eq!(
+            Target::parse("nvptx64 g92").unwrap().arch,
+            Arch::Nv50(Chip::G92)
+        );
+        let t = Target::parse("nvptx64-nvidia-cuda:nva0").unwrap();
+        assert_eq!(
+            (t.arch, t.target_id()),
+            (Arch::Nv50(Chip::G200), "gt200".into())
+        );
+        assert_eq!(Target::parse(&t.to_string()).unwrap(), t);
+        assert!(Target::parse("nvptx64-nvidia-cuda gfx803").is_err());
+        assert!(Target::parse("amdgcn-amd-amdhsa g84").is_err());
+        assert!(Target::parse("nvptx64").is_err());
     }
 
     #[test]

@@ -114,8 +114,9 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
             .join("\n");
         let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
         for target in &targets {
+            // NV50 listings are envydis's to check, not llvm-mc's.
             let Arch::Gcn(generation) = target.arch else {
-                unreachable!("GCN targets only")
+                continue;
             };
             let (cpu, disassembles) = llvm_cpu(generation);
             for func in &funcs {

@@ -30,6 +30,11 @@ impl Uniformity {
     pub fn has_divergent_branches(&self) -> bool {
         self.divergent_branches.values().any(|&d| d)
     }
+
+    /// Whether the branch ending `block` is divergent.
+    pub fn is_divergent_branch(&self, block: Block) -> bool {
+        self.divergent_branches[block]
+    }
 }
 
 /// The uniformity analysis of one function under way: its facts so far, which a target

@@ -3,9 +3,6 @@
 //! plugs in with an `impl Backend` and an arm in [`backend`].
 
 pub mod gcn;
-// Nothing in the compiler uses the NV50 machine-code layer until its backend lands; only
-// the tests (with `test-support`) reach it meanwhile.
-#[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod nv50;
 
 use crate::machinst::type_gate::TypeCheck;
@@ -28,5 +25,8 @@ pub trait Backend {
 pub fn backend(arch: Arch) -> Box<dyn Backend> {
     match arch {
         Arch::Gcn(generation) => Box::new(gcn::GcnBackend { generation }),
+        Arch::Nv50(chip) => Box::new(nv50::Nv50Backend {
+            variant: chip.variant(),
+        }),
     }
 }

@@ -1,4 +1,218 @@
-//! The NVIDIA Tesla (NV50: G80, G84–G98, GT200) target. So far its machine-code layer:
-//! encodings, decoder and envydis-syntax printer.
+//! The NVIDIA Tesla (NV50: G80, G84–G98, GT200) backend.
 
+pub mod abi;
+pub mod cpus;
+pub mod emit;
+pub mod inst;
+pub mod lower;
+// The MC layer (tables, encoder, decoder) serves the simulator's decoder and the tests too:
+// some of its interface only they use.
+#[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod reconverge;
+pub mod regs;
+pub mod uniform_values;
+
+use super::Backend;
+use crate::analysis::cfg::Cfg;
+use crate::ir;
+use crate::machinst::MachInst;
+use crate::machinst::lower::lower_function;
+use crate::machinst::regalloc::{self, AllocError};
+use crate::machinst::type_gate::TypeCheck;
+use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, TargetInfo};
+use abi::{Frame, PARAM_LIMIT};
+use cranelift_codegen::isa::CallConv;
+use inst::Inst;
+use mc::Variant;
+use regs::{FLAG_LIMIT, GPR, GPR_LIMIT};
+
+/// The NV50 backend of one encoding variant.
+pub struct Nv50Backend {
+    /// What the chip executes (G80; G84–G98; GT200).
+    pub variant: Variant,
+}
+
+impl Backend for Nv50Backend {
+    fn type_check(&self) -> TypeCheck {
+        if self.variant.has_f64() {
+            check_type_f64
+        } else {
+            check_type
+        }
+    }
+
+    fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError> {
+        compile(func, self.variant)
+    }
+
+    fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine> {
+        disassemble(code, self.variant)
+    }
+}
+
+/// The type gate of G80–G98: scalars of up to 64 bits but f64 (the f64 unit is GT200's:
+/// `docs/targets.md`). i8 and i16 live in the low bits of a `$r` with the upper bits
+/// unspecified, i64 in an even pair, i128 (loads and stores only) in a quad.
+pub fn check_type(ty: ir::Type) -> Result<(), String> {
+    if ty == ir::types::F64 {
+        return Err("f64 needs GT200 (`gt200`): G80–G98 have no double-precision unit".to_string());
+    }
+    check_type_f64(ty)
+}
+
+/// The type gate of GT200: as [`check_type`], with f64.
+pub fn check_type_f64(ty: ir::Type) -> Result<(), String> {
+    use ir::types::*;
+    match ty {
+        I8 | I16 | I32 | I64 | I128 | F32 | F64 => Ok(()),
+        _ if ty.is_vector() || ty.is_dynamic_vector() => Err(format!(
+            "vector type {ty} is not supported by the NV50 backend (NV50 code is scalar per \
+             thread)"
+        )),
+        _ => Err(format!(
+            "type {ty} is not supported by the NV50 backend (i8, i16, i32, i64, f32 and, on \
+             GT200, f64 are; i128 only in loads and stores)"
+        )),
+    }
+}
+
+/// What an NV50 loader needs of compiled code beyond its bytes, in
+/// [`CompiledCode::target_info`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nv50Info {
+    /// `$r` per thread: the highest used plus one, at least 4 (nouveau's `max_gpr`, what
+    /// `CP_REG_ALLOC_TEMP` takes: `docs/nv50.md`).
+    pub gprs: u32,
+    /// The byte offsets of the instructions (`bra`, `joinat`, …) whose absolute targets a
+    /// loader adds the code's address to; the code is emitted for address 0.
+    pub relocations: Vec<u32>,
+    /// Kernels: bytes of arguments at `s[0x14]` (at most 252).
+    pub param_size: u32,
+    /// Kernels: bytes of `s[]` the code reads, the system area and the arguments
+    /// (`SHARED_SIZE` covers at least this).
+    pub shared_size: u32,
+}
+
+/// Compiles a verified, optimised function for an NV50 variant.
+pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
+    let kind = match func.signature.call_conv {
+        CallConv::SystemV => FunctionKind::Kernel,
+        CallConv::Fast | CallConv::Tail => FunctionKind::Device,
+        other => {
+            return Err(CompileError::new(
+                func,
+                format!(
+                    "calling convention `{other}` is not supported: use `system_v` for kernels \
+                     and `fast` or `tail` for device functions"
+                ),
+            ));
+        }
+    };
+    let frame = match kind {
+        FunctionKind::Kernel => Frame::kernel(&func.signature),
+        FunctionKind::Device => Frame::device(),
+    };
+    if frame.param_size > PARAM_LIMIT {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "the kernel's arguments take {} bytes; NV50 kernels take at most {PARAM_LIMIT} \
+                 (63 words of `s[]` after the system area)",
+                frame.param_size
+            ),
+        ));
+    }
+    let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
+    let uniformity = uniform_values::analyze(func, &cfg, kind);
+    let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;
+    let backend = lower::Nv50Lower {
+        variant,
+        kind,
+        frame: &frame,
+        cfg: &cfg,
+        uniformity: &uniformity,
+        plan: &plan,
+    };
+    let vcode = lower_function(func, &cfg, &backend)?;
+    let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
+        AllocError::Exhausted { .. } => CompileError::new(
+            func,
+            format!(
+                "register exhaustion: the function needs more registers than the hardware \
+                 has ({GPR_LIMIT} `$r`, {FLAG_LIMIT} `$c`) and spilling is not supported yet"
+            ),
+        ),
+        other => CompileError::new(func, other.to_string()),
+    })?;
+    let blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
+        .map(|b| {
+            let start = allocated.block_starts[b];
+            let end = allocated
+                .block_starts
+                .get(b + 1)
+                .copied()
+                .unwrap_or(allocated.insts.len());
+            allocated.insts[start..end].to_vec()
+        })
+        .collect();
+    // An edge block (after the function's own) leaves the block whose edge it splits.
+    let origin: Vec<usize> = (0..vcode.blocks.len())
+        .map(|b| {
+            if b < cfg.len() {
+                b
+            } else {
+                vcode.blocks[b].preds.first().copied().unwrap_or(b)
+            }
+        })
+        .collect();
+    let (code, relocations) = emit::assemble(&blocks, &origin, &plan, variant)
+        .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
+    let gprs = regalloc::registers_used(&allocated.insts, GPR, GPR_LIMIT).max(4);
+    let info = Nv50Info {
+        gprs,
+        relocations,
+        param_size: frame.param_size,
+        shared_size: match kind {
+            FunctionKind::Kernel => abi::PARAM_BASE + frame.param_size,
+            FunctionKind::Device => 0,
+        },
+    };
+    Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
+}
+
+/// Disassembles NV50 code in envydis's syntax.
+pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
+    let mut lines = Vec::new();
+    let words: Vec<u32> = code
+        .chunks(4)
+        .map(|c| {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        })
+        .collect();
+    let mut offset = 0;
+    while offset < code.len() {
+        match mc::decode_one(&words[offset / 4..], variant) {
+            Ok((inst, n)) => {
+                let len = 4 * n;
+                lines.push(DisasmLine {
+                    offset,
+                    bytes: code[offset..(offset + len).min(code.len())].to_vec(),
+                    text: mc::print(&inst),
+                });
+                offset += len;
+            }
+            Err(e) => {
+                lines.push(DisasmLine {
+                    offset,
+                    bytes: code[offset..].to_vec(),
+                    text: format!("<undecodable: {e}>"),
+                });
+                break;
+            }
+        }
+    }
+    lines
+}

@@ -1,0 +1,372 @@
+//! Emission: allocated instructions to machine code. Each instruction takes the shortest
+//! form its operands encode in (short, immediate, long: `docs/nv50.md`, "Instruction
+//! forms"); then, per block, short instructions are paired and a lone one widened, so every
+//! long instruction and every block starts at an 8-byte boundary. Blocks are laid out in
+//! VCode order with each join block (`join nop`) just before the block it joins at;
+//! branches to the next block are left out, and branch targets are absolute addresses for
+//! code placed at 0, listed for relocation.
+
+use super::inst::{Alu, Inst, Src};
+use super::mc::{self, Form, McInst, Op, Operand, Pred, Ty, Variant};
+use super::reconverge::Plan;
+use super::regs::GPR;
+use crate::machinst::{Reg, RegClass};
+
+/// A register operand of `r`'s width.
+fn reg_operand(r: Reg, hw: u16) -> Operand {
+    match r.class() {
+        RegClass::Int => Operand::R(hw as u8),
+        RegClass::Float => Operand::D(hw as u8),
+        RegClass::Vector => Operand::Q(hw as u8),
+    }
+}
+
+/// The MC operand of a source, registers numbered by `hw`.
+fn src_operand(src: Src, hw: &dyn Fn(Reg) -> u16) -> Operand {
+    match src {
+        Src::Reg(r) => reg_operand(r, hw(r)),
+        Src::Half(r, hi) => Operand::R((hw(r) + hi as u16) as u8),
+        Src::H16(r, hi) => Operand::H {
+            reg: hw(r) as u8,
+            hi,
+        },
+        Src::Imm(c) => Operand::Imm(c),
+        Src::Shared { ty, offset } => Operand::Shared {
+            ty,
+            areg: 0,
+            offset,
+        },
+        Src::SReg(s) => Operand::SReg(s),
+    }
+}
+
+/// `alu` as an MC instruction in `form`.
+fn alu_mc(alu: &Alu, form: Form, hw: &dyn Fn(Reg) -> u16) -> McInst {
+    let mut inst = McInst::new(alu.op, form);
+    // `ld` from `s[]` and `mov` from a special register name no type of their own.
+    inst.ty = match alu.srcs.first() {
+        Some(Src::Shared { .. }) if alu.op == Op::Ld => None,
+        Some(Src::SReg(_)) => None,
+        _ => alu.ty,
+    };
+    inst.src_ty = alu.src_ty;
+    inst.mods = alu.mods;
+    inst.round = alu.round;
+    inst.cmp = alu.cmp;
+    inst.dst = Some(match alu.dst {
+        Some(d) => reg_operand(d, hw(d)),
+        None => Operand::Discard,
+    });
+    inst.cdst = alu.cdst.map(|c| hw(c) as u8);
+    let mut n = 0;
+    for &s in &alu.srcs {
+        inst.src[n] = Some(src_operand(s, hw));
+        n += 1;
+    }
+    if let Some(c) = alu.carry {
+        inst.src[n] = Some(Operand::C(hw(c) as u8));
+    }
+    inst
+}
+
+/// The forms tried, shortest first.
+const FORMS: [Form; 3] = [Form::Short, Form::Imm, Form::Long];
+
+/// Whether some form of `alu` encodes on `variant`, its virtual registers standing for low
+/// registers (`$r2`, `$r4d`, …: any register below `$r64` encodes in every form that takes
+/// one): what the lowering asks before it keeps an immediate operand.
+pub fn encodable(alu: &Alu, variant: Variant) -> bool {
+    let hw = |r: Reg| match r {
+        Reg::Real { hw, .. } => hw,
+        Reg::Virtual { .. } => 4,
+    };
+    FORMS
+        .iter()
+        .any(|&form| mc::encode(&alu_mc(alu, form, &hw), variant).is_ok())
+}
+
+/// The shortest encodable form of `alu`, allocated.
+fn alu_shortest(alu: &Alu, variant: Variant) -> Result<McInst, String> {
+    let hw = |r: Reg| r.hw();
+    FORMS
+        .iter()
+        .map(|&form| alu_mc(alu, form, &hw))
+        .find(|inst| mc::encode(inst, variant).is_ok())
+        .ok_or_else(|| format!("no encoding of {alu:?}"))
+}
+
+/// A branch target: a block, or the join block placed before one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Label {
+    Block(usize),
+    Join(usize),
+}
+
+/// An instruction of the layout: encoded but for a branch target.
+enum Item {
+    Mc(McInst),
+    Branch(McInst, Label),
+}
+
+impl Item {
+    fn words(&self) -> usize {
+        match self {
+            Item::Mc(i) | Item::Branch(i, _) => i.words(),
+        }
+    }
+}
+
+fn mov32(dst: u16, src: Operand) -> McInst {
+    McInst::with(
+        Op::Mov,
+        Form::Short,
+        Some(Ty::B32),
+        Some(Operand::R(dst as u8)),
+        &[src],
+    )
+}
+
+/// The shortest encodable form of `inst`, else `inst` itself in its long form.
+fn shortest(mut inst: McInst, variant: Variant) -> Result<McInst, String> {
+    for form in FORMS {
+        inst.form = form;
+        if mc::encode(&inst, variant).is_ok() {
+            return Ok(inst);
+        }
+    }
+    Err(format!("no encoding of {}", mc::print(&inst)))
+}
+
+/// Copies `count` registers from `src` to `dst` (`mov b32` each).
+fn copy_regs(
+    out: &mut Vec<Item>,
+    dst: u16,
+    src: u16,
+    count: u16,
+    variant: Variant,
+) -> Result<(), String> {
+    if dst == src {
+        return Ok(());
+    }
+    for k in 0..count {
+        out.push(Item::Mc(shortest(
+            mov32(dst + k, Operand::R((src + k) as u8)),
+            variant,
+        )?));
+    }
+    Ok(())
+}
+
+/// One block's instructions as layout items; `target(b)` is the label of an edge to VCode
+/// block `b`.
+fn lower_block(
+    insts: &[Inst],
+    target: &dyn Fn(usize) -> Label,
+    variant: Variant,
+) -> Result<Vec<Item>, String> {
+    let mut out = Vec::new();
+    for inst in insts {
+        match inst {
+            Inst::Args { .. } => {}
+            Inst::Alu(alu) => out.push(Item::Mc(alu_shortest(alu, variant)?)),
+            Inst::Select { dst, cond, c, t, f } => {
+                let words = dst.width();
+                copy_regs(&mut out, dst.hw(), f.hw(), words, variant)?;
+                for k in 0..words {
+                    let mut mov = mov32(dst.hw() + k, Operand::R((t.hw() + k) as u8));
+                    mov.form = Form::Long;
+                    mov.pred = Some(Pred {
+                        cond: *cond,
+                        reg: c.hw() as u8,
+                    });
+                    out.push(Item::Mc(mov));
+                }
+            }
+            Inst::Load { ty, dst, addr } => {
+                let addr = src_operand(*addr, &|r| r.hw());
+                let Operand::R(addr) = addr else {
+                    return Err(format!("address {addr:?} not in a register"));
+                };
+                out.push(Item::Mc(McInst::with(
+                    Op::Ld,
+                    Form::Long,
+                    Some(*ty),
+                    Some(reg_operand(*dst, dst.hw())),
+                    &[Operand::Global { space: 15, addr }],
+                )));
+            }
+            Inst::Store { ty, data, addr } => {
+                let addr = src_operand(*addr, &|r| r.hw());
+                let Operand::R(addr) = addr else {
+                    return Err(format!("address {addr:?} not in a register"));
+                };
+                out.push(Item::Mc(McInst::with(
+                    Op::St,
+                    Form::Long,
+                    Some(*ty),
+                    Some(Operand::Global { space: 15, addr }),
+                    &[reg_operand(*data, data.hw())],
+                )));
+            }
+            Inst::Copy { dst, src } => {
+                if dst.file() != GPR || src.file() != GPR {
+                    return Err("a copy between `$c` registers".into());
+                }
+                copy_regs(&mut out, dst.hw(), src.hw(), dst.width(), variant)?;
+            }
+            Inst::Combine { dst, lo, hi } => {
+                copy_regs(&mut out, dst.hw(), lo.hw(), 1, variant)?;
+                copy_regs(&mut out, dst.hw() + 1, hi.hw(), 1, variant)?;
+            }
+            Inst::Jump { target: t } => {
+                out.push(Item::Branch(McInst::new(Op::Bra, Form::Long), target(*t)));
+            }
+            Inst::Branch {
+                cond,
+                c,
+                taken,
+                not_taken,
+            } => {
+                let mut bra = McInst::new(Op::Bra, Form::Long);
+                bra.pred = Some(Pred {
+                    cond: *cond,
+                    reg: c.hw() as u8,
+                });
+                out.push(Item::Branch(bra, target(*taken)));
+                out.push(Item::Branch(
+                    McInst::new(Op::Bra, Form::Long),
+                    target(*not_taken),
+                ));
+            }
+            Inst::Joinat { before } => {
+                out.push(Item::Branch(
+                    McInst::new(Op::Joinat, Form::Long),
+                    Label::Join(*before),
+                ));
+            }
+            Inst::Exit => {
+                // The `exit` bit on the last instruction when it is a long normal one that
+                // always executes (widened from a short one if need be), else `exit nop`.
+                if let Some(Item::Mc(last)) = out.last_mut()
+                    && last.pred.is_none()
+                    && !last.join
+                {
+                    let mut long = last.clone();
+                    long.form = Form::Long;
+                    long.exit = true;
+                    if mc::encode(&long, variant).is_ok() {
+                        *last = long;
+                        continue;
+                    }
+                }
+                let mut nop = McInst::new(Op::Nop, Form::Long);
+                nop.exit = true;
+                out.push(Item::Mc(nop));
+            }
+            Inst::Ret { .. } => out.push(Item::Mc(McInst::new(Op::Ret, Form::Long))),
+        }
+    }
+    Ok(out)
+}
+
+/// Pairs the short instructions of a block, widening a lone one (every short form has a
+/// long twin, and an immediate one when the long form cannot hold the operands).
+fn pair_shorts(items: &mut [Item], variant: Variant) -> Result<(), String> {
+    let mut i = 0;
+    while i < items.len() {
+        if items[i].words() == 2 {
+            i += 1;
+            continue;
+        }
+        if items.get(i + 1).is_some_and(|next| next.words() == 1) {
+            i += 2;
+            continue;
+        }
+        let Item::Mc(inst) = &mut items[i] else {
+            return Err("a short branch".into());
+        };
+        let widened = [Form::Long, Form::Imm].into_iter().find_map(|form| {
+            let mut wide = inst.clone();
+            wide.form = form;
+            mc::encode(&wide, variant).is_ok().then_some(wide)
+        });
+        *inst = widened.ok_or_else(|| format!("no long form of {}", mc::print(inst)))?;
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Lays out and encodes allocated blocks (VCode order). `origin[b]` is the function block
+/// (CFG index) an edge from VCode block `b` leaves: itself, or the block an edge block
+/// splits an edge of. Returns the code and the byte offsets of the instructions holding
+/// absolute targets.
+pub fn assemble(
+    blocks: &[Vec<Inst>],
+    origin: &[usize],
+    plan: &Plan,
+    variant: Variant,
+) -> Result<(Vec<u8>, Vec<u32>), String> {
+    // The layout: each join block before the block it joins at.
+    let mut layout: Vec<(Label, Vec<Item>)> = Vec::new();
+    for (b, insts) in blocks.iter().enumerate() {
+        if plan.join_preds.contains_key(&b) {
+            let mut join = McInst::new(Op::Nop, Form::Long);
+            join.join = true;
+            layout.push((Label::Join(b), vec![Item::Mc(join)]));
+        }
+        let target = |t: usize| {
+            if plan.enters_join(origin[b], t) {
+                Label::Join(t)
+            } else {
+                Label::Block(t)
+            }
+        };
+        let mut items = lower_block(insts, &target, variant)?;
+        pair_shorts(&mut items, variant)?;
+        layout.push((Label::Block(b), items));
+    }
+    // Branches to the label that follows fall through.
+    for i in 0..layout.len() {
+        let next = layout.get(i + 1).map(|(l, _)| *l);
+        let items = &mut layout[i].1;
+        if let Some(Item::Branch(bra, label)) = items.last()
+            && bra.op == Op::Bra
+            && bra.pred.is_none()
+            && Some(*label) == next
+        {
+            items.pop();
+        }
+    }
+    let mut addresses = Vec::new();
+    let mut pc = 0u32;
+    for (label, items) in &layout {
+        addresses.push((*label, pc));
+        pc += 4 * items.iter().map(Item::words).sum::<usize>() as u32;
+    }
+    let address = |label: Label| {
+        addresses
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|&(_, a)| a)
+            .ok_or_else(|| format!("no block {label:?}"))
+    };
+    let mut code = Vec::new();
+    let mut relocations = Vec::new();
+    for (_, items) in &layout {
+        for item in items {
+            let inst = match item {
+                Item::Mc(inst) => inst.clone(),
+                Item::Branch(inst, label) => {
+                    relocations.push(code.len() as u32);
+                    let mut inst = inst.clone();
+                    inst.src[0] = Some(Operand::Target(address(*label)?));
+                    inst
+                }
+            };
+            for word in mc::encode(&inst, variant)? {
+                code.extend_from_slice(&word.to_le_bytes());
+            }
+        }
+    }
+    Ok((code, relocations))
+}

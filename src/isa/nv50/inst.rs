@@ -1,0 +1,230 @@
+//! The NV50 machine instruction (VCode level): one MC operation with virtual-register
+//! operands ([`Alu`], its form chosen at emission), memory accesses through `g[15]`, and the
+//! few pseudo-instructions emission expands (selects, copies of pairs, branches, the
+//! function's end).
+
+use super::mc::{Cond, Mods, Op, Round, SReg, Ty};
+use super::regs::{FLAG, GPR};
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+use smallvec::SmallVec;
+
+/// A source operand.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Src {
+    /// A register of any width (`$r`, `$rNd`, `$rNq`).
+    Reg(Reg),
+    /// One 32-bit register of a pair: the low (`false`) or high half of an i64.
+    Half(Reg, bool),
+    /// The low (`false`) or high 16 bits of a 32-bit register (`$rNl`, `$rNh`: `$r0`–`$r63`
+    /// only), for the 16-bit multiplies.
+    H16(Reg, bool),
+    /// A 32-bit immediate: only where the immediate form (or a shift count) encodes it,
+    /// which the lowering checks ([`super::lower`]).
+    Imm(u32),
+    /// `s[offset]` read as `ty`: kernel arguments and the launch's system values.
+    Shared { ty: Ty, offset: u32 },
+    /// A special register (`$physid`).
+    SReg(SReg),
+}
+
+impl Src {
+    fn visit(&mut self, visit: &mut dyn FnMut(&mut Reg, OperandKind)) {
+        if let Src::Reg(r) | Src::Half(r, _) | Src::H16(r, _) = self {
+            visit(r, OperandKind::Use);
+        }
+    }
+}
+
+/// One machine operation. Emission encodes it in the shortest form its operands allow
+/// (short, immediate, long: `docs/nv50.md`, "Instruction forms").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alu {
+    pub op: Op,
+    pub ty: Option<Ty>,
+    pub src_ty: Option<Ty>,
+    pub mods: Mods,
+    pub round: Option<Round>,
+    pub cmp: Option<Cond>,
+    /// `None`: the result is discarded (`#`), only `cdst` is written.
+    pub dst: Option<Reg>,
+    pub srcs: SmallVec<[Src; 3]>,
+    /// A `$c` written with the result's flags.
+    pub cdst: Option<Reg>,
+    /// The `$c` carry an `addc` reads (its last source).
+    pub carry: Option<Reg>,
+}
+
+impl Alu {
+    pub fn new(op: Op, ty: Option<Ty>, dst: Option<Reg>, srcs: &[Src]) -> Alu {
+        Alu {
+            op,
+            ty,
+            src_ty: None,
+            mods: Mods::NONE,
+            round: None,
+            cmp: None,
+            dst,
+            srcs: srcs.iter().copied().collect(),
+            cdst: None,
+            carry: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    /// Function entry: defines each virtual register (first) from the real register the
+    /// launch or the caller fills (second).
+    Args {
+        defs: Vec<(Reg, Reg)>,
+    },
+    Alu(Alu),
+    /// `dst = cond($c) ? t : f`: `mov dst f`, then `(cond $c) mov dst t` (of each half for a
+    /// pair). `dst` is written before `t` is read: an early def.
+    Select {
+        dst: Reg,
+        cond: Cond,
+        c: Reg,
+        t: Reg,
+        f: Reg,
+    },
+    /// `ld ty dst g15[addr]`.
+    Load {
+        ty: Ty,
+        dst: Reg,
+        addr: Src,
+    },
+    /// `st ty g15[addr] data`.
+    Store {
+        ty: Ty,
+        data: Reg,
+        addr: Src,
+    },
+    /// A register copy of any width (`mov b32` per register).
+    Copy {
+        dst: Reg,
+        src: Reg,
+    },
+    /// Builds a pair from two registers.
+    Combine {
+        dst: Reg,
+        lo: Reg,
+        hi: Reg,
+    },
+    /// `bra` to a VCode block.
+    Jump {
+        target: usize,
+    },
+    /// `(cond $c) bra taken`, then `bra not_taken` (left out when it falls through).
+    Branch {
+        cond: Cond,
+        c: Reg,
+        taken: usize,
+        not_taken: usize,
+    },
+    /// `joinat` the join block placed before VCode block `before` (`reconverge.rs`).
+    Joinat {
+        before: usize,
+    },
+    /// The kernel's end: `exit`.
+    Exit,
+    /// A device function's end: its results in their ABI registers, then `ret`.
+    Ret {
+        uses: Vec<(Reg, Reg)>,
+    },
+}
+
+impl MachInst for Inst {
+    fn visit_operands(&mut self, visit: &mut dyn FnMut(&mut Reg, OperandKind)) {
+        match self {
+            Inst::Args { defs } => {
+                for (v, fixed) in defs {
+                    visit(v, OperandKind::DefFixed(*fixed));
+                }
+            }
+            Inst::Alu(alu) => {
+                for s in &mut alu.srcs {
+                    s.visit(visit);
+                }
+                if let Some(c) = &mut alu.carry {
+                    visit(c, OperandKind::Use);
+                }
+                if let Some(d) = &mut alu.dst {
+                    visit(d, OperandKind::Def);
+                }
+                if let Some(c) = &mut alu.cdst {
+                    visit(c, OperandKind::Def);
+                }
+            }
+            Inst::Select { dst, c, t, f, .. } => {
+                visit(c, OperandKind::Use);
+                visit(t, OperandKind::Use);
+                visit(f, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+            }
+            Inst::Load { dst, addr, .. } => {
+                addr.visit(visit);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::Store { data, addr, .. } => {
+                addr.visit(visit);
+                visit(data, OperandKind::Use);
+            }
+            Inst::Copy { dst, src } => {
+                visit(src, OperandKind::Use);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::Combine { dst, lo, hi } => {
+                visit(lo, OperandKind::Use);
+                visit(hi, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+            }
+            Inst::Branch { c, .. } => visit(c, OperandKind::Use),
+            Inst::Ret { uses } => {
+                for (v, fixed) in uses {
+                    visit(v, OperandKind::UseFixed(*fixed));
+                }
+            }
+            Inst::Jump { .. } | Inst::Joinat { .. } | Inst::Exit => {}
+        }
+    }
+
+    fn has_side_effects(&self) -> bool {
+        matches!(
+            self,
+            Inst::Args { .. }
+                | Inst::Store { .. }
+                | Inst::Jump { .. }
+                | Inst::Branch { .. }
+                | Inst::Joinat { .. }
+                | Inst::Exit
+                | Inst::Ret { .. }
+        )
+    }
+
+    fn is_return(&self) -> bool {
+        matches!(self, Inst::Exit | Inst::Ret { .. })
+    }
+
+    fn is_branch(&self) -> bool {
+        matches!(self, Inst::Jump { .. } | Inst::Branch { .. })
+    }
+
+    fn gen_move(dst: Reg, src: Reg) -> Inst {
+        Inst::Copy { dst, src }
+    }
+
+    fn gen_jump(target: usize) -> Inst {
+        Inst::Jump { target }
+    }
+}
+
+/// Whether `r` is a `$c` register.
+pub fn is_flag(r: Reg) -> bool {
+    r.file() == FLAG
+}
+
+/// Whether `r` is a single `$r`.
+pub fn is_gpr32(r: Reg) -> bool {
+    r.file() == GPR && r.class() == RegClass::Int
+}

@@ -1,0 +1,301 @@
+//! The NV50 lowering: the backend the shared driver (`machinst::lower`) calls (entry,
+//! block parameters, branch arguments, instructions through the ISLE rules) and the
+//! context those rules run in. By concern: `isle.rs` (the constructors `isle/nv50/*.isle`
+//! call) and `branches.rs` (branches, with the `joinat` of divergent ones).
+
+use super::abi::Frame;
+use super::inst::{Alu, Inst, Src};
+use super::mc::{Op, Ty, Variant};
+use super::reconverge::Plan;
+use super::regs::{GPR, gpr};
+use crate::analysis::cfg::Cfg;
+use crate::analysis::uniformity::Uniformity;
+use crate::ir::{self, Opcode, Value, types};
+use crate::machinst::lower::{Lower, LowerBackend};
+use crate::machinst::{Reg, RegClass};
+use crate::{CompileError, FunctionKind};
+use isle::generated;
+
+pub use crate::machinst::isle::InstOutput;
+
+mod branches;
+mod isle;
+
+pub struct Nv50Lower<'a> {
+    pub variant: Variant,
+    pub kind: FunctionKind,
+    pub frame: &'a Frame,
+    pub cfg: &'a Cfg,
+    pub uniformity: &'a Uniformity,
+    pub plan: &'a Plan,
+}
+
+/// The register class of a value of `ty`: one `$r`, an even pair, an aligned quad.
+pub fn class_of(ty: ir::Type) -> Option<RegClass> {
+    match ty.bits() {
+        _ if ty.is_vector() => None,
+        1..=32 => Some(RegClass::Int),
+        64 => Some(RegClass::Float),
+        128 => Some(RegClass::Vector),
+        _ => None,
+    }
+}
+
+impl LowerBackend for Nv50Lower<'_> {
+    type MInst = Inst;
+
+    fn lower_entry(&self, ctx: &mut Lower<'_, Inst>) -> Result<(), CompileError> {
+        let func = ctx.func;
+        let entry = func.layout.entry_block().expect("checked by the driver");
+        let params: Vec<Value> = func.dfg.block_params(entry).to_vec();
+        match self.kind {
+            FunctionKind::Kernel => {
+                // `$r0`: the packed thread id, read by the work-item intrinsics.
+                let tid = ctx.new_vreg(GPR, RegClass::Int);
+                ctx.emit(Inst::Args {
+                    defs: vec![(tid, gpr(0))],
+                });
+                self.frame.tid.set(Some(tid));
+                for (i, &param) in params.iter().enumerate() {
+                    if !ctx.is_used(param) {
+                        continue;
+                    }
+                    let ty = func.dfg.value_type(param);
+                    let offset = self.frame.param_offsets[i];
+                    let mut words = Vec::new();
+                    for w in 0..ty.bytes().div_ceil(4) {
+                        let dst = ctx.new_vreg(GPR, RegClass::Int);
+                        let src = Src::Shared {
+                            ty: Ty::B32,
+                            offset: offset + 4 * w,
+                        };
+                        let inst = self.read_shared(dst, src).ok_or_else(|| {
+                            ctx.error(format!(
+                                "kernel argument {i} at s[{:#x}] is beyond the reach of an \
+                                 `s[]` operand on G80 (0x7c; farther needs `$a`, not supported \
+                                 yet)",
+                                offset + 4 * w
+                            ))
+                        })?;
+                        ctx.emit(inst);
+                        words.push(dst);
+                    }
+                    let reg = match words.as_slice() {
+                        [one] => *one,
+                        [lo, hi] => {
+                            let dst = ctx.new_vreg(GPR, RegClass::Float);
+                            ctx.emit(Inst::Combine {
+                                dst,
+                                lo: *lo,
+                                hi: *hi,
+                            });
+                            dst
+                        }
+                        _ => {
+                            return Err(
+                                ctx.error(format!("kernel argument of type {ty} is not supported"))
+                            );
+                        }
+                    };
+                    ctx.set_value_reg(param, reg);
+                }
+            }
+            FunctionKind::Device => {
+                let mut defs = Vec::new();
+                let mut combines = Vec::new();
+                let mut next = 0u16;
+                for &param in &params {
+                    let ty = func.dfg.value_type(param);
+                    let words = ty.bytes().div_ceil(4) as u16;
+                    let parts: Vec<Reg> = (0..words)
+                        .map(|k| {
+                            let v = ctx.new_vreg(GPR, RegClass::Int);
+                            defs.push((v, gpr(next + k)));
+                            v
+                        })
+                        .collect();
+                    next += words;
+                    match parts.as_slice() {
+                        [one] => ctx.set_value_reg(param, *one),
+                        [lo, hi] => combines.push((param, *lo, *hi)),
+                        _ => {
+                            return Err(ctx.error(format!(
+                                "device-function parameter of type {ty} is not supported"
+                            )));
+                        }
+                    }
+                }
+                ctx.emit(Inst::Args { defs });
+                for (param, lo, hi) in combines {
+                    let dst = ctx.new_vreg(GPR, RegClass::Float);
+                    ctx.emit(Inst::Combine { dst, lo, hi });
+                    ctx.set_value_reg(param, dst);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn block_param_reg(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        param: Value,
+    ) -> Result<Reg, CompileError> {
+        let ty = ctx.dfg().value_type(param);
+        match class_of(ty) {
+            Some(class) => Ok(ctx.new_vreg(GPR, class)),
+            None => Err(ctx.error(format!("block parameters of type {ty} are not supported"))),
+        }
+    }
+
+    fn branch_arg(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        value: Value,
+        param: Reg,
+    ) -> Result<Reg, CompileError> {
+        let r = ctx.value_reg(value)?;
+        if r.class() != param.class() || r.file() != param.file() {
+            return Err(ctx.error(format!(
+                "internal error: block argument {value} in {r:?} for a parameter in {param:?}"
+            )));
+        }
+        Ok(r)
+    }
+
+    fn lower_branch(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        inst: ir::Inst,
+        targets: &[usize],
+    ) -> Result<Vec<usize>, CompileError> {
+        let mut isle = IsleContext {
+            lower: ctx,
+            backend: self,
+            error: None,
+        };
+        let succs = isle.lower_branch(inst, targets);
+        match isle.error {
+            Some(error) => Err(error),
+            None => Ok(succs),
+        }
+    }
+
+    fn lower_inst(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        inst: ir::Inst,
+    ) -> Result<Vec<Reg>, CompileError> {
+        let mut isle = IsleContext {
+            lower: ctx,
+            backend: self,
+            error: None,
+        };
+        let output = generated::constructor_lower(&mut isle, inst);
+        if let Some(error) = isle.error {
+            return Err(error);
+        }
+        match output {
+            Some(regs) => Ok(regs.into_vec()),
+            None => Err(ctx.error(unsupported_reason(ctx.func, inst, self.variant))),
+        }
+    }
+}
+
+impl Nv50Lower<'_> {
+    /// `mov b32 dst s[offset]`, or on G84 and later `ld b32 dst s[offset]` when the offset
+    /// is beyond an operand's reach (`docs/nv50.md`, "Shared memory"). `None` on G80 then.
+    pub fn read_shared(&self, dst: Reg, src: Src) -> Option<Inst> {
+        let Src::Shared { offset, .. } = src else {
+            return None;
+        };
+        if offset <= 0x7c {
+            return Some(Inst::Alu(Alu::new(
+                Op::Mov,
+                Some(Ty::B32),
+                Some(dst),
+                &[src],
+            )));
+        }
+        (self.variant >= Variant::G84)
+            .then(|| Inst::Alu(Alu::new(Op::Ld, Some(Ty::B32), Some(dst), &[src])))
+    }
+}
+
+/// Why no rule matched `inst`.
+fn unsupported_reason(func: &ir::Function, inst: ir::Inst, variant: Variant) -> String {
+    let opcode = func.dfg.insts[inst].opcode();
+    let ty = func.dfg.ctrl_typevar(inst);
+    let target = format!("the NV50 backend ({})", variant.envydis_name());
+    if let Some(reason) = rejection_reason(opcode) {
+        format!("`{opcode}` is not supported by {target}: {reason}")
+    } else if ty == types::INVALID {
+        format!("`{opcode}` is not supported by {target} yet")
+    } else {
+        format!("`{opcode}` on type {ty} is not supported by {target} yet")
+    }
+}
+
+/// Why the backend rejects every use of `opcode`, for the opcodes rejected whatever their
+/// types (as GCN's, `docs/ir.md` "Rejected").
+fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
+    use Opcode::*;
+    Some(match opcode {
+        Trap | Trapz | Trapnz | Debugtrap => "a GPU warp cannot trap",
+        StackAddr
+        | DynamicStackAddr
+        | StackSwitch
+        | GetFramePointer
+        | GetStackPointer
+        | GetReturnAddress
+        | GetExceptionHandlerAddress => {
+            "NV50 functions have no stack frame (local memory is not used yet)"
+        }
+        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
+            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
+        }
+        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
+            "calls other than to intrinsics are not supported yet"
+        }
+        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
+            "atomics and fences are not supported yet"
+        }
+        _ => return None,
+    })
+}
+
+pub struct IsleContext<'a, 'f> {
+    lower: &'a mut Lower<'f, Inst>,
+    backend: &'a Nv50Lower<'a>,
+    /// The first error a constructor met; the rule's result is then discarded.
+    error: Option<CompileError>,
+}
+
+impl IsleContext<'_, '_> {
+    fn fail(&mut self, reason: impl Into<String>) {
+        if self.error.is_none() {
+            self.error = Some(self.lower.error(reason));
+        }
+    }
+
+    fn value_reg(&mut self, value: Value) -> Reg {
+        match self.lower.value_reg(value) {
+            Ok(r) => r,
+            Err(e) => {
+                if self.error.is_none() {
+                    self.error = Some(e);
+                }
+                // A placeholder so the rule can finish; the error discards its result.
+                self.lower.new_vreg(GPR, RegClass::Int)
+            }
+        }
+    }
+
+    fn emit(&mut self, inst: Inst) {
+        self.lower.emit(inst);
+    }
+
+    fn vreg(&mut self, class: RegClass) -> Reg {
+        self.lower.new_vreg(GPR, class)
+    }
+}

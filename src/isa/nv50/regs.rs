@@ -1,0 +1,59 @@
+//! NV50 registers: the two files the allocator fills and their descriptions for the shared
+//! driver (`machinst::regalloc::run`).
+//!
+//! - `$r0`–`$r127` (32-bit; 64-bit values in even pairs `$rNd`, 128-bit in quads `$rNq`:
+//!   `docs/nv50.md`, "Registers"). Short and immediate forms reach only `$r0`–`$r63`;
+//!   emission falls back to long forms above.
+//! - `$c0`–`$c3`, the flag registers: compare results that branches, `select` and carries
+//!   read. When more than four are live at once they would spill into `$r` (`mov $r $cN`,
+//!   `Spill::IntoFile`), which the shared driver does not implement yet: such a function is
+//!   a register-exhaustion `CompileError`.
+//!
+//! `$a1`–`$a4` are not allocated: wavelift reads `s[]` (arguments, system values) at fixed
+//! offsets that the instruction's own offset field reaches, so no `$a` is ever written.
+
+use crate::machinst::regalloc::{RegisterFile, Spill};
+use crate::machinst::{Reg, RegClass, RegFile};
+
+/// `$r`.
+pub const GPR: RegFile = 0;
+/// `$c`.
+pub const FLAG: RegFile = 1;
+
+/// `$r` per thread (`isa.rst`: up to 128).
+pub const GPR_LIMIT: u16 = 128;
+/// `$c` registers.
+pub const FLAG_LIMIT: u16 = 4;
+
+/// `$rN`.
+pub fn gpr(hw: u16) -> Reg {
+    Reg::Real {
+        file: GPR,
+        class: RegClass::Int,
+        hw,
+    }
+}
+
+/// The two files as the allocation driver sees them: `$r` from `$r0` (the fixed ABI
+/// registers `$r0`, `$r1`, … are the partition's singles), pairs aligned to 2 and quads to
+/// 4 as the encodings require, spilling into its own spare registers; `$c` with one width.
+pub fn files() -> [RegisterFile; 2] {
+    [
+        RegisterFile {
+            file: GPR,
+            first: 0,
+            limit: GPR_LIMIT,
+            alignment: [1, 2, 4],
+            special: Vec::new(),
+            spill: Spill::SpareRegisters,
+        },
+        RegisterFile {
+            file: FLAG,
+            first: 0,
+            limit: FLAG_LIMIT,
+            alignment: [1, 1, 1],
+            special: Vec::new(),
+            spill: Spill::IntoFile(GPR),
+        },
+    ]
+}
