@@ -30,3 +30,19 @@ pub fn backend(arch: Arch) -> Box<dyn Backend> {
         }),
     }
 }
+
+/// Where a kernel's arguments live in its parameter block, the same bytes on every target
+/// (GCN's kernarg segment; NV50 copies them to `s[0x14]`): the byte offset of each
+/// parameter (aligned to its size, at least 4 bytes, since GCN's scalar loads read whole
+/// dwords) and the block's size.
+pub fn kernel_param_layout(signature: &ir::Signature) -> (Vec<u32>, u32) {
+    let mut offsets = Vec::new();
+    let mut offset = 0u32;
+    for param in &signature.params {
+        let size = param.value_type.bytes().max(4);
+        offset = offset.next_multiple_of(size);
+        offsets.push(offset);
+        offset += size;
+    }
+    (offsets, offset)
+}

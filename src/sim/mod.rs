@@ -58,8 +58,9 @@ pub trait Simulator {
 pub fn simulator(arch: Arch) -> Box<dyn Simulator> {
     match arch {
         Arch::Gcn(generation) => Box::new(gcn::GcnSimulator { generation }),
-        // Replaced by `sim/nv50/`'s simulator when its branch (`nv50sim`) is merged.
-        Arch::Nv50(chip) => unimplemented!("no NV50 simulator yet ({chip:?})"),
+        Arch::Nv50(chip) => Box::new(nv50::Nv50Simulator {
+            variant: chip.variant(),
+        }),
     }
 }
 

@@ -65,7 +65,7 @@ impl Frame {
                 Intrinsic::LaneId => {}
             }
         }
-        let (kernarg_offsets, kernarg_size) = kernarg_layout(&func.signature);
+        let (kernarg_offsets, kernarg_size) = crate::isa::kernel_param_layout(&func.signature);
         inputs.kernarg_segment_ptr = !kernarg_offsets.is_empty();
 
         let mut next = 0u16;
@@ -113,21 +113,6 @@ impl Frame {
             kernarg_size: 0,
         }
     }
-}
-
-/// Where a kernel's arguments live in the kernarg segment: the byte offset of each
-/// parameter (aligned to its size, at least 4 bytes, since scalar loads read whole dwords)
-/// and the segment's size.
-pub fn kernarg_layout(signature: &ir::Signature) -> (Vec<u32>, u32) {
-    let mut offsets = Vec::new();
-    let mut offset = 0u32;
-    for param in &signature.params {
-        let size = param.value_type.bytes().max(4);
-        offset = offset.next_multiple_of(size);
-        offsets.push(offset);
-        offset += size;
-    }
-    (offsets, offset)
 }
 
 /// The intrinsics `func` calls.

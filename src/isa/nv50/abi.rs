@@ -3,7 +3,7 @@
 //! and result words in `$r0`, `$r1`, … in order, returning with `ret`.
 
 use crate::ir;
-use crate::isa::gcn::abi::kernarg_layout;
+use crate::isa::kernel_param_layout;
 use crate::machinst::Reg;
 use std::cell::Cell;
 
@@ -26,7 +26,7 @@ impl Frame {
     /// A kernel's frame. Its arguments take the bytes of GCN's kernarg segment, shifted to
     /// `s[0x14]`, so that the same argument bytes serve both targets (`docs/nv50.md`).
     pub fn kernel(signature: &ir::Signature) -> Frame {
-        let (offsets, size) = kernarg_layout(signature);
+        let (offsets, size) = kernel_param_layout(signature);
         Frame {
             param_offsets: offsets.iter().map(|o| o + PARAM_BASE).collect(),
             param_size: size,

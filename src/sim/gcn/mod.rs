@@ -32,8 +32,8 @@ mod waitcnt;
 mod wave;
 
 use super::{Launch, Memory, Options, SimError, Simulator, Stats};
-use crate::isa::gcn::abi::kernarg_layout;
 use crate::isa::gcn::mc::Gen;
+use crate::isa::kernel_param_layout;
 use crate::{CompiledCode, ir};
 
 /// Lanes of a wavefront.
@@ -55,7 +55,7 @@ impl Simulator for GcnSimulator {
     }
 
     fn param_layout(&self, signature: &ir::Signature) -> (Vec<u32>, u32) {
-        kernarg_layout(signature)
+        kernel_param_layout(signature)
     }
 
     fn call_device(

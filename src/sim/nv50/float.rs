@@ -33,11 +33,6 @@ pub(crate) enum Mode {
 }
 
 impl Mode {
-    /// The mode of a 2-bit rounding field (`rn`, `rm`, `rp`, `rz`).
-    pub fn from_field(v: u32) -> Mode {
-        [Mode::Rn, Mode::Rm, Mode::Rp, Mode::Rz][v as usize & 3]
-    }
-
     /// The mode to round a magnitude with, for a value of sign `negative`.
     fn for_sign(self, negative: bool) -> Mode {
         match (self, negative) {

@@ -15,10 +15,6 @@
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
-// `sim::simulator` gets its NV50 arm when the backend adds `Arch::Nv50`; until then only
-// the tests reach this module.
-#![allow(dead_code)]
-
 mod alu;
 mod dispatch;
 mod float;
@@ -27,7 +23,7 @@ mod sfu;
 mod warp;
 
 use super::{Launch, Memory, Options, SimError, Simulator, Stats};
-use crate::isa::gcn::abi::kernarg_layout;
+use crate::isa::kernel_param_layout;
 use crate::isa::nv50::mc::Variant;
 use crate::{CompiledCode, ir};
 
@@ -54,7 +50,7 @@ impl Simulator for Nv50Simulator {
     /// The bytes of GCN's kernarg segment (`docs/nv50.md`: the same argument bytes serve
     /// both targets); the launch copies them to `s[0x14]`.
     fn param_layout(&self, signature: &ir::Signature) -> (Vec<u32>, u32) {
-        kernarg_layout(signature)
+        kernel_param_layout(signature)
     }
 
     fn call_device(
