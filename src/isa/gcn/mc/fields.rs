@@ -41,8 +41,8 @@ pub fn decode_waitcnt(imm: u16, generation: Gen) -> (u32, u32, u32) {
     (vm, imm >> 4 & 7, imm >> 8 & 0xf)
 }
 
-/// The most wait states one `s_nop` gives: its count is SIMM16[2:0] on gfx6/gfx7 (SI and
-/// CI ISA manuals, S_NOP: "Repeat NOP 1..8 times"), SIMM16[3:0] from gfx8 (GCN3 and Vega:
+/// The most wait states one `s_nop` gives: its count is `SIMM16[2:0]` on gfx6/gfx7 (SI and
+/// CI ISA manuals, S_NOP: "Repeat NOP 1..8 times"), `SIMM16[3:0]` from gfx8 (GCN3 and Vega:
 /// 1..16 times). `s_nop N` gives N + 1; a larger N is not encoded (llvm-mc-14 assembles
 /// `s_nop 8` for `tahiti` without complaint, but the hardware reads only the low bits).
 pub fn nop_wait_states_max(generation: Gen) -> u32 {
