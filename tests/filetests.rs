@@ -1,11 +1,12 @@
-//! Runs every filetest under `filetests/` through the built `clif-util test`.
+//! Runs every filetest under `filetests/`, and the benchmark kernels of `bench/kernels` (each
+//! a `test run`), through the built `clif-util test`.
 
 use std::process::Command;
 
 #[test]
 fn filetests() {
     let output = Command::new(env!("CARGO_BIN_EXE_clif-util"))
-        .args(["test", "filetests"])
+        .args(["test", "filetests", "bench/kernels"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         // Never bless from `cargo test`: a stray WAVELIFT_BLESS=1 would rewrite the
         // expectations instead of checking them.

@@ -179,6 +179,7 @@ fn rows() -> Vec<(McInst, &'static str)> {
         ),
         (new(SEndpgm, Sopp), "s_endpgm"),
         (new(SNop, Sopp).imm(3), "s_nop 3"),
+        (new(SNop, Sopp).imm(15), "s_nop 15"),
         (
             new(SWaitcnt, Sopp).imm(0),
             "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)",
@@ -846,6 +847,7 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
             "s_addc_u32 s103, s103, -1",
         ),
         (new(SSetpcB64, Sop1).s(&[s(102)]), "s_setpc_b64 s[102:103]"),
+        (new(SNop, Sopp).imm(7), "s_nop 7"),
     ];
     if generation == Gen::Gfx7 {
         rows.push((
@@ -854,6 +856,28 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
         ));
     }
     rows
+}
+
+/// `s_nop`'s count field is SIMM16[2:0] on gfx6/gfx7 and SIMM16[3:0] from gfx8 (the SI/CI
+/// and GCN3/Vega manuals). llvm-mc-14 assembles any 16-bit count on every CPU (`s_nop 8`
+/// for `tahiti` is `08 00 80 bf`, which that hardware reads as `s_nop 0`), so the rows
+/// above check the encodings of `s_nop 7` and `s_nop 15` against it and this test checks
+/// that nothing beyond the field is encoded.
+#[test]
+fn s_nop_count_stays_in_its_field() {
+    let nop = |n| new(Op::SNop, Enc::Sopp).imm(n);
+    for (g, max) in [
+        (Gen::Gfx6, 7),
+        (Gen::Gfx7, 7),
+        (Gen::Gfx8, 15),
+        (Gen::Gfx9, 15),
+    ] {
+        let mut bytes = Vec::new();
+        encode(&nop(max), g, &mut bytes).unwrap();
+        assert_eq!(bytes, [max as u8, 0, 0x80, 0xbf]);
+        assert!(encode(&nop(max + 1), g, &mut bytes).is_err(), "{g:?}");
+        assert!(decode(&[max as u8 + 1, 0, 0x80, 0xbf], g).is_err(), "{g:?}");
+    }
 }
 
 #[test]

@@ -199,8 +199,11 @@ fn smem_loads_values_and_offsets() {
     }
 }
 
+/// A FLAT load of global memory is complete at `vmcnt` alone, as LLVM's code assumes (it
+/// waits for `lgkmcnt` after FLAT only when the access may reach LDS): `lgkmcnt(0)` alone
+/// or no wait leaves the result pending.
 #[test]
-fn flat_result_needs_vmcnt_and_lgkmcnt() {
+fn flat_global_result_needs_vmcnt_only() {
     for g in FLAT_GENS {
         let mut memory = Memory::new();
         let buf = memory.alloc(&42u32.to_le_bytes());
@@ -208,7 +211,7 @@ fn flat_result_needs_vmcnt_and_lgkmcnt() {
         let read = readfirstlane(4, 2);
         for (vm, lgkm, ok) in [
             (None, None, false),
-            (Some(0), None, false),
+            (Some(0), None, true),
             (None, Some(0), false),
             (Some(0), Some(0), true),
         ] {
@@ -237,6 +240,68 @@ fn flat_result_needs_vmcnt_and_lgkmcnt() {
     }
 }
 
+/// The shape of llc-19's gfx700/gfx803 code for `c[i] = 2 a[i] + b[i]`: the pointers come
+/// from a scalar load waited for with `lgkmcnt(0)`, two FLAT loads, one `s_waitcnt
+/// vmcnt(0)` before their use and a FLAT store (then, this being a device function, a
+/// `vmcnt(0)` before the return). It runs; without the first `vmcnt(0)` it fails on the
+/// older load's register, with `vmcnt(1)` (which retires only the older load) on the
+/// newer one's.
+#[test]
+fn llvm_style_flat_sequence_runs() {
+    for g in FLAT_GENS {
+        let mut memory = Memory::new();
+        let a = memory.alloc(&3f32.to_bits().to_le_bytes());
+        let b = memory.alloc(&0.5f32.to_bits().to_le_bytes());
+        let c = memory.alloc(&[0; 4]);
+        let args = memory.alloc(
+            &[a, b, c]
+                .iter()
+                .flat_map(|p| p.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        );
+        let vmov = |dst: u8, src: u8| valu(Op::VMovB32, g, Some(v(dst)), None, &[s(src)]);
+        let two = Operand::inline_f32(2f32.to_bits(), g).unwrap();
+        let mac = valu(Op::VMacF32, g, Some(v(5)), None, &[two, v(4)]);
+        let body = |wait: Option<McInst>| {
+            let [lo, hi] = spointer(4, args);
+            let mut seq = vec![
+                lo,
+                hi,
+                sload(Op::SLoadDwordx4, 8, 4, 0),
+                // Byte offsets on gfx8/gfx9, dword offsets on gfx7.
+                sload(Op::SLoadDwordx2, 12, 4, if g >= Gen::Gfx8 { 16 } else { 4 }),
+                waitcnt(g, None, Some(0)),
+                vmov(2, 8),
+                vmov(3, 9),
+                flat_load(Op::FlatLoadDword, 4, 2),
+                vmov(2, 10),
+                vmov(3, 11),
+                flat_load(Op::FlatLoadDword, 5, 2),
+                vmov(2, 12),
+                vmov(3, 13),
+            ];
+            seq.extend(wait);
+            seq.extend([
+                mac.clone(),
+                flat_store(Op::FlatStoreDword, 2, 5),
+                waitcnt(g, Some(0), None),
+            ]);
+            seq
+        };
+        let seq = body(Some(waitcnt(g, Some(0), None)));
+        run(g, &seq, &[vec![0]], 0, &mut memory).unwrap_or_else(|e| panic!("{g:?}: {e}"));
+        let expected = 6.5f32.to_bits().to_le_bytes();
+        assert_eq!(memory.read(c, 4), Some(&expected[..]), "{g:?}");
+        for (wait, pending) in [(None, "v4"), (Some(waitcnt(g, Some(1), None)), "v5")] {
+            let err = run(g, &body(wait), &[vec![0]], 0, &mut memory).unwrap_err();
+            assert!(
+                matches!(&err.violation, Violation::Waitcnt { register, .. } if register == pending),
+                "{g:?}: {err}"
+            );
+        }
+    }
+}
+
 #[test]
 fn vmcnt_retires_in_issue_order() {
     for g in FLAT_GENS {
@@ -247,15 +312,15 @@ fn vmcnt_retires_in_issue_order() {
         let seq = [
             first.clone(),
             second.clone(),
-            waitcnt(g, Some(1), Some(0)),
+            waitcnt(g, Some(1), None),
             readfirstlane(4, 2),
-            waitcnt(g, Some(0), Some(0)),
+            waitcnt(g, Some(0), None),
         ];
         run(g, &seq, &address_arg(buf), 1, &mut memory).unwrap();
         let seq = [
             first,
             second,
-            waitcnt(g, Some(1), Some(0)),
+            waitcnt(g, Some(1), None),
             readfirstlane(4, 3),
         ];
         let err = run(g, &seq, &address_arg(buf), 1, &mut memory).unwrap_err();

@@ -19,7 +19,8 @@ use wavelift::{Target, ir};
 /// compile (error tests) are counted and skipped.
 #[derive(clap::Args)]
 pub struct Args {
-    /// .clif files or directories [default: filetests/gcn].
+    /// .clif files or directories [default: filetests/gcn, or bench/kernels with
+    /// --compare-llc].
     paths: Vec<PathBuf>,
 
     /// The target CPU name or triple and CPU name.
@@ -38,6 +39,21 @@ pub struct Args {
     /// `--sizes`, with compile time, peak heap and their growth from one size to the next.
     #[arg(long)]
     scaling: bool,
+
+    /// Instead of compile speed alone: the kernels of the benchmark suite (each `.clif`
+    /// beside its LLVM IR `.ll`), compiled by wavelift and by `llc-19 -O2` for each of
+    /// `--generations`, their instructions, bytes, registers and compile times side by side
+    /// (docs/perf.md). The paths default to `bench/kernels`.
+    #[arg(long)]
+    compare_llc: bool,
+
+    /// The generations for `--compare-llc`.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "gfx600,gfx700,gfx803,gfx900"
+    )]
+    generations: Vec<String>,
 
     /// Sizes for `--scaling` (instructions or blocks, as the shape says).
     #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
@@ -102,7 +118,7 @@ fn measure_memory<T>(f: impl FnOnce() -> T) -> (T, usize, u64) {
     )
 }
 
-fn clif_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+pub(crate) fn clif_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .map_err(|e| format!("{}: {e}", path.display()))?
@@ -140,6 +156,14 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn bench(args: &Args) -> Result<(), String> {
+    if args.compare_llc {
+        let roots = if args.paths.is_empty() {
+            vec![PathBuf::from("bench/kernels")]
+        } else {
+            args.paths.clone()
+        };
+        return crate::compare_llc::compare(&roots, &args.generations, args.repeat.max(1));
+    }
     let target = Target::parse(&args.target).map_err(|e| format!("--target: {e}"))?;
     if args.scaling {
         return scaling(args, &target);

@@ -4,6 +4,7 @@
 
 mod bench;
 mod clif_file;
+mod compare_llc;
 mod compile;
 mod difftest;
 mod launch;

@@ -10,7 +10,7 @@
 //! The pass runs on MC code after register allocation; at block entries it assumes the
 //! worst (`run_blocks`).
 
-use super::mc::{Enc, Form, Gen, McInst, Op, Operand, SDST_OUT};
+use super::mc::{Enc, Form, Gen, McInst, Op, Operand, SDST_OUT, nop_wait_states_max};
 
 /// A rule: when `reads` of the later instruction overlap `writes` of an earlier one, at
 /// least `wait_states` must separate them.
@@ -264,9 +264,7 @@ pub fn run_blocks(
         let entry = unknown_entry.then_some(writes.as_slice());
         if let Some((missing, _)) = missing_in_block(&out, block_start, entry, at, generation) {
             let inst = out.pop().expect("just pushed");
-            let mut nop = McInst::new(Op::SNop, Enc::Sopp);
-            nop.imm = missing as i32 - 1;
-            out.push(nop);
+            out.extend(nops(missing, generation));
             out.push(inst);
         }
     }
@@ -282,13 +280,22 @@ pub fn run(insts: Vec<McInst>, generation: Gen) -> Vec<McInst> {
         if let Some((missing, _)) = missing_wait_states(&out, at, generation) {
             debug_assert!(missing <= MAX_WAIT_STATES);
             let inst = out.pop().expect("just pushed");
-            let mut nop = McInst::new(Op::SNop, Enc::Sopp);
-            nop.imm = missing as i32 - 1;
-            out.push(nop);
+            out.extend(nops(missing, generation));
             out.push(inst);
         }
     }
     out
+}
+
+/// `s_nop`s giving `wait_states`: one when the generation's count field holds it, more
+/// when not (gfx6/gfx7 count at most 8 per `s_nop`, gfx8/gfx9 16).
+fn nops(wait_states: u32, generation: Gen) -> impl Iterator<Item = McInst> {
+    let max = nop_wait_states_max(generation);
+    (0..wait_states.div_ceil(max)).map(move |k| {
+        let mut nop = McInst::new(Op::SNop, Enc::Sopp);
+        nop.imm = (wait_states - k * max).min(max) as i32 - 1;
+        nop
+    })
 }
 
 #[cfg(test)]
@@ -437,6 +444,28 @@ mod tests {
         // The offset register counts too.
         (load.src[0], load.src[1]) = (Some(s(2)), Some(s(4)));
         assert_eq!(run(vec![write(Gen::Gfx6), load], Gen::Gfx6).len(), 3);
+    }
+
+    #[test]
+    fn nops_split_where_the_count_field_ends() {
+        let counts = |n, g| nops(n, g).map(|m| m.imm).collect::<Vec<_>>();
+        for g in [Gen::Gfx6, Gen::Gfx7] {
+            assert_eq!(counts(8, g), [7]);
+            assert_eq!(counts(10, g), [7, 1], "{g:?}: s_nop 9 would be s_nop 1");
+            assert_eq!(counts(16, g), [7, 7]);
+        }
+        assert_eq!(counts(10, Gen::Gfx8), [9]);
+        assert_eq!(counts(17, Gen::Gfx9), [15, 0]);
+        for g in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
+            for n in 1..40 {
+                let total: u32 = nops(n, g).map(|m| wait_states_of(&m)).sum();
+                assert_eq!(total, n, "{g:?}");
+                let mut bytes = Vec::new();
+                for m in nops(n, g) {
+                    crate::isa::gcn::mc::encode(&m, g, &mut bytes).unwrap();
+                }
+            }
+        }
     }
 
     #[test]

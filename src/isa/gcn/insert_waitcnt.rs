@@ -2,10 +2,13 @@
 //! flight (GCN3 ISA manual 4.4, "Data dependency resolution"; AMDGPU LLVM docs, memory
 //! model). Scalar loads (SMEM) return out of order, so waiting for one means
 //! `lgkmcnt(0)`. Vector memory operations return in order, so waiting for one means
-//! `vmcnt(n)` with n the operations issued after it. FLAT operations count in both
-//! VM_CNT and LGKM_CNT, and since one may address LDS and complete out of order with the
-//! others, a FLAT result is only known to be there after `vmcnt(0) lgkmcnt(0)` (as LLVM's
-//! SIInsertWaitcnts also concludes). GLOBAL (gfx9) and MUBUF (gfx6) count in VM_CNT only.
+//! `vmcnt(n)` with n the operations issued after it. A FLAT access waits in LGKM_CNT only
+//! for the part of it that reaches LDS; the part that reaches global memory returns in
+//! VM_CNT order like any vector-memory access. wavelift never addresses LDS through FLAT
+//! (it has no workgroup memory), so its FLAT accesses, like GLOBAL (gfx9) and MUBUF
+//! (gfx6), need `vmcnt(n)` alone. LLVM's SIInsertWaitcnts does the same: a FLAT
+//! instruction gets an LDS event only when `mayAccessLDSThroughFlat`, and forces both
+//! counters to 0 (`setPendingFlat`) only when it may reach both.
 //! On gfx6 a vector-memory store also counts in EXP_CNT until it has read its data VGPRs,
 //! which must not be overwritten before (LLVM SIInsertWaitcnts: `VMW_GPR_LOCK`,
 //! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
@@ -14,7 +17,7 @@
 //! walk the code in layout order.
 
 use super::inst::Inst;
-use super::mc::{Enc, Gen};
+use super::mc::Gen;
 use crate::machinst::{MachInst, OperandKind, Reg};
 
 #[derive(Copy, Clone, Debug)]
@@ -23,12 +26,11 @@ struct Pending {
     dst: Option<(u8, u16, u16)>,
     /// The registers a gfx6 store still reads while counted in EXP_CNT.
     data: Option<(u8, u16, u16)>,
-    /// Counts in VM_CNT (vector memory), LGKM_CNT (scalar memory, FLAT) and EXP_CNT
-    /// (gfx6 vector-memory stores until they have read their data).
+    /// Counts in VM_CNT (vector memory), LGKM_CNT (scalar memory) and EXP_CNT (gfx6
+    /// vector-memory stores until they have read their data).
     vm: bool,
     lgkm: bool,
     exp: bool,
-    flat: bool,
 }
 
 /// The largest encodable counts, beyond which a wait is not needed for a value.
@@ -91,11 +93,6 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
                 .iter()
                 .any(|p| p.exp && (wait_all || meets(&defined, p.data)));
             let need_lgkm = waited.iter().any(|p| p.lgkm);
-            let vm_after = if waited.iter().any(|p| p.flat) {
-                0
-            } else {
-                vm_after
-            };
             let vmcnt = need_vm.then(|| vm_after.min(max_vmcnt(generation)) as u8);
             let expcnt = need_exp.then(|| exp_after.min(MAX_EXPCNT) as u8);
             let lgkmcnt = need_lgkm.then_some(0);
@@ -130,29 +127,22 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
                 vm: false,
                 lgkm: true,
                 exp: false,
-                flat: false,
             }),
-            Inst::Load { op, dst, .. } => {
-                let flat = op.info().enc == Enc::Flat;
-                pending.push(Pending {
-                    dst: Some(range(*dst)),
-                    data: None,
-                    vm: true,
-                    lgkm: flat,
-                    exp: false,
-                    flat,
-                })
-            }
-            Inst::Store { op, data, .. } => {
-                let flat = op.info().enc == Enc::Flat;
+            Inst::Load { dst, .. } => pending.push(Pending {
+                dst: Some(range(*dst)),
+                data: None,
+                vm: true,
+                lgkm: false,
+                exp: false,
+            }),
+            Inst::Store { data, .. } => {
                 let exp = generation == Gen::Gfx6;
                 pending.push(Pending {
                     dst: None,
                     data: exp.then(|| range(*data)),
                     vm: true,
-                    lgkm: flat,
+                    lgkm: false,
                     exp,
-                    flat,
                 })
             }
             _ => {}
@@ -236,6 +226,8 @@ mod tests {
         assert!(waits(&run(seq, Gen::Gfx7)).is_empty());
     }
 
+    /// FLAT global loads return in VM_CNT order like GLOBAL ones: the older of two is
+    /// waited for with `vmcnt(1)`, no `lgkmcnt` (which a FLAT access needs only for LDS).
     #[test]
     fn global_loads_need_no_lgkmcnt() {
         let load = |op, dst| Inst::Load {
@@ -256,6 +248,11 @@ mod tests {
             load(Op::FlatLoadDword, 1),
             overwrite(0),
         ];
-        assert_eq!(waits(&run(seq, Gen::Gfx8)), vec![(Some(0), None, Some(0))]);
+        for generation in [Gen::Gfx7, Gen::Gfx8] {
+            assert_eq!(
+                waits(&run(seq.clone(), generation)),
+                vec![(Some(1), None, None)]
+            );
+        }
     }
 }

@@ -345,10 +345,11 @@ impl History {
         None
     }
 
-    /// Records an issued instruction: one wait state, or N+1 for `s_nop N`.
+    /// Records an issued instruction: one wait state, or N+1 for `s_nop N` (the decoder
+    /// rejects an N beyond the generation's count field, `mc::nop_wait_states_max`).
     pub fn issue(&mut self, d: &Decoded, index: u32, pc: u32) {
         if d.inst.op == Op::SNop {
-            let n = (d.inst.imm as usize & 0xf) + 1;
+            let n = d.inst.imm as usize + 1;
             for _ in 0..n.min(DEPTH) {
                 self.push(None);
             }

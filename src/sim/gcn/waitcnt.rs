@@ -9,8 +9,11 @@
 //!   retires all but the newest `n`.
 //! - LGKM_CNT counts scalar-memory (and LDS, GDS, message) operations, which may return
 //!   out of order: only `lgkmcnt(0)` guarantees that a particular one has returned.
-//! - FLAT operations count in both and are complete only when both say so; GLOBAL and
-//!   MUBUF count in VM_CNT only.
+//! - FLAT operations that reach global memory return in VM_CNT order like GLOBAL and
+//!   MUBUF, so `vmcnt` alone retires them: the hardware counts a FLAT access in LGKM_CNT
+//!   too, but only its LDS part waits there, and the simulator's FLAT addresses never reach
+//!   LDS (it models no LDS aperture). LLVM's SIInsertWaitcnts agrees: a FLAT instruction
+//!   gets an LDS event only when it may access LDS (`mayAccessLDSThroughFlat`).
 //! - EXP_CNT counts exports and GDS (none yet) and, on gfx6 only, vector-memory stores
 //!   until they have read their data VGPRs (LLVM SIInsertWaitcnts: the `VMW_GPR_LOCK`
 //!   event, `vmemWriteNeedsExpWaitcnt()` = before Sea Islands): overwriting a store's data
@@ -191,7 +194,7 @@ mod tests {
     }
 
     #[test]
-    fn flat_needs_both_counters() {
+    fn an_operation_in_both_counters_needs_both() {
         let mut o = Outstanding::default();
         o.issue(op(0, true, true, 256));
         assert!(o.wait(0, 7, 15).is_empty());

@@ -890,11 +890,14 @@ impl Wave {
             (wave.vgpr[a][lane] as u64 | (high as u64) << 32).wrapping_add(base)
         };
         let (size, signed) = access_size(inst.op, d.info);
+        // A FLAT access waits in LGKM_CNT only for lanes that reach LDS; every FLAT address
+        // here is global memory (the LDS aperture is not modelled), so like GLOBAL and MUBUF
+        // it counts in VM_CNT alone (waitcnt.rs).
         let mut pending = Pending {
             index,
             pc,
             vm: true,
-            lgkm: inst.enc == Enc::Flat,
+            lgkm: false,
             exp: false,
             dst: RegSet::EMPTY,
             data: RegSet::EMPTY,

@@ -55,7 +55,12 @@ fn run(generation: Gen, insts: &[McInst]) -> Result<Wave, SimError> {
     for i in insts.iter().chain([&McInst::new(Op::SEndpgm, Enc::Sopp)]) {
         encode(i, generation, &mut code).unwrap();
     }
-    let mut program = Program::new(&code, generation);
+    run_code(generation, &code)
+}
+
+/// Runs machine code in one wave with all lanes active.
+fn run_code(generation: Gen, code: &[u8]) -> Result<Wave, SimError> {
+    let mut program = Program::new(code, generation);
     let mut wave = Wave::new();
     wave.set_exec(!0);
     let mut memory = Memory::new();
@@ -501,4 +506,28 @@ fn bad_programs_fail() {
         .err()
         .unwrap();
     assert!(matches!(err.violation, Violation::Other(_)), "{err}");
+}
+
+/// `s_nop`'s count is 3 bits on gfx6/gfx7 and 4 from gfx8 (`mc::nop_wait_states_max`):
+/// `s_nop 8` would be `s_nop 0` on gfx6/gfx7 hardware, so the simulator refuses it there
+/// rather than count 9 wait states.
+#[test]
+fn s_nop_count_is_3_bits_before_gfx8() {
+    let endpgm = 0xbf81_0000u32.to_le_bytes();
+    let code = |n: u32| [(0xbf80_0000 | n).to_le_bytes(), endpgm].concat();
+    for g in ALL {
+        run_code(g, &code(7)).unwrap();
+        let r = run_code(g, &code(8));
+        if g >= Gen::Gfx8 {
+            r.unwrap();
+            run_code(g, &code(15)).unwrap();
+            assert!(run_code(g, &code(16)).is_err(), "{g:?}");
+        } else {
+            let err = r.err().unwrap();
+            assert!(
+                matches!(err.violation, Violation::Decode(_)),
+                "{g:?}: {err}"
+            );
+        }
+    }
 }

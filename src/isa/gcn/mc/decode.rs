@@ -147,6 +147,13 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
         }
         Enc::Sopp => {
             let simm = bits(w0, 15, 0);
+            if op == Op::SNop && simm >= super::nop_wait_states_max(generation) {
+                // The hardware would read only the count's low bits: not what was meant.
+                return Err(DecodeError::BadOperand(format!(
+                    "s_nop {simm}: the count has {} bits on {generation:?}",
+                    super::nop_wait_states_max(generation).trailing_zeros()
+                )));
+            }
             inst.imm = if info.form == Form::SoppBranch {
                 simm as u16 as i16 as i32
             } else {

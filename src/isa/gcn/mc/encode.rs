@@ -6,7 +6,7 @@
 //! GLOBAL as FLAT with SEG = 2).
 
 use super::table::{Enc, Form, LANE_SELECT, OpInfo, SDST_OUT};
-use super::{Gen, McInst, Operand};
+use super::{Gen, McInst, Op, Operand};
 
 /// Appends the encoding of `inst` for `generation` to `out`: one or two dwords, then the
 /// literal dword if a source is [`Operand::LITERAL`].
@@ -194,7 +194,16 @@ fn encode_words(
         // 12.4 SOPC: 1011_1111_0 | OP[22:16] | SSRC1[15:8] | SSRC0[7:0]
         Enc::Sopc => one(0x17e << 23 | op << 16 | ssrc(s1)? << 8 | ssrc(s0)?),
         // 12.5 SOPP: 1011_1111_1 | OP[22:16] | SIMM16[15:0]
-        Enc::Sopp => one(0x17f << 23 | op << 16 | simm16(inst, info)?),
+        Enc::Sopp => {
+            if inst.op == Op::SNop && inst.imm as u32 >= super::nop_wait_states_max(generation) {
+                return Err(format!(
+                    "s_nop {} out of range on {generation:?} (at most s_nop {})",
+                    inst.imm,
+                    super::nop_wait_states_max(generation) - 1
+                ));
+            }
+            one(0x17f << 23 | op << 16 | simm16(inst, info)?)
+        }
         Enc::Smem => {
             let sbase = match s0 {
                 None => 0,

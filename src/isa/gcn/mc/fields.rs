@@ -1,5 +1,6 @@
 //! Immediate-field layouts that the encoder's users, the printer and the simulator all
-//! read: the `s_waitcnt` counters and the scalar-memory offset ranges, each defined once.
+//! read: the `s_waitcnt` counters, the `s_nop` count and the scalar-memory offset ranges,
+//! each defined once.
 
 use super::Gen;
 
@@ -38,6 +39,14 @@ pub fn decode_waitcnt(imm: u16, generation: Gen) -> (u32, u32, u32) {
         vm |= (imm >> 14 & 3) << 4;
     }
     (vm, imm >> 4 & 7, imm >> 8 & 0xf)
+}
+
+/// The most wait states one `s_nop` gives: its count is `SIMM16[2:0]` on gfx6/gfx7 (SI and
+/// CI ISA manuals, S_NOP: "Repeat NOP 1..8 times"), `SIMM16[3:0]` from gfx8 (GCN3 and Vega:
+/// 1..16 times). `s_nop N` gives N + 1; a larger N is not encoded (llvm-mc-14 assembles
+/// `s_nop 8` for `tahiti` without complaint, but the hardware reads only the low bits).
+pub fn nop_wait_states_max(generation: Gen) -> u32 {
+    if generation >= Gen::Gfx8 { 16 } else { 8 }
 }
 
 /// Whether a scalar load can encode a byte offset: gfx8 20 bits, gfx9 21 bits, gfx7 a

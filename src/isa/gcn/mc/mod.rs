@@ -15,7 +15,9 @@ mod table;
 
 pub use decode::{DecodeError, decode};
 pub use encode::encode;
-pub use fields::{decode_waitcnt, smem_offset_encodable, waitcnt_imm, waitcnt_max};
+pub use fields::{
+    decode_waitcnt, nop_wait_states_max, smem_offset_encodable, waitcnt_imm, waitcnt_max,
+};
 pub use print::print;
 pub use table::{
     Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, LANE_SELECT, Op, OpInfo, SDST_OUT, SRC0_VGPR, VOP2_GFX67,
