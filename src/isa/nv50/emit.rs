@@ -8,7 +8,7 @@
 
 use super::inst::{Alu, Inst, Src};
 use super::mc::{self, Form, McInst, Op, Operand, Pred, Ty, Variant};
-use super::reconverge::Plan;
+use super::reconverge::{Join, Plan};
 use super::regs::GPR;
 use crate::machinst::{Reg, RegClass};
 
@@ -95,11 +95,31 @@ fn alu_shortest(alu: &Alu, variant: Variant) -> Result<McInst, String> {
         .ok_or_else(|| format!("no encoding of {alu:?}"))
 }
 
-/// A branch target: a block, or the join block placed before one.
+/// A branch target: a block, or one of the blocks emission places before a block: the
+/// `join nop` of the regions joining there, the `join nop` (then `bra` to the header) of a
+/// loop's latch, the `breakaddr` of a loop.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Label {
     Block(usize),
     Join(usize),
+    Latch(usize),
+    Breakaddr(usize),
+}
+
+impl Label {
+    fn of_join(join: Join) -> Label {
+        match join {
+            Join::Block(b) => Label::Join(b),
+            Join::Latch(h) => Label::Latch(h),
+        }
+    }
+}
+
+/// How a jump along an edge leaves: a `bra` to a label, or a `break` out of its loop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Dest {
+    Bra(Label),
+    Break,
 }
 
 /// An instruction of the layout: encoded but for a branch target.
@@ -157,11 +177,11 @@ fn copy_regs(
     Ok(())
 }
 
-/// One block's instructions as layout items; `target(b)` is the label of an edge to VCode
-/// block `b`.
+/// One block's instructions as layout items; `dest(b)` is how an edge to VCode block `b`
+/// leaves.
 fn lower_block(
     insts: &[Inst],
-    target: &dyn Fn(usize) -> Label,
+    dest: &dyn Fn(usize) -> Dest,
     variant: Variant,
 ) -> Result<Vec<Item>, String> {
     let mut out = Vec::new();
@@ -218,30 +238,24 @@ fn lower_block(
                 copy_regs(&mut out, dst.hw(), lo.hw(), 1, variant)?;
                 copy_regs(&mut out, dst.hw() + 1, hi.hw(), 1, variant)?;
             }
-            Inst::Jump { target: t } => {
-                out.push(Item::Branch(McInst::new(Op::Bra, Form::Long), target(*t)));
-            }
+            Inst::Jump { target } => out.push(jump(None, dest(*target))),
             Inst::Branch {
                 cond,
                 c,
                 taken,
                 not_taken,
             } => {
-                let mut bra = McInst::new(Op::Bra, Form::Long);
-                bra.pred = Some(Pred {
+                let pred = Pred {
                     cond: *cond,
                     reg: c.hw() as u8,
-                });
-                out.push(Item::Branch(bra, target(*taken)));
-                out.push(Item::Branch(
-                    McInst::new(Op::Bra, Form::Long),
-                    target(*not_taken),
-                ));
+                };
+                out.push(jump(Some(pred), dest(*taken)));
+                out.push(jump(None, dest(*not_taken)));
             }
-            Inst::Joinat { before } => {
+            Inst::Joinat { join } => {
                 out.push(Item::Branch(
                     McInst::new(Op::Joinat, Form::Long),
-                    Label::Join(*before),
+                    Label::of_join(*join),
                 ));
             }
             Inst::Exit => {
@@ -267,6 +281,22 @@ fn lower_block(
         }
     }
     Ok(out)
+}
+
+/// A `bra` or a `break`, predicated on `pred` if any.
+fn jump(pred: Option<Pred>, dest: Dest) -> Item {
+    match dest {
+        Dest::Bra(label) => {
+            let mut bra = McInst::new(Op::Bra, Form::Long);
+            bra.pred = pred;
+            Item::Branch(bra, label)
+        }
+        Dest::Break => {
+            let mut brk = McInst::new(Op::Break, Form::Long);
+            brk.pred = pred;
+            Item::Mc(brk)
+        }
+    }
 }
 
 /// Pairs the short instructions of a block, widening a lone one (every short form has a
@@ -296,36 +326,82 @@ fn pair_shorts(items: &mut [Item], variant: Variant) -> Result<(), String> {
     Ok(())
 }
 
-/// Lays out and encodes allocated blocks (VCode order). `origin[b]` is the function block
-/// (CFG index) an edge from VCode block `b` leaves: itself, or the block an edge block
-/// splits an edge of. Returns the code and the byte offsets of the instructions holding
-/// absolute targets.
+/// Lays out and encodes allocated blocks. `origin[b]` is the function block (CFG index)
+/// VCode block `b` is or was made for (the block an edge block splits an edge of, or whose
+/// `br_table` a compare block belongs to); the function's own blocks come first, `cfg_len`
+/// of them. Returns the code and the byte offsets of the instructions holding absolute
+/// targets.
+///
+/// Layout: each function block, preceded by what emission places before it (a loop
+/// latch's `join nop` and `bra`, the `join nop` of regions joining there, the loop's
+/// `breakaddr`), followed by its edge and compare blocks, last made first, so that the
+/// other side of a branch usually falls through. An edge block that only jumps is not laid
+/// out: branches to it go where it goes.
 pub fn assemble(
     blocks: &[Vec<Inst>],
     origin: &[usize],
+    cfg_len: usize,
     plan: &Plan,
     variant: Variant,
 ) -> Result<(Vec<u8>, Vec<u32>), String> {
-    // The layout: each join block before the block it joins at.
+    // Where a branch from VCode block `from` to `to` goes.
+    let dest = |from: usize, to: usize| -> Dest {
+        let (mut from, mut to) = (origin[from], to);
+        while to >= cfg_len {
+            match blocks[to].as_slice() {
+                [Inst::Jump { target }] => {
+                    from = origin[to];
+                    to = *target;
+                }
+                _ => return Dest::Bra(Label::Block(to)),
+            }
+        }
+        if plan.breaks.contains(&(from, to)) {
+            Dest::Break
+        } else if let Some(join) = plan.join_entered(from, to) {
+            Dest::Bra(Label::of_join(join))
+        } else if plan.enters_loop(from, to) {
+            Dest::Bra(Label::Breakaddr(to))
+        } else {
+            Dest::Bra(Label::Block(to))
+        }
+    };
+    let mut trailing: Vec<Vec<usize>> = vec![Vec::new(); cfg_len];
+    for b in (cfg_len..blocks.len()).rev() {
+        if !matches!(blocks[b].as_slice(), [Inst::Jump { .. }]) {
+            trailing[origin[b]].push(b);
+        }
+    }
     let mut layout: Vec<(Label, Vec<Item>)> = Vec::new();
-    for (b, insts) in blocks.iter().enumerate() {
-        if plan.join_preds.contains_key(&b) {
+    for (b, after) in trailing.iter().enumerate() {
+        if plan.join_preds.contains_key(&Join::Latch(b)) {
+            let mut join = McInst::new(Op::Nop, Form::Long);
+            join.join = true;
+            let back = Item::Branch(McInst::new(Op::Bra, Form::Long), Label::Block(b));
+            layout.push((Label::Latch(b), vec![Item::Mc(join), back]));
+        }
+        if plan.join_preds.contains_key(&Join::Block(b)) {
             let mut join = McInst::new(Op::Nop, Form::Long);
             join.join = true;
             layout.push((Label::Join(b), vec![Item::Mc(join)]));
         }
-        let target = |t: usize| {
-            if plan.enters_join(origin[b], t) {
-                Label::Join(t)
-            } else {
-                Label::Block(t)
-            }
-        };
-        let mut items = lower_block(insts, &target, variant)?;
-        pair_shorts(&mut items, variant)?;
-        layout.push((Label::Block(b), items));
+        if let Some(&(exit, from)) = plan.breakaddr.get(&b) {
+            // The breaking threads continue where the exit edge would have taken them.
+            let label = match plan.join_entered(from, exit) {
+                Some(join) => Label::of_join(join),
+                None => Label::Block(exit),
+            };
+            let breakaddr = Item::Branch(McInst::new(Op::Breakaddr, Form::Long), label);
+            layout.push((Label::Breakaddr(b), vec![breakaddr]));
+        }
+        for &v in std::iter::once(&b).chain(after) {
+            let mut items = lower_block(&blocks[v], &|t| dest(v, t), variant)?;
+            pair_shorts(&mut items, variant)?;
+            layout.push((Label::Block(v), items));
+        }
     }
-    // Branches to the label that follows fall through.
+    // Branches to the label that follows fall through; a conditional one to it, followed
+    // by a `bra` elsewhere, becomes the inverse conditional `bra` there.
     for i in 0..layout.len() {
         let next = layout.get(i + 1).map(|(l, _)| *l);
         let items = &mut layout[i].1;
@@ -335,6 +411,23 @@ pub fn assemble(
             && Some(*label) == next
         {
             items.pop();
+        } else if let [.., Item::Branch(cond_bra, taken), Item::Branch(bra, other)] =
+            items.as_slice()
+            && cond_bra.op == Op::Bra
+            && bra.op == Op::Bra
+            && bra.pred.is_none()
+            && Some(*taken) == next
+            && let Some(pred) = cond_bra.pred
+        {
+            let mut inverse = bra.clone();
+            inverse.pred = Some(Pred {
+                cond: pred.cond.inverse(),
+                ..pred
+            });
+            let other = *other;
+            items.pop();
+            items.pop();
+            items.push(Item::Branch(inverse, other));
         }
     }
     let mut addresses = Vec::new();

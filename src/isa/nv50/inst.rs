@@ -4,6 +4,7 @@
 //! function's end).
 
 use super::mc::{Cond, Mods, Op, Round, SReg, Ty};
+use super::reconverge::Join;
 use super::regs::{FLAG, GPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
@@ -122,9 +123,9 @@ pub enum Inst {
         taken: usize,
         not_taken: usize,
     },
-    /// `joinat` the join block placed before VCode block `before` (`reconverge.rs`).
+    /// `joinat` a `join nop` (`reconverge.rs`).
     Joinat {
-        before: usize,
+        join: Join,
     },
     /// The kernel's end: `exit`.
     Exit,

@@ -156,17 +156,17 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             allocated.insts[start..end].to_vec()
         })
         .collect();
-    // An edge block (after the function's own) leaves the block whose edge it splits.
+    // A block after the function's own (an edge block, a `br_table` compare block) belongs
+    // to the function block it was made for: its first predecessor's.
     let origin: Vec<usize> = (0..vcode.blocks.len())
-        .map(|b| {
-            if b < cfg.len() {
-                b
-            } else {
-                vcode.blocks[b].preds.first().copied().unwrap_or(b)
+        .map(|mut b| {
+            while b >= cfg.len() {
+                b = vcode.blocks[b].preds.first().copied().unwrap_or(0);
             }
+            b
         })
         .collect();
-    let (code, relocations) = emit::assemble(&blocks, &origin, &plan, variant)
+    let (code, relocations) = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
     let gprs = regalloc::registers_used(&allocated.insts, GPR, GPR_LIMIT).max(4);
     let info = Nv50Info {

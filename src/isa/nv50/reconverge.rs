@@ -1,57 +1,105 @@
 //! Where divergent branches reconverge (`docs/nv50.md`, "Placing joinat and join"): for
-//! each divergent branch, the join block (its immediate post-dominator) whose `join nop`
-//! its `joinat` pushes, and which edges enter that join block rather than the block itself.
+//! each divergent branch, the join block (its immediate post-dominator, within its loop)
+//! whose `join nop` its `joinat` pushes, and which edges enter that join rather than the
+//! block itself; for each loop with divergent code, the `breakaddr` before its header and
+//! the exit edges that are `break`s.
 //!
-//! So far for branches outside loops: a divergent branch inside a loop needs
-//! `breakaddr`/`break` for the loop's exits, which is not implemented yet, and is a
-//! `CompileError`. A region entered other than through its branch (which would need the
-//! blocks copied) is one too.
+//! Not implemented (each a `CompileError`): a region entered other than through its branch
+//! (which needs the blocks copied), a divergent loop whose breaking exits reach more than
+//! one block (which needs an exit block dispatching on a register), and an edge that leaves
+//! a loop with `breakaddr` and, with it, an enclosing loop.
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Where a `joinat` reconverges: the `join nop` placed before a block, or the one placed
+/// before a loop's header that only its back edges enter (the loop's latch).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Join {
+    Block(usize),
+    Latch(usize),
+}
+
 /// The reconvergence of one function, by CFG index (which is the VCode index of the
 /// function's own blocks).
 #[derive(Default, Debug)]
 pub struct Plan {
-    /// The join block P of each block ending in a divergent branch that pushes a `joinat`.
-    pub joinat: BTreeMap<usize, usize>,
-    /// For each join block P, the blocks whose edges into P enter its `join nop` (placed
-    /// just before P) instead: the branch blocks and their regions.
-    pub join_preds: BTreeMap<usize, BTreeSet<usize>>,
+    /// Where the `joinat` of each block ending in a divergent branch that pushes one joins.
+    pub joinat: BTreeMap<usize, Join>,
+    /// For each join, the blocks whose edges into its block (the header, for a latch) enter
+    /// the `join nop` instead: the branch blocks and their regions.
+    pub join_preds: BTreeMap<Join, BTreeSet<usize>>,
+    /// The loops with `breakaddr`: header, the block the breaking threads continue at, and
+    /// one block with an edge to it (whose edge chooses the label: the block or its join).
+    pub breakaddr: BTreeMap<usize, (usize, usize)>,
+    /// The edges that are `break`s.
+    pub breaks: BTreeSet<(usize, usize)>,
+    /// For each header with `breakaddr`, the blocks outside its loop that enter it (and
+    /// so run the `breakaddr`).
+    pub loop_entries: BTreeMap<usize, BTreeSet<usize>>,
 }
 
 impl Plan {
-    /// Whether an edge from the block with CFG index `from` into `to` enters `to`'s join.
-    pub fn enters_join(&self, from: usize, to: usize) -> bool {
-        self.join_preds
+    /// The join an edge from the block with CFG index `from` into `to` enters, if any.
+    pub fn join_entered(&self, from: usize, to: usize) -> Option<Join> {
+        [Join::Latch(to), Join::Block(to)].into_iter().find(|j| {
+            self.join_preds
+                .get(j)
+                .is_some_and(|preds| preds.contains(&from))
+        })
+    }
+
+    /// Whether an edge from `from` into the header `to` runs its loop's `breakaddr`.
+    pub fn enters_loop(&self, from: usize, to: usize) -> bool {
+        self.loop_entries
             .get(&to)
             .is_some_and(|preds| preds.contains(&from))
     }
 }
 
-/// Plans the `joinat`s of `func`'s divergent branches; `Err` says why one cannot be placed.
+/// Plans the `joinat`s and `breakaddr`s of `func`'s divergent branches and loops; `Err`
+/// says why one cannot be placed.
 pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
     let mut plan = Plan::default();
-    // Regions already joined, with their join block: a nested branch joining at the same
-    // block gets no `joinat` of its own (rule 3).
-    let mut regions: Vec<(BTreeSet<usize>, usize)> = Vec::new();
-    for (b, &block) in cfg.order.iter().enumerate() {
-        if !uniformity.is_divergent_branch(block) {
-            continue;
-        }
-        if !cfg.loops[b].is_empty() {
-            return Err(format!(
-                "the divergent branch at the end of {block} is inside a loop: reconverging \
-                 there needs `breakaddr`/`break`, which the NV50 backend does not emit yet"
-            ));
-        }
-        let Some(p) = cfg.ipdom[b] else {
-            // Every path returns: the threads exit apart.
-            continue;
+    let divergent: Vec<usize> = (0..cfg.len())
+        .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
+        .collect();
+    // A loop with a divergent branch anywhere inside gets `breakaddr`: a `bra` out of it
+    // would leave the entries its body pushed on the stack.
+    let headers: BTreeSet<usize> = divergent
+        .iter()
+        .flat_map(|&b| cfg.loops[b].iter().copied())
+        .collect();
+    for &h in &headers {
+        plan_loop(cfg, &headers, h, &mut plan)?;
+    }
+    // Regions already joined, with their join: a nested branch joining at the same place
+    // gets no `joinat` of its own (rule 3).
+    let mut regions: Vec<(BTreeSet<usize>, Join)> = Vec::new();
+    let mut in_loop_pdoms: BTreeMap<usize, Vec<Option<Join>>> = BTreeMap::new();
+    for &b in &divergent {
+        let block = cfg.order[b];
+        let (join, region) = match cfg.loops[b].last() {
+            None => {
+                let Some(p) = cfg.ipdom[b] else {
+                    // Every path returns: the threads exit apart.
+                    continue;
+                };
+                let region: BTreeSet<usize> = cfg.influence_region(b).into_iter().collect();
+                (Join::Block(p), region)
+            }
+            Some(&h) => {
+                let pdoms = in_loop_pdoms
+                    .entry(h)
+                    .or_insert_with(|| loop_post_dominators(cfg, h));
+                let Some(join) = pdoms[b] else {
+                    // Every path leaves the loop (or returns): they run apart until then.
+                    continue;
+                };
+                (join, loop_region(cfg, h, b, join))
+            }
         };
-        let region: BTreeSet<usize> = cfg.influence_region(b).into_iter().collect();
         for &x in &region {
             if let Some(&outside) = cfg.preds[x]
                 .iter()
@@ -67,15 +115,189 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
         }
         if regions
             .iter()
-            .any(|(outer, join)| *join == p && outer.contains(&b))
+            .any(|(outer, j)| *j == join && outer.contains(&b))
         {
             continue;
         }
-        plan.joinat.insert(b, p);
-        let preds = plan.join_preds.entry(p).or_default();
+        plan.joinat.insert(b, join);
+        let preds = plan.join_preds.entry(join).or_default();
         preds.insert(b);
         preds.extend(region.iter().copied());
-        regions.push((region, p));
+        regions.push((region, join));
     }
     Ok(plan)
+}
+
+/// The exits of the loop with header `h` (which has divergent code): which are `break`s,
+/// and where the breaking threads continue.
+fn plan_loop(
+    cfg: &Cfg,
+    breakaddr_loops: &BTreeSet<usize>,
+    h: usize,
+    plan: &mut Plan,
+) -> Result<(), String> {
+    let mut exit: Option<(usize, usize)> = None;
+    for b in (0..cfg.len()).filter(|&b| cfg.in_loop(b, h)) {
+        for &t in &cfg.succs[b] {
+            if cfg.in_loop(t, h) {
+                continue;
+            }
+            // The loops the edge leaves, outermost first: `b`'s from the first that does
+            // not contain `t`.
+            let left: Vec<usize> = cfg.loops[b]
+                .iter()
+                .copied()
+                .filter(|&l| !cfg.in_loop(t, l))
+                .collect();
+            let outermost = left[0];
+            if is_private_tail(cfg, t, outermost) {
+                // Its threads run to their end and never meet the others again: a `bra`.
+                continue;
+            }
+            let with_breakaddr: Vec<usize> = left
+                .iter()
+                .copied()
+                .filter(|l| breakaddr_loops.contains(l))
+                .collect();
+            if with_breakaddr != [outermost] {
+                // This loop (`h`) is among them; it is not the only one or not the outermost.
+                return Err(format!(
+                    "the edge {} -> {} leaves {} loops, one with divergent code inside: a \
+                     `break` leaves only the innermost (an exit block per level is not \
+                     implemented yet)",
+                    cfg.order[b],
+                    cfg.order[t],
+                    left.len()
+                ));
+            }
+            if outermost != h {
+                continue;
+            }
+            match exit {
+                Some((_, x)) if x != t => {
+                    return Err(format!(
+                        "the loop at {} has divergent code and exits to both {} and {}: a \
+                         `break` continues at one block (an exit block dispatching on which \
+                         exit was taken is not implemented yet)",
+                        cfg.order[h], cfg.order[x], cfg.order[t]
+                    ));
+                }
+                _ => exit = Some((b, t)),
+            }
+            plan.breaks.insert((b, t));
+        }
+    }
+    if let Some((from, x)) = exit {
+        plan.breakaddr.insert(h, (x, from));
+        let entries = cfg.preds[h]
+            .iter()
+            .copied()
+            .filter(|&p| !cfg.in_loop(p, h))
+            .collect();
+        plan.loop_entries.insert(h, entries);
+    }
+    Ok(())
+}
+
+/// Whether the blocks reachable from `t` are entered only through `t`, and `t` only from
+/// the loop with header `h`: the threads that go there from the loop run to their end
+/// without meeting any others, so a plain `bra` may take them (the entries the loop pushed
+/// are popped when the others are done).
+fn is_private_tail(cfg: &Cfg, t: usize, h: usize) -> bool {
+    let mut reached = BTreeSet::from([t]);
+    let mut work = vec![t];
+    while let Some(x) = work.pop() {
+        for &s in &cfg.succs[x] {
+            if reached.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    reached.iter().all(|&x| {
+        cfg.preds[x]
+            .iter()
+            .all(|&q| reached.contains(&q) || x == t && cfg.in_loop(q, h))
+    })
+}
+
+/// The successors of `x` that count for reconvergence inside the loop with header `h`: the
+/// blocks of the loop but `h`, and the latch for a back edge; exits leave.
+fn loop_succs(cfg: &Cfg, h: usize, x: usize) -> impl Iterator<Item = Join> + '_ {
+    cfg.succs[x].iter().filter_map(move |&s| {
+        if s == h {
+            Some(Join::Latch(h))
+        } else if cfg.in_loop(s, h) {
+            Some(Join::Block(s))
+        } else {
+            None
+        }
+    })
+}
+
+/// For each block (by CFG index; `None` outside the loop), its immediate post-dominator
+/// counting only the paths that stay in the loop with header `h` up to its latch (back
+/// edges end there): `None` when every path leaves. Post-dominator sets by iteration to a
+/// fixed point, over the loop's blocks only.
+fn loop_post_dominators(cfg: &Cfg, h: usize) -> Vec<Option<Join>> {
+    let blocks: Vec<usize> = (0..cfg.len()).filter(|&b| cfg.in_loop(b, h)).collect();
+    // `None`: no path to the latch (yet): the top of the lattice.
+    let mut pdom: BTreeMap<usize, Option<BTreeSet<Join>>> =
+        blocks.iter().map(|&b| (b, None)).collect();
+    let latch = BTreeSet::from([Join::Latch(h)]);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in blocks.iter().rev() {
+            let mut meet: Option<BTreeSet<Join>> = None;
+            for s in loop_succs(cfg, h, b) {
+                let set = match s {
+                    Join::Latch(_) => Some(&latch),
+                    Join::Block(s) => pdom[&s].as_ref(),
+                };
+                let Some(set) = set else { continue };
+                meet = Some(match meet {
+                    None => set.clone(),
+                    Some(m) => m.intersection(set).copied().collect(),
+                });
+            }
+            let new = meet.map(|mut m| {
+                m.insert(Join::Block(b));
+                m
+            });
+            if new != pdom[&b] {
+                pdom.insert(b, new);
+                changed = true;
+            }
+        }
+    }
+    let size = |j: &Join| match j {
+        Join::Latch(_) => 1,
+        Join::Block(x) => pdom[x].as_ref().map_or(0, BTreeSet::len),
+    };
+    let mut ipdom = vec![None; cfg.len()];
+    for &b in &blocks {
+        // Post-dominators form a chain: the nearest has the most of its own.
+        ipdom[b] = pdom[&b].as_ref().and_then(|set| {
+            set.iter()
+                .filter(|&&j| j != Join::Block(b))
+                .max_by_key(|j| size(j))
+                .copied()
+        });
+    }
+    ipdom
+}
+
+/// The blocks of the loop with header `h` that a divergent branch at the end of `b`
+/// reaches before `join`, not following exits or back edges.
+fn loop_region(cfg: &Cfg, h: usize, b: usize, join: Join) -> BTreeSet<usize> {
+    let mut region = BTreeSet::new();
+    let mut work: Vec<Join> = loop_succs(cfg, h, b).collect();
+    while let Some(x) = work.pop() {
+        let Join::Block(x) = x else { continue };
+        if Join::Block(x) == join || !region.insert(x) {
+            continue;
+        }
+        work.extend(loop_succs(cfg, h, x));
+    }
+    region
 }

@@ -607,7 +607,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// `src` in a register (an immediate or `s[]` moved into one).
-    fn in_reg(&mut self, src: Src) -> Reg {
+    pub(super) fn in_reg(&mut self, src: Src) -> Reg {
         match src {
             Src::Reg(r) => r,
             Src::Imm(c) => generated::Context::mov_imm(self, c),
@@ -646,7 +646,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// One word of a pair in a register of its own.
-    fn half(&mut self, pair: Reg, hi: bool) -> Reg {
+    pub(super) fn half(&mut self, pair: Reg, hi: bool) -> Reg {
         let dst = self.vreg(RegClass::Int);
         self.emit(Inst::Alu(Alu::new(
             Op::Mov,

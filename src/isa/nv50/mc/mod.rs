@@ -237,6 +237,11 @@ impl Cond {
     pub fn from_code(code: u32) -> Option<Cond> {
         Cond::ALL.into_iter().find(|c| c.code() == code)
     }
+    /// The complement: true exactly where `self` is false (`docs/nv50.md`, "Condition
+    /// codes and predication": each code's complement is `code ^ 0xf`).
+    pub fn inverse(self) -> Cond {
+        Cond::from_code(self.code() ^ 0xf).expect("the table is closed under `^ 0xf`")
+    }
     pub fn name(self) -> &'static str {
         match self {
             Cond::Never => "never",
