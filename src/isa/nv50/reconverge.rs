@@ -78,27 +78,46 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
     // gets no `joinat` of its own (rule 3).
     let mut regions: Vec<(BTreeSet<usize>, Join)> = Vec::new();
     let mut in_loop_pdoms: BTreeMap<usize, Vec<Option<Join>>> = BTreeMap::new();
+    // The stack entries pending in each block (`Plan::check_depth`).
+    let mut depth = vec![0usize; cfg.len()];
+    for (&h, _) in &plan.breakaddr {
+        for b in (0..cfg.len()).filter(|&b| cfg.in_loop(b, h)) {
+            depth[b] += 1;
+        }
+    }
     for &b in &divergent {
         let block = cfg.order[b];
+        // A `brif` pushes at most one branch entry, a `br_table`'s chain one per compare
+        // but the last (and a warp splits at most 31 times).
+        let mut targets = cfg.succs[b].clone();
+        targets.sort_unstable();
+        targets.dedup();
+        let pushes = (targets.len() - 1).min(31);
         let (join, region) = match cfg.loops[b].last() {
-            None => {
-                let Some(p) = cfg.ipdom[b] else {
-                    // Every path returns: the threads exit apart.
-                    continue;
-                };
-                let region: BTreeSet<usize> = cfg.influence_region(b).into_iter().collect();
-                (Join::Block(p), region)
-            }
+            None => match cfg.ipdom[b] {
+                Some(p) => {
+                    let region: BTreeSet<usize> = cfg.influence_region(b).into_iter().collect();
+                    (Some(Join::Block(p)), region)
+                }
+                // Every path returns: the threads exit apart.
+                None => (None, reachable(cfg, b, |_| true)),
+            },
             Some(&h) => {
                 let pdoms = in_loop_pdoms
                     .entry(h)
                     .or_insert_with(|| loop_post_dominators(cfg, h));
-                let Some(join) = pdoms[b] else {
+                match pdoms[b] {
+                    Some(join) => (Some(join), loop_region(cfg, h, b, join)),
                     // Every path leaves the loop (or returns): they run apart until then.
-                    continue;
-                };
-                (join, loop_region(cfg, h, b, join))
+                    None => (None, reachable(cfg, b, |x| cfg.in_loop(x, h) && x != h)),
+                }
             }
+        };
+        let Some(join) = join else {
+            for &x in region.iter().chain([&b]) {
+                depth[x] += pushes;
+            }
+            continue;
         };
         for &x in &region {
             if let Some(&outside) = cfg.preds[x]
@@ -113,10 +132,13 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
                 ));
             }
         }
-        if regions
+        let nested = regions
             .iter()
-            .any(|(outer, j)| *j == join && outer.contains(&b))
-        {
+            .any(|(outer, j)| *j == join && outer.contains(&b));
+        for &x in region.iter().chain([&b]) {
+            depth[x] += pushes + usize::from(!nested);
+        }
+        if nested {
             continue;
         }
         plan.joinat.insert(b, join);
@@ -125,7 +147,32 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
         preds.extend(region.iter().copied());
         regions.push((region, join));
     }
+    if let Some((b, &most)) = depth.iter().enumerate().max_by_key(|&(_, d)| *d)
+        && most > STACK_ENTRIES
+    {
+        return Err(format!(
+            "the divergent control flow reaching {} may need {most} entries of the \
+             reconvergence stack, which holds {STACK_ENTRIES} (`docs/nv50.md`, \"What the \
+             hardware does\")",
+            cfg.order[b]
+        ));
+    }
     Ok(plan)
+}
+
+/// The entries of a warp's control-flow stack (nouveau's `stack_size`: `docs/nv50.md`).
+const STACK_ENTRIES: usize = 64;
+
+/// The blocks reachable from `b`'s successors through blocks where `keep` holds.
+fn reachable(cfg: &Cfg, b: usize, keep: impl Fn(usize) -> bool) -> BTreeSet<usize> {
+    let mut seen = BTreeSet::new();
+    let mut work: Vec<usize> = cfg.succs[b].clone();
+    while let Some(x) = work.pop() {
+        if keep(x) && seen.insert(x) {
+            work.extend(cfg.succs[x].iter().copied());
+        }
+    }
+    seen
 }
 
 /// The exits of the loop with header `h` (which has divergent code): which are `break`s,
