@@ -114,7 +114,9 @@ impl generated::Context for IsleContext<'_, '_> {
                 let src_ty = if bits == 8 { Ty::S8 } else { Ty::S16 };
                 let dst = self.vreg(RegClass::Int);
                 let src = self.in_reg(src);
-                let mut alu = Alu::new(Op::Cvt, Some(Ty::S32), Some(dst), &[Src::Reg(src)]);
+                // `cvt` reads 8- and 16-bit sources from a register's low half (`$rNl`,
+                // which single registers, all below `$r64`, have).
+                let mut alu = Alu::new(Op::Cvt, Some(Ty::S32), Some(dst), &[Src::H16(src, false)]);
                 alu.src_ty = Some(src_ty);
                 self.emit(Inst::Alu(alu));
                 Src::Reg(dst)
