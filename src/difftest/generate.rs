@@ -46,6 +46,99 @@ pub struct GenConfig {
     /// Opcodes not to generate (to go on testing the rest while a known bug in one is
     /// being fixed).
     pub exclude: Vec<Opcode>,
+    /// Whose backend the default mode generates for: only what it lowers.
+    pub profile: Profile,
+}
+
+/// What a backend lowers, as the default mode of the generator sees it: value types,
+/// opcodes with their controlling types, and the operand types of the families that
+/// choose one of their own. Each target's gaps are listed here and nowhere else: when a
+/// backend lowers more, its entry here grows (and `tests/differential.rs` tests it).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Profile {
+    /// The GCN backend: every type and opcode of [`VALUE_TYPES`] and `OPS`.
+    #[default]
+    Gcn,
+    /// The NV50 backend (`isle/nv50/lower.isle`): the integer types, and the integer
+    /// opcodes of [`NV50_OPS`] (no division, `umulhi`/`smulhi`, i64 `imul` or `icmp`,
+    /// bit counts, overflow flags or floats yet).
+    Nv50,
+}
+
+/// The NV50 backend's opcodes and their controlling types (intersected with `OPS`').
+const NV50_OPS: &[(Opcode, &[Type])] = &[
+    (Opcode::Iadd, INTS),
+    (Opcode::Isub, INTS),
+    (Opcode::Imul, NARROW_INTS),
+    (Opcode::Band, INTS),
+    (Opcode::Bor, INTS),
+    (Opcode::Bxor, INTS),
+    (Opcode::Bnot, INTS),
+    (Opcode::Ineg, NARROW_INTS),
+    (Opcode::Umin, NARROW_INTS),
+    (Opcode::Umax, NARROW_INTS),
+    (Opcode::Smin, NARROW_INTS),
+    (Opcode::Smax, NARROW_INTS),
+    // i64 shifts by a constant only: a random count is a variable one.
+    (Opcode::Ishl, NARROW_INTS),
+    (Opcode::Ushr, NARROW_INTS),
+    (Opcode::Sshr, NARROW_INTS),
+    (Opcode::Rotl, &[I32]),
+    (Opcode::Rotr, &[I32]),
+    (Opcode::Icmp, NARROW_INTS),
+    (Opcode::Select, INTS),
+    (Opcode::Bmask, NARROW_INTS),
+    (Opcode::Uextend, &[I16, I32, I64]),
+    (Opcode::Sextend, &[I16, I32, I64]),
+    (Opcode::Ireduce, NARROW_INTS),
+];
+
+impl Profile {
+    /// The profile of the backend `target` compiles with.
+    pub fn of(target: &crate::Target) -> Profile {
+        match target.arch {
+            crate::Arch::Gcn(_) => Profile::Gcn,
+            crate::Arch::Nv50(_) => Profile::Nv50,
+        }
+    }
+
+    /// The types of parameters, results and values.
+    pub fn value_types(self) -> &'static [Type] {
+        match self {
+            Profile::Gcn => VALUE_TYPES,
+            Profile::Nv50 => INTS,
+        }
+    }
+
+    /// Whether the backend lowers `opcode` with controlling type `ty`.
+    fn lowers(self, opcode: Opcode, ty: Type) -> bool {
+        match self {
+            Profile::Gcn => true,
+            Profile::Nv50 => NV50_OPS
+                .iter()
+                .any(|&(op, types)| op == opcode && types.contains(&ty)),
+        }
+    }
+
+    /// The operand types `family` may choose beside its controlling type (shift counts,
+    /// `select` and `bmask` inputs).
+    fn operand_types(self, family: Family) -> &'static [Type] {
+        match (self, family) {
+            (Profile::Nv50, Bmask) => NARROW_INTS,
+            _ => INTS,
+        }
+    }
+
+    /// At most this many words of parameters: NV50 kernels take 252 bytes of arguments
+    /// (`docs/nv50.md`), the differential tester's output pointer and the alignment of
+    /// i64 arguments among them; on G80 an operand reaches only `s[0x7c]` (26 words), so
+    /// mostly fewer than that.
+    pub(super) fn max_param_words(self) -> u32 {
+        match self {
+            Profile::Gcn => 72,
+            Profile::Nv50 => 24,
+        }
+    }
 }
 
 impl Default for GenConfig {
@@ -56,6 +149,7 @@ impl Default for GenConfig {
             max_insts: 16,
             max_results: 3,
             exclude: Vec::new(),
+            profile: Profile::Gcn,
         }
     }
 }
@@ -319,7 +413,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 .u
                 .choose(&[I128, F64, ir::types::I32X4, ir::types::F32X4])?)
         } else {
-            Ok(*self.u.choose(VALUE_TYPES)?)
+            Ok(*self.u.choose(self.config.profile.value_types())?)
         }
     }
 
@@ -423,7 +517,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
             if self.config.wide && (spec.types.is_empty() || self.u.ratio(1, 4)?) {
                 spec.types.iter().chain(spec.wide_types).copied().collect()
             } else {
-                spec.types.to_vec()
+                spec.types
+                .iter()
+                .copied()
+                .filter(|&t| self.config.profile.lowers(spec.opcode, t))
+                .collect()
             };
         if types.is_empty() {
             return Ok(());
@@ -487,8 +585,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().fma(x, y, z)
             }
             Shift => {
-                let amount_ty =
-                    self.prefer_present(if self.config.wide { WIDE_INTS } else { INTS })?;
+                let amount_ty = self.prefer_present(if self.config.wide {
+                    WIDE_INTS
+                } else {
+                    self.config.profile.operand_types(Shift)
+                })?;
                 let x = self.operand(ty)?;
                 let y = self.operand(amount_ty)?;
                 let inst = self.cursor().ins().Binary(opcode, ty, x, y).0;
@@ -505,7 +606,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().fcmp(cc, x, y)
             }
             Select => {
-                let cond_types = if self.config.wide { WIDE_INTS } else { INTS };
+                let cond_types = if self.config.wide {
+                    WIDE_INTS
+                } else {
+                    self.config.profile.operand_types(Select)
+                };
                 let cond_ty = self.prefer_present(cond_types)?;
                 let c = self.operand(cond_ty)?;
                 let (x, y) = (self.operand(ty)?, self.operand(ty)?);
@@ -520,8 +625,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().bitselect(c, x, y)
             }
             Bmask => {
-                let from_ty =
-                    self.prefer_present(if self.config.wide { WIDE_INTS } else { INTS })?;
+                let from_ty = self.prefer_present(if self.config.wide {
+                    WIDE_INTS
+                } else {
+                    self.config.profile.operand_types(Bmask)
+                })?;
                 let x = self.operand(from_ty)?;
                 self.cursor().ins().bmask(ty, x)
             }
@@ -811,7 +919,7 @@ impl Generator<'_, '_, '_> {
         let zero = self.cursor().ins().iconst(I32, 0);
         let mut init = vec![BlockArg::Value(zero)];
         for _ in 0..carried {
-            let ty = self.prefer_present(VALUE_TYPES)?;
+            let ty = self.prefer_present(self.config.profile.value_types())?;
             types.push(ty);
             init.push(BlockArg::Value(self.exact_operand(ty)?));
         }

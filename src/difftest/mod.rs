@@ -20,7 +20,7 @@ mod specified;
 mod values;
 
 pub use crate::sim::harness::{Reference, interpret};
-pub use generate::{GenConfig, VALUE_TYPES, generate, supported_opcodes};
+pub use generate::{GenConfig, Profile, VALUE_TYPES, generate, supported_opcodes};
 pub use run::{
     LaneInputs, Mismatch, MismatchKind, Outcome, RunOptions, Variant, kernel_of, param_block,
     run_case, run_case_with, run_line,

@@ -591,8 +591,9 @@ pub fn kernel_of(func: &Function) -> Function {
         let mut pos = FuncCursor::new(&mut kernel).at_inst(ret);
         let call = pos.ins().call(workitem_id, &[]);
         let id = pos.func.dfg.first_result(call);
-        let id = pos.ins().uextend(I64, id);
+        // In 32 bits (work-item ids are small): every target multiplies those.
         let offset = pos.ins().imul_imm_u(id, stride);
+        let offset = pos.ins().uextend(I64, offset);
         let base = pos.ins().iadd(out, offset);
         for (k, &v) in values.iter().enumerate() {
             pos.ins()

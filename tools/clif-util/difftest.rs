@@ -100,6 +100,7 @@ pub fn run(args: Args) -> ExitCode {
         start: args.start,
         ..CampaignOptions::default()
     };
+    options.generator.profile = difftest::Profile::of(&target);
     options.generator.max_insts = args.max_insts.max(1);
     options.run.kernel_runs = args.kernel_runs;
     options.run.simulate = !args.no_sim;

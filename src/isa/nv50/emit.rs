@@ -9,7 +9,7 @@
 use super::inst::{Alu, Inst, Src};
 use super::mc::{self, Form, McInst, Op, Operand, Pred, Ty, Variant};
 use super::reconverge::{Join, Plan};
-use super::regs::GPR;
+use super::regs::{GPR, gpr};
 use crate::machinst::{Reg, RegClass};
 
 /// A register operand of `r`'s width.
@@ -85,14 +85,50 @@ pub fn encodable(alu: &Alu, variant: Variant) -> bool {
         .any(|&form| mc::encode(&alu_mc(alu, form, &hw), variant).is_ok())
 }
 
-/// The shortest encodable form of `alu`, allocated.
-fn alu_shortest(alu: &Alu, variant: Variant) -> Result<McInst, String> {
+/// The shortest encodable form of `alu`, allocated; pushed onto `out`.
+///
+/// The lowering keeps an immediate where a form encodes it with low registers
+/// ([`encodable`]); a half of a pair allocated above `$r63` then reaches only long normal
+/// forms, which take no immediate. The immediate then goes into the destination's (first)
+/// register first (`mov` reaches `$r127`), unless a source overlaps it (a single
+/// destination never overlaps a pair: the classes partition the file).
+fn alu_shortest(out: &mut Vec<Item>, alu: &Alu, variant: Variant) -> Result<(), String> {
     let hw = |r: Reg| r.hw();
-    FORMS
+    if let Some(inst) = FORMS
         .iter()
         .map(|&form| alu_mc(alu, form, &hw))
         .find(|inst| mc::encode(inst, variant).is_ok())
-        .ok_or_else(|| format!("no encoding of {alu:?}"))
+    {
+        out.push(Item::Mc(inst));
+        return Ok(());
+    }
+    let no_encoding = || format!("no encoding of {alu:?}");
+    let (Some(dst), Some(k)) = (
+        alu.dst,
+        alu.srcs.iter().position(|s| matches!(s, Src::Imm(_))),
+    ) else {
+        return Err(no_encoding());
+    };
+    let scratch = dst.hw();
+    let overlaps = alu.srcs.iter().any(|s| match *s {
+        Src::Reg(r) | Src::Half(r, _) | Src::H16(r, _) => {
+            (r.hw()..r.hw() + r.width()).contains(&scratch)
+        }
+        _ => false,
+    });
+    let Src::Imm(c) = alu.srcs[k] else {
+        unreachable!("found above")
+    };
+    if overlaps {
+        return Err(no_encoding());
+    }
+    let mut in_reg = alu.clone();
+    in_reg.srcs[k] = Src::Reg(gpr(scratch));
+    let inst = alu_mc(&in_reg, Form::Long, &hw);
+    mc::encode(&inst, variant).map_err(|_| no_encoding())?;
+    out.push(Item::Mc(shortest(mov32(scratch, Operand::Imm(c)), variant)?));
+    out.push(Item::Mc(inst));
+    Ok(())
 }
 
 /// A branch target: a block, or one of the blocks emission places before a block: the
@@ -188,7 +224,7 @@ fn lower_block(
     for inst in insts {
         match inst {
             Inst::Args { .. } => {}
-            Inst::Alu(alu) => out.push(Item::Mc(alu_shortest(alu, variant)?)),
+            Inst::Alu(alu) => alu_shortest(&mut out, alu, variant)?,
             Inst::Select { dst, cond, c, t, f } => {
                 let words = dst.width();
                 copy_regs(&mut out, dst.hw(), f.hw(), words, variant)?;

@@ -114,9 +114,14 @@ impl generated::Context for IsleContext<'_, '_> {
                 let src_ty = if bits == 8 { Ty::S8 } else { Ty::S16 };
                 let dst = self.vreg(RegClass::Int);
                 let src = self.in_reg(src);
-                // `cvt` reads 8- and 16-bit sources from a register's low half (`$rNl`,
-                // which single registers, all below `$r64`, have).
-                let mut alu = Alu::new(Op::Cvt, Some(Ty::S32), Some(dst), &[Src::H16(src, false)]);
+                // `cvt` reads a 16-bit source only from a register's half (`$rNl`, which
+                // single registers, all below `$r64`, have); an 8-bit one also from `$rN`.
+                let src = if bits == 8 {
+                    Src::Reg(src)
+                } else {
+                    Src::H16(src, false)
+                };
+                let mut alu = Alu::new(Op::Cvt, Some(Ty::S32), Some(dst), &[src]);
                 alu.src_ty = Some(src_ty);
                 self.emit(Inst::Alu(alu));
                 Src::Reg(dst)
