@@ -3,6 +3,7 @@
 pub mod abi;
 pub mod cpus;
 pub mod emit;
+pub mod exit_blocks;
 pub mod inst;
 pub mod lower;
 // The MC layer (tables, encoder, decoder) serves the simulator's decoder and the tests too:
@@ -123,6 +124,10 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             ),
         ));
     }
+    // Divergent loops whose exits lead to several blocks get an exit block first.
+    let mut with_exits = func.clone();
+    exit_blocks::run(&mut with_exits, kind).map_err(|e| CompileError::new(func, e))?;
+    let func = &with_exits;
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
     let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;

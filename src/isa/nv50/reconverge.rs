@@ -65,12 +65,7 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
     let divergent: Vec<usize> = (0..cfg.len())
         .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
         .collect();
-    // A loop with a divergent branch anywhere inside gets `breakaddr`: a `bra` out of it
-    // would leave the entries its body pushed on the stack.
-    let headers: BTreeSet<usize> = divergent
-        .iter()
-        .flat_map(|&b| cfg.loops[b].iter().copied())
-        .collect();
+    let headers = divergent_loops(cfg, uniformity);
     for &h in &headers {
         plan_loop(cfg, &headers, h, &mut plan)?;
     }
@@ -175,6 +170,15 @@ fn reachable(cfg: &Cfg, b: usize, keep: impl Fn(usize) -> bool) -> BTreeSet<usiz
     seen
 }
 
+/// The headers of the loops with a divergent branch anywhere inside: they get `breakaddr`,
+/// since a `bra` out of them would leave the entries their body pushed on the stack.
+pub fn divergent_loops(cfg: &Cfg, uniformity: &Uniformity) -> BTreeSet<usize> {
+    (0..cfg.len())
+        .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
+        .flat_map(|b| cfg.loops[b].iter().copied())
+        .collect()
+}
+
 /// The exits of the loop with header `h` (which has divergent code): which are `break`s,
 /// and where the breaking threads continue.
 fn plan_loop(
@@ -250,7 +254,7 @@ fn plan_loop(
 /// the loop with header `h`: the threads that go there from the loop run to their end
 /// without meeting any others, so a plain `bra` may take them (the entries the loop pushed
 /// are popped when the others are done).
-fn is_private_tail(cfg: &Cfg, t: usize, h: usize) -> bool {
+pub fn is_private_tail(cfg: &Cfg, t: usize, h: usize) -> bool {
     let mut reached = BTreeSet::from([t]);
     let mut work = vec![t];
     while let Some(x) = work.pop() {
