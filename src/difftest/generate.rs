@@ -518,10 +518,10 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 spec.types.iter().chain(spec.wide_types).copied().collect()
             } else {
                 spec.types
-                .iter()
-                .copied()
-                .filter(|&t| self.config.profile.lowers(spec.opcode, t))
-                .collect()
+                    .iter()
+                    .copied()
+                    .filter(|&t| self.config.profile.lowers(spec.opcode, t))
+                    .collect()
             };
         if types.is_empty() {
             return Ok(());

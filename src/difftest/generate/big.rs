@@ -40,7 +40,9 @@ struct Big {
 impl Generator<'_, '_, '_> {
     /// Parameters of 24 words in all up to the profile's most (72 VGPRs on GCN).
     pub(super) fn many_params(&mut self) -> Result<()> {
-        let words = self.u.int_in_range(24..=self.config.profile.max_param_words())?;
+        let words = self
+            .u
+            .int_in_range(24..=self.config.profile.max_param_words())?;
         let mut used = 0;
         while used < words {
             let ty = self.value_type()?;

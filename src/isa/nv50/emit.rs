@@ -126,7 +126,10 @@ fn alu_shortest(out: &mut Vec<Item>, alu: &Alu, variant: Variant) -> Result<(), 
     in_reg.srcs[k] = Src::Reg(gpr(scratch));
     let inst = alu_mc(&in_reg, Form::Long, &hw);
     mc::encode(&inst, variant).map_err(|_| no_encoding())?;
-    out.push(Item::Mc(shortest(mov32(scratch, Operand::Imm(c)), variant)?));
+    out.push(Item::Mc(shortest(
+        mov32(scratch, Operand::Imm(c)),
+        variant,
+    )?));
     out.push(Item::Mc(inst));
     Ok(())
 }

@@ -142,7 +142,10 @@ fn add_exit_block(
         if zeros.contains_key(&ty) {
             continue;
         }
-        let first = func.layout.first_inst(entry).expect("a terminator at least");
+        let first = func
+            .layout
+            .first_inst(entry)
+            .expect("a terminator at least");
         let mut pos = FuncCursor::new(func).at_inst(first);
         let zero = match ty {
             types::I8 | types::I16 | types::I32 | types::I64 => pos.ins().iconst(ty, 0),
@@ -215,7 +218,10 @@ fn add_exit_block(
         None => *table.last().expect("at least one exit"),
     };
     let jt = func.create_jump_table(JumpTableData::new(default, &table));
-    FuncCursor::new(func).at_bottom(exit).ins().br_table(sel, jt);
+    FuncCursor::new(func)
+        .at_bottom(exit)
+        .ins()
+        .br_table(sel, jt);
     // Uses after the loop read the exit block's parameters; private tails keep theirs.
     let tails: BTreeSet<usize> = private_tail_blocks(cfg, h);
     let map: BTreeMap<Value, Value> = escaping.iter().copied().zip(renamed).collect();

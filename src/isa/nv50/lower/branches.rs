@@ -5,11 +5,11 @@
 //! the branch entries its compares push are drained by the same join.
 
 use super::IsleContext;
+use super::generated;
 use crate::ir::{self, InstructionData, types};
 use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Cond, Op, Ty};
 use crate::isa::nv50::regs::FLAG;
-use super::generated;
 use crate::machinst::{Reg, RegClass};
 
 impl IsleContext<'_, '_> {
