@@ -3,9 +3,10 @@
 //! [`generate`] turns bytes (an `arbitrary::Unstructured`, from a seeded PRNG or a fuzzer)
 //! into a verifier-clean function: parameters, a random DAG of instructions over them and
 //! over constants (mostly edge values), and some of the values returned. In the default
-//! mode it uses only the opcodes and types the GCN backend lowers (`isle/gcn/lower.isle`)
-//! and only device functions (call conv `fast`), so that every function should compile and
-//! run on the simulator and on `cranelift-interpreter`. In wide mode
+//! mode it uses only the opcodes and types the target's backend lowers (its [`Profile`]:
+//! everything here for GCN, `isle/gcn/lower.isle`; a subset for NV50) and only device
+//! functions (call conv `fast`), so that every function should compile and run on the
+//! simulator and on `cranelift-interpreter`. In wide mode
 //! ([`GenConfig::wide`]) it also uses types and opcodes the backend rejects, other calling
 //! conventions, calls, memory and control flow (a diamond of blocks), to exercise the
 //! `CompileError` paths; wide functions are for compiling only.
@@ -51,93 +52,48 @@ pub struct GenConfig {
 }
 
 /// What a backend lowers, as the default mode of the generator sees it: value types,
-/// opcodes with their controlling types, and the operand types of the families that
-/// choose one of their own. Each target's gaps are listed here and nowhere else: when a
-/// backend lowers more, its entry here grows (and `tests/differential.rs` tests it).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Profile {
-    /// The GCN backend: every type and opcode of [`VALUE_TYPES`] and `OPS`.
-    #[default]
-    Gcn,
-    /// The NV50 backend (`isle/nv50/lower.isle`): the integer types, and the integer
-    /// opcodes of [`NV50_OPS`] (no division, `umulhi`/`smulhi`, i64 `imul` or `icmp`,
-    /// bit counts, overflow flags or floats yet).
-    Nv50,
+/// opcodes with their controlling types, the types of the operands some families choose
+/// beside it, and how many words of parameters. Each target's simulator gives its own
+/// (`sim::Simulator::generator_profile`), so that a target's gaps are listed in one place
+/// and grow out of it as the backend lowers more.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub value_types: &'static [Type],
+    /// Opcodes with the controlling types the backend lowers (intersected with the
+    /// generator's own); `None`: all of them.
+    pub ops: Option<&'static [(Opcode, &'static [Type])]>,
+    /// The types of shift counts, `select` conditions and `bmask` inputs.
+    pub operand_types: &'static [Type],
+    /// At most this many words of parameters in the many-parameter functions.
+    pub max_param_words: u32,
 }
 
-/// The NV50 backend's opcodes and their controlling types (intersected with `OPS`').
-const NV50_OPS: &[(Opcode, &[Type])] = &[
-    (Opcode::Iadd, INTS),
-    (Opcode::Isub, INTS),
-    (Opcode::Imul, NARROW_INTS),
-    (Opcode::Band, INTS),
-    (Opcode::Bor, INTS),
-    (Opcode::Bxor, INTS),
-    (Opcode::Bnot, INTS),
-    (Opcode::Ineg, NARROW_INTS),
-    (Opcode::Umin, NARROW_INTS),
-    (Opcode::Umax, NARROW_INTS),
-    (Opcode::Smin, NARROW_INTS),
-    (Opcode::Smax, NARROW_INTS),
-    // i64 shifts by a constant only: a random count is a variable one.
-    (Opcode::Ishl, NARROW_INTS),
-    (Opcode::Ushr, NARROW_INTS),
-    (Opcode::Sshr, NARROW_INTS),
-    (Opcode::Rotl, &[I32]),
-    (Opcode::Rotr, &[I32]),
-    (Opcode::Icmp, NARROW_INTS),
-    (Opcode::Select, INTS),
-    (Opcode::Bmask, NARROW_INTS),
-    (Opcode::Uextend, &[I16, I32, I64]),
-    (Opcode::Sextend, &[I16, I32, I64]),
-    (Opcode::Ireduce, NARROW_INTS),
-];
-
 impl Profile {
-    /// The profile of the backend `target` compiles with.
-    pub fn of(target: &crate::Target) -> Profile {
-        match target.arch {
-            crate::Arch::Gcn(_) => Profile::Gcn,
-            crate::Arch::Nv50(_) => Profile::Nv50,
-        }
-    }
+    /// Everything the generator makes (the GCN backend lowers all of it).
+    pub const ALL: Profile = Profile {
+        value_types: VALUE_TYPES,
+        ops: None,
+        operand_types: INTS,
+        max_param_words: 72,
+    };
 
-    /// The types of parameters, results and values.
-    pub fn value_types(self) -> &'static [Type] {
-        match self {
-            Profile::Gcn => VALUE_TYPES,
-            Profile::Nv50 => INTS,
-        }
+    /// The profile of `target`'s backend.
+    pub fn of(target: &crate::Target) -> Profile {
+        crate::sim::simulator(target.arch).generator_profile()
     }
 
     /// Whether the backend lowers `opcode` with controlling type `ty`.
-    fn lowers(self, opcode: Opcode, ty: Type) -> bool {
-        match self {
-            Profile::Gcn => true,
-            Profile::Nv50 => NV50_OPS
-                .iter()
-                .any(|&(op, types)| op == opcode && types.contains(&ty)),
-        }
+    fn lowers(&self, opcode: Opcode, ty: Type) -> bool {
+        self.ops.is_none_or(|ops| {
+            ops.iter()
+                .any(|&(op, types)| op == opcode && types.contains(&ty))
+        })
     }
+}
 
-    /// The operand types `family` may choose beside its controlling type (shift counts,
-    /// `select` and `bmask` inputs).
-    fn operand_types(self, family: Family) -> &'static [Type] {
-        match (self, family) {
-            (Profile::Nv50, Bmask) => NARROW_INTS,
-            _ => INTS,
-        }
-    }
-
-    /// At most this many words of parameters: NV50 kernels take 252 bytes of arguments
-    /// (`docs/nv50.md`), the differential tester's output pointer and the alignment of
-    /// i64 arguments among them; on G80 an operand reaches only `s[0x7c]` (26 words), so
-    /// mostly fewer than that.
-    pub(super) fn max_param_words(self) -> u32 {
-        match self {
-            Profile::Gcn => 72,
-            Profile::Nv50 => 24,
-        }
+impl Default for Profile {
+    fn default() -> Self {
+        Profile::ALL
     }
 }
 
@@ -149,7 +105,7 @@ impl Default for GenConfig {
             max_insts: 16,
             max_results: 3,
             exclude: Vec::new(),
-            profile: Profile::Gcn,
+            profile: Profile::ALL,
         }
     }
 }
@@ -413,7 +369,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 .u
                 .choose(&[I128, F64, ir::types::I32X4, ir::types::F32X4])?)
         } else {
-            Ok(*self.u.choose(self.config.profile.value_types())?)
+            Ok(*self.u.choose(self.config.profile.value_types)?)
         }
     }
 
@@ -588,7 +544,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 let amount_ty = self.prefer_present(if self.config.wide {
                     WIDE_INTS
                 } else {
-                    self.config.profile.operand_types(Shift)
+                    self.config.profile.operand_types
                 })?;
                 let x = self.operand(ty)?;
                 let y = self.operand(amount_ty)?;
@@ -609,7 +565,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 let cond_types = if self.config.wide {
                     WIDE_INTS
                 } else {
-                    self.config.profile.operand_types(Select)
+                    self.config.profile.operand_types
                 };
                 let cond_ty = self.prefer_present(cond_types)?;
                 let c = self.operand(cond_ty)?;
@@ -628,7 +584,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 let from_ty = self.prefer_present(if self.config.wide {
                     WIDE_INTS
                 } else {
-                    self.config.profile.operand_types(Bmask)
+                    self.config.profile.operand_types
                 })?;
                 let x = self.operand(from_ty)?;
                 self.cursor().ins().bmask(ty, x)
@@ -919,7 +875,7 @@ impl Generator<'_, '_, '_> {
         let zero = self.cursor().ins().iconst(I32, 0);
         let mut init = vec![BlockArg::Value(zero)];
         for _ in 0..carried {
-            let ty = self.prefer_present(self.config.profile.value_types())?;
+            let ty = self.prefer_present(self.config.profile.value_types)?;
             types.push(ty);
             init.push(BlockArg::Value(self.exact_operand(ty)?));
         }

@@ -26,6 +26,12 @@ pub trait Simulator {
     /// A fresh global memory with the target's addresses.
     fn memory(&self) -> Memory;
 
+    /// What the differential tester's generator may make for this target: what its backend
+    /// lowers (by default, everything the generator makes).
+    fn generator_profile(&self) -> crate::difftest::Profile {
+        crate::difftest::Profile::ALL
+    }
+
     /// Where each parameter of a kernel of `signature` goes in the parameter block of a
     /// [`Launch`] (byte offsets, in the order of the CLIF parameters), and the block's size.
     fn param_layout(&self, signature: &ir::Signature) -> (Vec<u32>, u32);

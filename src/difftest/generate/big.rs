@@ -42,7 +42,7 @@ impl Generator<'_, '_, '_> {
     pub(super) fn many_params(&mut self) -> Result<()> {
         let words = self
             .u
-            .int_in_range(24..=self.config.profile.max_param_words())?;
+            .int_in_range(24..=self.config.profile.max_param_words)?;
         let mut used = 0;
         while used < words {
             let ty = self.value_type()?;

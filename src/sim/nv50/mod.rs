@@ -23,6 +23,9 @@ mod sfu;
 mod warp;
 
 use super::{Launch, Memory, Options, SimError, Simulator, Stats};
+use crate::difftest::Profile;
+use crate::ir::Opcode;
+use crate::ir::types::{I8, I16, I32, I64};
 use crate::isa::kernel_param_layout;
 use crate::isa::nv50::mc::Variant;
 use crate::{CompiledCode, ir};
@@ -38,7 +41,48 @@ pub struct Nv50Simulator {
     pub variant: Variant,
 }
 
+/// What the NV50 backend lowers today (`isle/nv50/lower.isle`), for the differential
+/// tester's generator: integer values only, and these opcodes with these controlling
+/// types. Not yet: division, `umulhi`/`smulhi`, i64 `imul`, `icmp`, `ineg`, `bmask`,
+/// min/max and shifts by a variable count, bit counts, overflow flags, floats. When the
+/// backend lowers more, this table grows.
+const GENERATOR_PROFILE: Profile = Profile {
+    value_types: &[I8, I16, I32, I64],
+    ops: Some(&[
+        (Opcode::Iadd, &[I8, I16, I32, I64]),
+        (Opcode::Isub, &[I8, I16, I32, I64]),
+        (Opcode::Imul, &[I8, I16, I32]),
+        (Opcode::Band, &[I8, I16, I32, I64]),
+        (Opcode::Bor, &[I8, I16, I32, I64]),
+        (Opcode::Bxor, &[I8, I16, I32, I64]),
+        (Opcode::Bnot, &[I8, I16, I32, I64]),
+        (Opcode::Ineg, &[I8, I16, I32]),
+        (Opcode::Umin, &[I8, I16, I32]),
+        (Opcode::Umax, &[I8, I16, I32]),
+        (Opcode::Smin, &[I8, I16, I32]),
+        (Opcode::Smax, &[I8, I16, I32]),
+        (Opcode::Ishl, &[I8, I16, I32]),
+        (Opcode::Ushr, &[I8, I16, I32]),
+        (Opcode::Sshr, &[I8, I16, I32]),
+        (Opcode::Rotl, &[I32]),
+        (Opcode::Rotr, &[I32]),
+        (Opcode::Icmp, &[I8, I16, I32]),
+        (Opcode::Select, &[I8, I16, I32, I64]),
+        (Opcode::Bmask, &[I8, I16, I32]),
+        (Opcode::Uextend, &[I16, I32, I64]),
+        (Opcode::Sextend, &[I16, I32, I64]),
+        (Opcode::Ireduce, &[I8, I16, I32]),
+    ]),
+    operand_types: &[I8, I16, I32],
+    // G80 reads arguments up to `s[0x7c]` (26 words, the output pointer among them).
+    max_param_words: 24,
+};
+
 impl Simulator for Nv50Simulator {
+    fn generator_profile(&self) -> Profile {
+        GENERATOR_PROFILE
+    }
+
     fn lanes(&self) -> usize {
         warp::WARP_THREADS
     }
