@@ -4,10 +4,9 @@
 //! block itself; for each loop with divergent code, the `breakaddr` before its header and
 //! the exit edges that are `break`s.
 //!
-//! Not implemented (each a `CompileError`): a region entered other than through its branch
-//! (which needs the blocks copied), a divergent loop whose breaking exits reach more than
-//! one block (which needs an exit block dispatching on a register), and an edge that leaves
-//! a loop with `breakaddr` and, with it, an enclosing loop.
+//! A divergent loop's breaking exits all reach one block: `exit_blocks.rs` gives the loops
+//! whose exits did not one first. Not implemented (a `CompileError`): a region entered
+//! other than through its branch, which needs its blocks copied (rule 2).
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
