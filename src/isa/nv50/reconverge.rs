@@ -74,7 +74,7 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
     let mut in_loop_pdoms: BTreeMap<usize, Vec<Option<Join>>> = BTreeMap::new();
     // The stack entries pending in each block (`Plan::check_depth`).
     let mut depth = vec![0usize; cfg.len()];
-    for (&h, _) in &plan.breakaddr {
+    for &h in plan.breakaddr.keys() {
         for b in (0..cfg.len()).filter(|&b| cfg.in_loop(b, h)) {
             depth[b] += 1;
         }
