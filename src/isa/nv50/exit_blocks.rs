@@ -98,8 +98,9 @@ fn add_exit_block(
     let exit = func.dfg.make_block();
     func.layout.append_block(exit);
     let sel = func.dfg.append_block_param(exit, types::I32);
-    // Slots: each destination's parameters, then the escaping values.
-    let mut slots: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
+    // Slots: each destination's parameters (in the order of `targets`, which the block's
+    // parameters and every jump to it follow), then the escaping values.
+    let mut slots: Vec<(usize, Vec<Value>)> = Vec::new();
     for &t in &targets {
         let params: Vec<Type> = func
             .dfg
@@ -111,7 +112,7 @@ fn add_exit_block(
             .into_iter()
             .map(|ty| func.dfg.append_block_param(exit, ty))
             .collect();
-        slots.insert(t, vals);
+        slots.push((t, vals));
     }
     let renamed: Vec<Value> = escaping
         .iter()
@@ -171,8 +172,8 @@ fn add_exit_block(
         let number = pos.ins().iconst(types::I32, number);
         let old_args: Vec<BlockArg> = destinations(func, inst)[k].1.clone();
         let mut args = vec![BlockArg::Value(number)];
-        for (&x, vals) in &slots {
-            if x == t {
+        for (x, vals) in &slots {
+            if *x == t {
                 args.extend(old_args.iter().copied());
             } else {
                 args.extend(vals.iter().map(|&p| BlockArg::Value(zero_of(func, p))));
@@ -193,16 +194,13 @@ fn add_exit_block(
         dfg.insts[inst].branch_destination_mut(&mut dfg.jump_tables, &mut dfg.exception_tables)
             [k] = call;
     }
-    // The dispatch.
-    let mut calls = Vec::new();
-    for (&t, vals) in &slots {
-        let args: Vec<BlockArg> = vals.iter().map(|&p| BlockArg::Value(p)).collect();
-        calls.push((t, func.dfg.block_call(cfg.order[t], &args)));
-    }
-    // `slots` is ordered by CFG index; the numbers passed follow `targets`.
-    let table: Vec<ir::BlockCall> = targets
+    // The dispatch: entry `n` goes where the exits numbered `n` went.
+    let table: Vec<ir::BlockCall> = slots
         .iter()
-        .map(|t| calls.iter().find(|(x, _)| x == t).expect("a slot").1)
+        .map(|(t, vals)| {
+            let args: Vec<BlockArg> = vals.iter().map(|&p| BlockArg::Value(p)).collect();
+            func.dfg.block_call(cfg.order[*t], &args)
+        })
         .collect();
     let default = match parent {
         Some(p) => {
