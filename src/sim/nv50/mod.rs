@@ -3,19 +3,22 @@
 //! Decodes machine-code bytes with the MC layer's decoder and executes 32-thread warps:
 //! `$r0`–`$r127`, the condition registers `$c0`–`$c3`, the address registers `$a1`–`$a7`,
 //! predication, the reconvergence stack (`joinat`/`join`, `breakaddr`/`break`,
-//! `call`/`ret`, divergent `bra`), `exit`; global memory through `g15[]`, per-block `s[]`
-//! with nouveau's system area and the kernel's parameters, per-thread `l[]`.
+//! `call`/`ret`, divergent `bra`), `exit`; global memory through `g15[]` with its atomics,
+//! per-block `s[]` with nouveau's system area, the kernel's parameters and GT200's locks,
+//! per-thread `l[]`; `vote`.
 //!
 //! Module layout:
 //! - `program.rs`: the decode cache (each program counter decoded once);
 //! - `warp.rs`: the warp state, the reconvergence stack, operands and memory;
 //! - `alu.rs`: per-thread semantics of the arithmetic, logic and conversion operations;
+//! - `atomic.rs`: global atomics and reductions, the `s[]` lock, `vote`;
 //! - `float.rs`: the bit-exact f32/f64 model; `sfu.rs`: the special functions;
 //! - `dispatch.rs`: device-function calls and kernel launches over a grid.
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
 mod alu;
+mod atomic;
 mod dispatch;
 mod float;
 mod program;
