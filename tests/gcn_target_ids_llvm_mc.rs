@@ -28,8 +28,7 @@ fn llvm_target_id(cpu: &str, mattr: &str) -> Option<String> {
 /// The GCN CPU names (`Target::cpu_names` lists NV50's too, which LLVM's AMDGPU backend
 /// does not know).
 fn gcn_cpu_names() -> impl Iterator<Item = &'static str> {
-    Target::cpu_names()
-        .filter(|cpu| matches!(Target::parse(cpu).map(|t| t.arch), Ok(Arch::Gcn(_))))
+    Target::cpu_names().filter(|cpu| matches!(Target::parse(cpu).map(|t| t.arch), Ok(Arch::Gcn(_))))
 }
 
 #[test]

@@ -19,6 +19,7 @@ use isle::generated;
 pub use crate::machinst::isle::InstOutput;
 
 mod branches;
+mod int_arith;
 mod isle;
 
 pub struct Nv50Lower<'a> {
