@@ -917,4 +917,90 @@ impl IsleContext<'_, '_> {
         let ne = self.op2(Op::Or, Ty::B32, Src::Reg(l), Src::Reg(h));
         (lo, self.flag01(ne))
     }
+
+    /// `cond($c) ? t : f` in a new register (a predicated `mov`).
+    fn select_on(&mut self, c: Reg, cond: Cond, t: Reg, f: Reg) -> Reg {
+        let dst = self.vreg(t.class());
+        self.emit(Inst::Select { dst, cond, c, t, f });
+        dst
+    }
+
+    /// `mask ? t : f` word by word for a mask of all ones or zeros.
+    fn blend(&mut self, mask: Reg, t: Reg, f: Reg) -> Reg {
+        let a = Context::logic(self, &Op::And, Src::Reg(t), Src::Reg(mask), false, false);
+        let b = Context::logic(self, &Op::And, Src::Reg(f), Src::Reg(mask), false, true);
+        self.op2(Op::Or, Ty::B32, Src::Reg(a), Src::Reg(b))
+    }
+
+    /// Unsigned 64-bit division: (quotient, remainder) as pairs, exact for every input;
+    /// y = 0 gives all ones and x, as `docs/ir.md` ("No traps") requires. Restoring
+    /// division, unrolled: per bit, the remainder takes the dividend's next bit, y is
+    /// subtracted where that does not borrow, and the carry (no borrow) is the quotient
+    /// bit, shifted in with `addc`. The remainder stays below 2^63 while y is; a y of
+    /// 2^63 or more (quotient 0 or 1) is computed apart and blended in.
+    fn udivrem64(&mut self, x: Reg, y: Reg) -> (Reg, Reg) {
+        let (xl, xh) = self.halves(x);
+        let (yl, yh) = self.halves(y);
+        let nyh = Context::logic(self, &Op::Xor, Src::Reg(yh), Src::Imm(0), true, false);
+        let (mut ql, mut qh) = (xl, xh);
+        let (mut rl, mut rh) = (Context::mov_imm(self, 0), Context::mov_imm(self, 0));
+        for _ in 0..64 {
+            let top = self.op2(Op::Shr, Ty::U32, Src::Reg(qh), Src::Imm(31));
+            let (l, c) = self.add_carry(Op::Add, Src::Reg(rl), Src::Reg(rl), None);
+            let h = self.addc(Src::Reg(rh), Src::Reg(rh), c);
+            let l = self.op2(Op::Or, Ty::B32, Src::Reg(l), Src::Reg(top));
+            let (tl, c) = self.add_carry(Op::Sub, Src::Reg(l), Src::Reg(yl), None);
+            let (th, bit) = self.add_carry(Op::Addc, Src::Reg(h), Src::Reg(nyh), Some(c));
+            rl = self.select_on(bit, Cond::C, tl, l);
+            rh = self.select_on(bit, Cond::C, th, h);
+            let (l, c) = self.add_carry(Op::Addc, Src::Reg(ql), Src::Reg(ql), Some(bit));
+            qh = self.addc(Src::Reg(qh), Src::Reg(qh), c);
+            ql = l;
+        }
+        // y ≥ 2^63: q = (x ≥ y), r = x − q·y.
+        let (dl, c) = self.add_carry(Op::Sub, Src::Reg(xl), Src::Reg(yl), None);
+        let (dh, ge) = self.add_carry(Op::Addc, Src::Reg(xh), Src::Reg(nyh), Some(c));
+        let bq = self.carry01(ge);
+        let brl = self.select_on(ge, Cond::C, dl, xl);
+        let brh = self.select_on(ge, Cond::C, dh, xh);
+        let big = self.op2(Op::Shr, Ty::S32, Src::Reg(yh), Src::Imm(31));
+        let ql = self.blend(big, bq, ql);
+        let zero = Context::mov_imm(self, 0);
+        let qh = self.blend(big, zero, qh);
+        let rl = self.blend(big, brl, rl);
+        let rh = self.blend(big, brh, rh);
+        (self.combine(ql, qh), self.combine(rl, rh))
+    }
+
+    /// `udiv`/`urem`/`sdiv`/`srem` of i64 (`docs/ir.md`, "No traps", for y = 0 and
+    /// MIN / −1): signed on the magnitudes, the signs put back after.
+    pub(super) fn divrem64(&mut self, signed: bool, rem: bool, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        if !signed {
+            let (q, r) = self.udivrem64(x, y);
+            return if rem { r } else { q };
+        }
+        let (xl, xh) = self.halves(x);
+        let (yl, yh) = self.halves(y);
+        let sx = self.op2(Op::Shr, Ty::S32, Src::Reg(xh), Src::Imm(31));
+        let sy = self.op2(Op::Shr, Ty::S32, Src::Reg(yh), Src::Imm(31));
+        let ax = self.neg64(xl, xh, Some(sx));
+        let ay = self.neg64(yl, yh, Some(sy));
+        let (q, r) = self.udivrem64(ax, ay);
+        if rem {
+            let (rl, rh) = self.halves(r);
+            return self.neg64(rl, rh, Some(sx));
+        }
+        let s = self.op2(Op::Xor, Ty::B32, Src::Reg(sx), Src::Reg(sy));
+        let (ql, qh) = self.halves(q);
+        let q = self.neg64(ql, qh, Some(s));
+        // y = 0: −1.
+        let y0 = Context::logic(self, &Op::Or, Src::Reg(yl), Src::Reg(yh), false, false);
+        let z = self.set_reg(Cond::E, Ty::U32, Src::Reg(y0), Src::Imm(0));
+        let (ql, qh) = (Src::Half(q, false), Src::Half(q, true));
+        let ql = Context::logic(self, &Op::Or, ql, Src::Reg(z), false, false);
+        let qh = Context::logic(self, &Op::Or, qh, Src::Reg(z), false, false);
+        self.combine(ql, qh)
+    }
 }

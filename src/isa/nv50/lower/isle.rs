@@ -284,6 +284,10 @@ impl generated::Context for IsleContext<'_, '_> {
         IsleContext::divrem32(self, ty, signed, rem, x, y)
     }
 
+    fn divrem64(&mut self, signed: bool, rem: bool, x: Value, y: Value) -> Reg {
+        IsleContext::divrem64(self, signed, rem, x, y)
+    }
+
     fn bit_count(&mut self, op: &ir::Opcode, ty: ir::Type, x: Value) -> Reg {
         IsleContext::bit_count(self, *op, ty, x)
     }
