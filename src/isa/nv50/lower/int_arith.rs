@@ -926,7 +926,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// `mask ? t : f` word by word for a mask of all ones or zeros.
-    fn blend(&mut self, mask: Reg, t: Reg, f: Reg) -> Reg {
+    pub(super) fn blend(&mut self, mask: Reg, t: Reg, f: Reg) -> Reg {
         let a = Context::logic(self, &Op::And, Src::Reg(t), Src::Reg(mask), false, false);
         let b = Context::logic(self, &Op::And, Src::Reg(f), Src::Reg(mask), false, true);
         self.op2(Op::Or, Ty::B32, Src::Reg(a), Src::Reg(b))

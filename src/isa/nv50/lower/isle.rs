@@ -4,11 +4,11 @@
 use super::{InstOutput, IsleContext, class_of};
 use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
-use crate::ir::condcodes::IntCC;
+use crate::ir::condcodes::{FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Value, types};
 use crate::isa::nv50::emit::encodable;
 use crate::isa::nv50::inst::{Alu, Inst, Src};
-use crate::isa::nv50::mc::{Cond, Mods, Op, SReg, Ty};
+use crate::isa::nv50::mc::{Cond, Mods, Op, Round, SReg, Ty};
 use crate::isa::nv50::regs::{FLAG, gpr};
 use crate::machinst::{Reg, RegClass};
 use smallvec::SmallVec;
@@ -32,7 +32,7 @@ pub(crate) mod generated {
     };
     pub use crate::isa::nv50::inst::Src;
     pub use crate::isa::nv50::lower::IsleContext;
-    pub use crate::isa::nv50::mc::{Op, Ty};
+    pub use crate::isa::nv50::mc::{Op, Round, Ty};
     pub use crate::machinst::Reg;
     pub use crate::machinst::isle::InstOutput;
     pub use crate::machinst::isle::{BlockArray2, ValueArray2, ValueArray3, ValueSlice};
@@ -286,6 +286,30 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn divrem64(&mut self, signed: bool, rem: bool, x: Value, y: Value) -> Reg {
         IsleContext::divrem64(self, signed, rem, x, y)
+    }
+
+    fn fcmp32(&mut self, cc: &FloatCC, x: Value, y: Value) -> Reg {
+        IsleContext::fcmp32(self, *cc, x, y)
+    }
+
+    fn fminmax32(&mut self, max: bool, x: Value, y: Value) -> Reg {
+        IsleContext::fminmax32(self, max, x, y)
+    }
+
+    fn round32(&mut self, round: &Round, x: Value) -> Reg {
+        IsleContext::round32(self, *round, x)
+    }
+
+    fn int_to_f32(&mut self, signed: bool, x: Value) -> Reg {
+        IsleContext::int_to_f32(self, signed, x)
+    }
+
+    fn f32_to_int(&mut self, signed: bool, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::f32_to_int(self, signed, ty, x)
+    }
+
+    fn reg_src(&mut self, r: Reg) -> Src {
+        Src::Reg(r)
     }
 
     fn bit_count(&mut self, op: &ir::Opcode, ty: ir::Type, x: Value) -> Reg {

@@ -19,6 +19,7 @@ use isle::generated;
 pub use crate::machinst::isle::InstOutput;
 
 mod branches;
+mod f32_ops;
 mod int_arith;
 mod isle;
 
