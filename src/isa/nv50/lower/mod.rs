@@ -18,6 +18,8 @@ use isle::generated;
 pub use crate::machinst::isle::InstOutput;
 
 mod branches;
+mod f32_ops;
+mod int_arith;
 mod isle;
 
 pub struct Nv50Lower<'a> {
