@@ -64,6 +64,8 @@ pub struct Profile {
     pub ops: Option<&'static [(Opcode, &'static [Type])]>,
     /// The types of shift counts, `select` conditions and `bmask` inputs.
     pub operand_types: &'static [Type],
+    /// The integer types of conversions from and to floats.
+    pub conversion_ints: &'static [Type],
     /// At most this many words of parameters in the many-parameter functions.
     pub max_param_words: u32,
 }
@@ -74,6 +76,7 @@ impl Profile {
         value_types: VALUE_TYPES,
         ops: None,
         operand_types: INTS,
+        conversion_ints: INTS,
         max_param_words: 72,
     };
 
@@ -639,16 +642,23 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().bitcast(ty, MemFlagsData::new(), x)
             }
             FloatToInt => {
-                let from_ty = *self.u.choose(FLOATS)?;
+                let floats: Vec<Type> = FLOATS
+                    .iter()
+                    .copied()
+                    .filter(|t| self.config.profile.value_types.contains(t))
+                    .collect();
+                let from_ty = *self.u.choose(&floats)?;
                 let x = self.operand(from_ty)?;
                 let inst = self.cursor().ins().Unary(opcode, ty, x).0;
                 self.func.dfg.first_result(inst)
             }
             IntToFloat => {
                 let from_ty = if self.u.ratio(1, 2)? {
-                    *self
-                        .u
-                        .choose(if self.config.wide { WIDE_INTS } else { INTS })?
+                    *self.u.choose(if self.config.wide {
+                        WIDE_INTS
+                    } else {
+                        self.config.profile.conversion_ints
+                    })?
                 } else {
                     I32
                 };

@@ -192,7 +192,8 @@ pub struct Stats {
 /// A kernel launch: the grid and the kernel's parameters.
 #[derive(Clone, Debug)]
 pub struct Launch {
-    /// Work-items per work-group in x, y, z (the product is at most 1024).
+    /// Work-items per work-group in x, y, z, within the target's limits: on GCN at most
+    /// 65535 each and 1024 in all, on NV50 at most 512 × 512 × 64 and 512 in all.
     pub workgroup_size: [u32; 3],
     /// Work-groups in x, y, z.
     pub groups: [u32; 3],

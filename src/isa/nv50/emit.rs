@@ -73,12 +73,14 @@ fn alu_mc(alu: &Alu, form: Form, hw: &dyn Fn(Reg) -> u16) -> McInst {
 const FORMS: [Form; 3] = [Form::Short, Form::Imm, Form::Long];
 
 /// Whether some form of `alu` encodes on `variant`, its virtual registers standing for low
-/// registers (`$r2`, `$r4d`, …: any register below `$r64` encodes in every form that takes
-/// one): what the lowering asks before it keeps an immediate operand.
+/// registers (`$r4`, `$r4d`, …: any register below `$r64` encodes in every form that takes
+/// one; `$c1` for a flag: the short and immediate `addc` read only `$c0`, so a virtual
+/// carry needs a long form): what the lowering asks before it keeps an immediate operand.
 pub fn encodable(alu: &Alu, variant: Variant) -> bool {
     let hw = |r: Reg| match r {
         Reg::Real { hw, .. } => hw,
-        Reg::Virtual { .. } => 4,
+        Reg::Virtual { file: GPR, .. } => 4,
+        Reg::Virtual { .. } => 1,
     };
     FORMS
         .iter()

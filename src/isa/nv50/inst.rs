@@ -5,8 +5,7 @@
 
 use super::mc::{Cond, Mods, Op, Round, SReg, Ty};
 use super::reconverge::Join;
-use super::regs::{FLAG, GPR};
-use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+use crate::machinst::{MachInst, OperandKind, Reg};
 use smallvec::SmallVec;
 
 /// A source operand.
@@ -218,14 +217,4 @@ impl MachInst for Inst {
     fn gen_jump(target: usize) -> Inst {
         Inst::Jump { target }
     }
-}
-
-/// Whether `r` is a `$c` register.
-pub fn is_flag(r: Reg) -> bool {
-    r.file() == FLAG
-}
-
-/// Whether `r` is a single `$r`.
-pub fn is_gpr32(r: Reg) -> bool {
-    r.file() == GPR && r.class() == RegClass::Int
 }

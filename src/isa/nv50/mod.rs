@@ -136,7 +136,6 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         kind,
         frame: &frame,
         cfg: &cfg,
-        uniformity: &uniformity,
         plan: &plan,
     };
     let vcode = lower_function(func, &cfg, &backend)?;

@@ -2,6 +2,8 @@
 //! with the state nouveau's compute launch sets up (`docs/nv50.md`, "The launch nouveau
 //! performs", "At entry", "Shared memory: the system area and the arguments").
 
+use std::collections::BTreeSet;
+
 use super::program::Program;
 use super::warp::{Env, State, WARP_THREADS, Warp};
 use crate::isa::nv50::mc::Variant;
@@ -57,9 +59,11 @@ pub(crate) fn call_device(
         }
     }
     let mut shared = vec![0u8; SHARED_BYTES];
+    let mut locked = BTreeSet::new();
     let mut env = Env {
         memory,
         shared: &mut shared,
+        locked: &mut locked,
         options,
     };
     loop {
@@ -165,9 +169,11 @@ pub(crate) fn launch(
                         warp
                     })
                     .collect();
+                let mut locked = BTreeSet::new();
                 let mut env = Env {
                     memory,
                     shared: &mut shared,
+                    locked: &mut locked,
                     options,
                 };
                 run_block(&mut block, &mut program, &mut env)?;

@@ -3,19 +3,22 @@
 //! Decodes machine-code bytes with the MC layer's decoder and executes 32-thread warps:
 //! `$r0`–`$r127`, the condition registers `$c0`–`$c3`, the address registers `$a1`–`$a7`,
 //! predication, the reconvergence stack (`joinat`/`join`, `breakaddr`/`break`,
-//! `call`/`ret`, divergent `bra`), `exit`; global memory through `g15[]`, per-block `s[]`
-//! with nouveau's system area and the kernel's parameters, per-thread `l[]`.
+//! `call`/`ret`, divergent `bra`), `exit`; global memory through `g15[]` with its atomics,
+//! per-block `s[]` with nouveau's system area, the kernel's parameters and GT200's locks,
+//! per-thread `l[]`; `vote`.
 //!
 //! Module layout:
 //! - `program.rs`: the decode cache (each program counter decoded once);
 //! - `warp.rs`: the warp state, the reconvergence stack, operands and memory;
 //! - `alu.rs`: per-thread semantics of the arithmetic, logic and conversion operations;
+//! - `atomic.rs`: global atomics and reductions, the `s[]` lock, `vote`;
 //! - `float.rs`: the bit-exact f32/f64 model; `sfu.rs`: the special functions;
 //! - `dispatch.rs`: device-function calls and kernel launches over a grid.
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
 mod alu;
+mod atomic;
 mod dispatch;
 mod float;
 mod program;
@@ -25,7 +28,8 @@ mod warp;
 use super::{Launch, Memory, Options, SimError, Simulator, Stats};
 use crate::difftest::Profile;
 use crate::ir::Opcode;
-use crate::ir::types::{I8, I16, I32, I64};
+use crate::ir::Type;
+use crate::ir::types::{F32, I8, I16, I32, I64};
 use crate::isa::kernel_param_layout;
 use crate::isa::nv50::mc::Variant;
 use crate::{CompiledCode, ir};
@@ -41,39 +45,83 @@ pub struct Nv50Simulator {
     pub variant: Variant,
 }
 
-/// What the NV50 backend lowers today (`isle/nv50/lower.isle`), for the differential
-/// tester's generator: integer values only, and these opcodes with these controlling
-/// types. Not yet: division, `umulhi`/`smulhi`, i64 `imul`, `icmp`, `ineg`, `bmask`,
-/// min/max and shifts by a variable count, bit counts, overflow flags, floats. When the
-/// backend lowers more, this table grows.
+/// What the NV50 backend lowers today (`isle/nv50/lower.isle`, `docs/ir.md` "NV50"), for
+/// the differential tester's generator: integers of every width, f32 values, and these
+/// opcodes with these controlling types. Not yet: f32 `fadd`/`fsub`/`fmul`/`fma`/`fdiv`/
+/// `sqrt`, conversions between f32 and i64, f64 values. When the backend lowers more,
+/// this table grows.
+const INTS: &[Type] = &[I8, I16, I32, I64];
 const GENERATOR_PROFILE: Profile = Profile {
-    value_types: &[I8, I16, I32, I64],
+    value_types: &[I8, I16, I32, I64, F32],
     ops: Some(&[
-        (Opcode::Iadd, &[I8, I16, I32, I64]),
-        (Opcode::Isub, &[I8, I16, I32, I64]),
-        (Opcode::Imul, &[I8, I16, I32]),
-        (Opcode::Band, &[I8, I16, I32, I64]),
-        (Opcode::Bor, &[I8, I16, I32, I64]),
-        (Opcode::Bxor, &[I8, I16, I32, I64]),
-        (Opcode::Bnot, &[I8, I16, I32, I64]),
-        (Opcode::Ineg, &[I8, I16, I32]),
-        (Opcode::Umin, &[I8, I16, I32]),
-        (Opcode::Umax, &[I8, I16, I32]),
-        (Opcode::Smin, &[I8, I16, I32]),
-        (Opcode::Smax, &[I8, I16, I32]),
-        (Opcode::Ishl, &[I8, I16, I32]),
-        (Opcode::Ushr, &[I8, I16, I32]),
-        (Opcode::Sshr, &[I8, I16, I32]),
-        (Opcode::Rotl, &[I32]),
-        (Opcode::Rotr, &[I32]),
-        (Opcode::Icmp, &[I8, I16, I32]),
-        (Opcode::Select, &[I8, I16, I32, I64]),
-        (Opcode::Bmask, &[I8, I16, I32]),
-        (Opcode::Uextend, &[I16, I32, I64]),
-        (Opcode::Sextend, &[I16, I32, I64]),
-        (Opcode::Ireduce, &[I8, I16, I32]),
+        (Opcode::Iadd, INTS),
+        (Opcode::Isub, INTS),
+        (Opcode::Imul, INTS),
+        (Opcode::Umulhi, INTS),
+        (Opcode::Smulhi, INTS),
+        (Opcode::Udiv, INTS),
+        (Opcode::Sdiv, INTS),
+        (Opcode::Urem, INTS),
+        (Opcode::Srem, INTS),
+        (Opcode::Band, INTS),
+        (Opcode::Bor, INTS),
+        (Opcode::Bxor, INTS),
+        (Opcode::Bnot, INTS),
+        (Opcode::Ineg, INTS),
+        (Opcode::Iabs, INTS),
+        (Opcode::Umin, INTS),
+        (Opcode::Umax, INTS),
+        (Opcode::Smin, INTS),
+        (Opcode::Smax, INTS),
+        (Opcode::Clz, INTS),
+        (Opcode::Ctz, INTS),
+        (Opcode::Cls, INTS),
+        (Opcode::Popcnt, INTS),
+        (Opcode::Bitrev, INTS),
+        (Opcode::Bswap, INTS),
+        (Opcode::Ishl, INTS),
+        (Opcode::Ushr, INTS),
+        (Opcode::Sshr, INTS),
+        (Opcode::Rotl, INTS),
+        (Opcode::Rotr, INTS),
+        (Opcode::Bitselect, INTS),
+        (Opcode::Bmask, INTS),
+        (Opcode::Icmp, INTS),
+        (Opcode::Select, &[I8, I16, I32, I64, F32]),
+        (Opcode::SelectSpectreGuard, &[I8, I16, I32, I64, F32]),
+        (Opcode::UaddOverflow, INTS),
+        (Opcode::SaddOverflow, INTS),
+        (Opcode::UsubOverflow, INTS),
+        (Opcode::SsubOverflow, INTS),
+        (Opcode::UmulOverflow, INTS),
+        (Opcode::SmulOverflow, INTS),
+        (Opcode::UaddOverflowCin, INTS),
+        (Opcode::SaddOverflowCin, INTS),
+        (Opcode::UsubOverflowBin, INTS),
+        (Opcode::SsubOverflowBin, INTS),
+        (Opcode::Uextend, INTS),
+        (Opcode::Sextend, INTS),
+        (Opcode::Ireduce, INTS),
+        (Opcode::Bitcast, &[I32, F32]),
+        (Opcode::Fcmp, &[F32]),
+        (Opcode::Fmin, &[F32]),
+        (Opcode::Fmax, &[F32]),
+        (Opcode::Fcopysign, &[F32]),
+        (Opcode::Fneg, &[F32]),
+        (Opcode::Fabs, &[F32]),
+        (Opcode::Floor, &[F32]),
+        (Opcode::Ceil, &[F32]),
+        (Opcode::Trunc, &[F32]),
+        (Opcode::Nearest, &[F32]),
+        (Opcode::FcvtToUint, &[I8, I16, I32]),
+        (Opcode::FcvtToSint, &[I8, I16, I32]),
+        (Opcode::FcvtToUintSat, &[I8, I16, I32]),
+        (Opcode::FcvtToSintSat, &[I8, I16, I32]),
+        (Opcode::FcvtFromUint, &[F32]),
+        (Opcode::FcvtFromSint, &[F32]),
     ]),
-    operand_types: &[I8, I16, I32],
+    operand_types: INTS,
+    conversion_ints: &[I8, I16, I32],
     // G80 reads arguments up to `s[0x7c]` (26 words, the output pointer among them).
     max_param_words: 24,
 };

@@ -3,6 +3,8 @@
 //! reconvergence stack, with the model of `docs/nv50.md` ("Control flow and
 //! reconvergence"); operand reads, memory accesses and result writes.
 
+use std::collections::BTreeSet;
+
 use super::alu::{self, Out};
 use super::program::Program;
 use crate::isa::nv50::mc::{McInst, Mods, Op, Operand, SReg, Ty};
@@ -42,10 +44,12 @@ pub(crate) enum State {
     Done,
 }
 
-/// What a warp runs against: global memory, its block's `s[]`, the options.
+/// What a warp runs against: global memory, its block's `s[]` and the `s[]` words its
+/// warps have locked (`ld lock`), the options.
 pub(crate) struct Env<'a> {
     pub memory: &'a mut Memory,
     pub shared: &'a mut [u8],
+    pub locked: &'a mut BTreeSet<u32>,
     pub options: &'a Options,
 }
 
@@ -71,6 +75,8 @@ pub(crate) struct Warp {
     /// called) rather than being an error.
     pub ret_ends_thread: bool,
     pub steps: u64,
+    /// The `s[]` word this warp has locked (`ld lock`), at most one.
+    pub lock: Option<u32>,
 }
 
 fn fail(message: impl Into<String>) -> Violation {
@@ -99,6 +105,7 @@ impl Warp {
             join_done: false,
             ret_ends_thread: false,
             steps: 0,
+            lock: None,
         }
     }
 
@@ -267,11 +274,18 @@ impl Warp {
             }
             Op::Trap => return Err(fail("`trap`")),
             Op::Nop => {}
+            Op::Ld if inst.mods.contains(Mods::LOCK) => self.lock_load(inst, mask, env)?,
             Op::Ld | Op::St => {
                 for t in lanes(mask) {
                     self.memory_op(inst, t, env)?;
                 }
             }
+            Op::Atomic(op) | Op::Red(op) => {
+                for t in lanes(mask) {
+                    self.atomic(inst, op, t, env)?;
+                }
+            }
+            Op::VoteAny | Op::VoteAll => self.vote(inst, mask)?,
             _ => {
                 for t in lanes(mask) {
                     let mut s = [0u64; 4];
@@ -306,7 +320,7 @@ impl Warp {
     }
 
     /// A source operand's value in thread `t` (a `$c` as its flags).
-    fn read(&self, op: Operand, t: usize, env: &Env) -> Result<u64, Violation> {
+    pub(super) fn read(&self, op: Operand, t: usize, env: &Env) -> Result<u64, Violation> {
         Ok(match op {
             Operand::R(n) => self.r[n as usize][t] as u64,
             Operand::H { reg, hi } => {
@@ -324,6 +338,7 @@ impl Warp {
             Operand::Shared { ty, areg, offset } => {
                 let address = self.a[areg as usize & 7][t] as u32 + offset;
                 let range = shared_range(env.shared.len(), address, ty.bytes(), t)?;
+                self.check_lock(env, address, t)?;
                 let v = le(&env.shared[range]);
                 match ty {
                     Ty::S16 => v as u16 as i16 as i32 as u32 as u64,
@@ -345,7 +360,7 @@ impl Warp {
         })
     }
 
-    fn write(&mut self, dst: Operand, t: usize, v: u64) -> Result<(), Violation> {
+    pub(super) fn write(&mut self, dst: Operand, t: usize, v: u64) -> Result<(), Violation> {
         match dst {
             Operand::R(n) => self.r[n as usize][t] = v as u32,
             Operand::H { reg, hi } => {
@@ -367,6 +382,32 @@ impl Warp {
             other => return Err(fail(format!("{other:?} is not a destination"))),
         }
         Ok(())
+    }
+
+    /// The byte address of thread `t`'s `size`-byte access to `g{space}[$r{addr}]`: only
+    /// `g15[]` is bound, and accesses are naturally aligned.
+    pub(super) fn global_address(
+        &self,
+        space: u8,
+        addr: u8,
+        size: usize,
+        t: usize,
+    ) -> Result<u64, Violation> {
+        let address = self.r[addr as usize][t] as u64;
+        let fault = |message: String| Violation::Memory {
+            lane: Some(t as u32),
+            address,
+            message,
+        };
+        if space != 15 {
+            return Err(fault(format!(
+                "g{space}[] is not bound (only g15[], the first 4 GiB, is)"
+            )));
+        }
+        if !address.is_multiple_of(size as u64) {
+            return Err(fault(format!("misaligned {size}-byte access")));
+        }
+        Ok(address)
     }
 
     /// `ld` and `st` in thread `t`.
@@ -401,20 +442,12 @@ impl Warp {
         };
         let loaded: Vec<u8> = match mem {
             Operand::Global { space, addr } => {
-                let address = self.r[addr as usize][t] as u64;
+                let address = self.global_address(space, addr, size, t)?;
                 let fault = |message: String| Violation::Memory {
                     lane: Some(t as u32),
                     address,
                     message,
                 };
-                if space != 15 {
-                    return Err(fault(format!(
-                        "g{space}[] is not bound (only g15[], the first 4 GiB, is)"
-                    )));
-                }
-                if !address.is_multiple_of(size as u64) {
-                    return Err(fault(format!("misaligned {size}-byte access")));
-                }
                 match &data {
                     Some(bytes) => {
                         env.memory
@@ -432,10 +465,14 @@ impl Warp {
             Operand::Shared { areg, offset, .. } => {
                 let address = self.a[areg as usize & 7][t] as u32 + offset;
                 let range = shared_range(env.shared.len(), address, size as u32, t)?;
+                self.check_lock(env, address, t)?;
                 let cell = &mut env.shared[range];
                 match &data {
                     Some(bytes) => {
                         cell.copy_from_slice(bytes);
+                        if inst.mods.contains(Mods::UNLOCK) {
+                            self.unlock(address, env)?;
+                        }
                         Vec::new()
                     }
                     None => cell.to_vec(),
@@ -499,17 +536,17 @@ impl Warp {
 }
 
 /// The threads of `mask`.
-fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+pub(super) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     (0..WARP_THREADS).filter(move |t| mask >> t & 1 == 1)
 }
 
-fn le(bytes: &[u8]) -> u64 {
+pub(super) fn le(bytes: &[u8]) -> u64 {
     bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64)
 }
 
 /// Where the `size` bytes of `s[]` at `address` are (naturally aligned, inside the
 /// block's `len` bytes).
-fn shared_range(
+pub(super) fn shared_range(
     len: usize,
     address: u32,
     size: u32,

@@ -5,7 +5,7 @@
 use super::float::{self, Mode};
 use super::*;
 use crate::isa::nv50::mc::{
-    Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant, decode_one, encode, samples,
+    AtomOp, Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant, decode_one, encode, samples,
 };
 use crate::sim::Violation;
 use Operand::{Discard, Imm, R, Target};
@@ -660,5 +660,386 @@ fn every_encodable_form_runs_or_fails_cleanly() {
             &mut memory,
             &options,
         );
+    }
+}
+
+/// Runs `insts` in `threads` threads with a buffer holding `init`: thread `t` gets the
+/// buffer's address in `$r0` and `args(t)` after it. Each thread's first `results`
+/// registers, and the buffer afterwards.
+fn with_buffer(
+    insts: &[McInst],
+    variant: Variant,
+    threads: u32,
+    init: &[u8],
+    args: impl Fn(u32) -> Vec<u32>,
+    results: usize,
+) -> Result<(Vec<Vec<u32>>, Vec<u8>), SimError> {
+    let code = assemble(insts, variant);
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let buf = memory.alloc(init);
+    let args: Vec<Vec<u32>> = (0..threads)
+        .map(|t| {
+            let mut list = vec![buf as u32];
+            list.extend(args(t));
+            list
+        })
+        .collect();
+    let (r, _) = call_device(
+        &code,
+        variant,
+        &args,
+        results,
+        &mut memory,
+        &Options::default(),
+    )?;
+    Ok((r, memory.read(buf, init.len()).unwrap().to_vec()))
+}
+
+/// `op ty dst g15[$r0] srcs…`: an atomic (a reduction when `dst` is `None`).
+fn atom(op: AtomOp, ty: Ty, dst: Option<Operand>, srcs: &[Operand]) -> McInst {
+    let g = Operand::Global { space: 15, addr: 0 };
+    match dst {
+        Some(dst) => {
+            let mut all = vec![g];
+            all.extend(srcs);
+            long(Op::Atomic(op), Some(ty), Some(dst), &all)
+        }
+        None => long(Op::Red(op), Some(ty), Some(g), srcs),
+    }
+}
+
+fn word(bytes: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap())
+}
+
+#[test]
+fn atomics_compute_what_the_hardware_tests_check() {
+    use AtomOp::*;
+    // (op, type, memory before, operand, cas's new value, memory after): the formulas of
+    // `hwtest/g80_atom32.cc`; the old value comes back.
+    let m = 0x8000_0005u32;
+    for (op, ty, old, b, c, new) in [
+        (Add, Ty::U32, 0xffff_fff0, 0x20, 0, 0x10),
+        (Inc, Ty::U32, 6, 7, 0, 7),
+        (Inc, Ty::U32, 7, 7, 0, 0),
+        (Inc, Ty::U32, 9, 7, 0, 0),
+        (Inc, Ty::U32, 0xffff_ffff, 0xffff_ffff, 0, 0),
+        (Dec, Ty::U32, 5, 7, 0, 4),
+        (Dec, Ty::U32, 0, 7, 0, 7),
+        (Dec, Ty::U32, 9, 7, 0, 7),
+        (Max, Ty::U32, m, 5, 0, m),
+        (Max, Ty::S32, m, 5, 0, 5),
+        (Min, Ty::U32, m, 5, 0, 5),
+        (Min, Ty::S32, m, 5, 0, m),
+        (And, Ty::B32, 0xff0f, 0x0ff0, 0, 0x0f00),
+        (Or, Ty::B32, 0xff0f, 0x0ff0, 0, 0xffff),
+        (Xor, Ty::B32, 0xff0f, 0x0ff0, 0, 0xf0ff),
+        (Exch, Ty::B32, 1, 2, 0, 2),
+        (Cas, Ty::B32, 1, 1, 9, 9),
+        (Cas, Ty::B32, 1, 2, 9, 1),
+    ] {
+        let srcs: &[Operand] = if op == Cas { &[R(1), R(2)] } else { &[R(1)] };
+        let insts = [atom(op, ty, Some(R(3)), srcs), exit()];
+        let (r, mem) = with_buffer(
+            &insts,
+            Variant::G84,
+            1,
+            &old.to_le_bytes(),
+            |_| vec![b, c],
+            4,
+        )
+        .unwrap();
+        assert_eq!(
+            (r[0][3], word(&mem, 0)),
+            (old, new),
+            "{op:?} {ty:?} {old:#x} {b:#x}"
+        );
+        if !matches!(op, Exch | Cas) {
+            let insts = [atom(op, ty, None, &[R(1)]), exit()];
+            let init = old.to_le_bytes();
+            let (_, mem) = with_buffer(&insts, Variant::G84, 1, &init, |_| vec![b], 1).unwrap();
+            assert_eq!(word(&mem, 0), new, "red {op:?} {ty:?}");
+        }
+    }
+    // GT200's 64-bit forms: the add carries into the high word, `cas` compares all 64 bits.
+    let d = |n| Operand::D(n);
+    let old = 0x0000_0001_ffff_ffffu64;
+    let insts = [atom(Add, Ty::U64, Some(d(4)), &[d(2)]), exit()];
+    let (r, mem) = with_buffer(
+        &insts,
+        Variant::G200,
+        1,
+        &old.to_le_bytes(),
+        |_| vec![0, 1, 0],
+        6,
+    )
+    .unwrap();
+    assert_eq!((r[0][4], r[0][5]), (0xffff_ffff, 1));
+    assert_eq!(mem, 0x0000_0002_0000_0000u64.to_le_bytes());
+    let insts = [atom(Cas, Ty::B64, Some(d(4)), &[d(2), d(6)]), exit()];
+    for (compare, new) in [(old, 7u64), (old & 0xffff_ffff, old)] {
+        let args = move |_| vec![0, compare as u32, (compare >> 32) as u32, 0, 0, 7, 0];
+        let (r, mem) = with_buffer(&insts, Variant::G200, 1, &old.to_le_bytes(), args, 6).unwrap();
+        assert_eq!((r[0][4], r[0][5]), (old as u32, (old >> 32) as u32));
+        assert_eq!(mem, new.to_le_bytes());
+    }
+}
+
+#[test]
+fn a_warp_of_atomics_on_one_address() {
+    // 32 threads add t + 1 to one word: the sum lands, and each thread gets a distinct old
+    // value: the simulator applies them in thread order (`docs/simulator.md`).
+    let insts = [atom(AtomOp::Add, Ty::U32, Some(R(2)), &[R(1)]), exit()];
+    let (r, mem) = with_buffer(
+        &insts,
+        Variant::G84,
+        32,
+        &1000u32.to_le_bytes(),
+        |t| vec![t + 1],
+        3,
+    )
+    .unwrap();
+    assert_eq!(word(&mem, 0), 1000 + 32 * 33 / 2);
+    for (t, regs) in r.iter().enumerate() {
+        let t = t as u32;
+        assert_eq!(regs[2], 1000 + t * (t + 1) / 2, "thread {t}");
+    }
+    // `inc` wraps at its operand: 32 increments with a bound of 9 count 0..9 round.
+    let insts = [atom(AtomOp::Inc, Ty::U32, Some(R(2)), &[R(1)]), exit()];
+    let (r, mem) = with_buffer(&insts, Variant::G84, 32, &[0; 4], |_| vec![9], 3).unwrap();
+    assert_eq!(word(&mem, 0), 32 % 10);
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[2], t as u32 % 10);
+    }
+    // `cas` succeeds only for the thread whose compare value is the current one: thread 5
+    // swaps in 105; those before it see 5, those after 105.
+    let insts = [
+        atom(AtomOp::Cas, Ty::B32, Some(R(3)), &[R(1), R(2)]),
+        exit(),
+    ];
+    let (r, mem) = with_buffer(
+        &insts,
+        Variant::G84,
+        32,
+        &5u32.to_le_bytes(),
+        |t| vec![t, 100 + t],
+        4,
+    )
+    .unwrap();
+    assert_eq!(word(&mem, 0), 105);
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[3], if t <= 5 { 5 } else { 105 }, "thread {t}");
+    }
+    // Only the threads of the running path take part: a reduction under a predicate.
+    let insts = [
+        compare(0, 1, 2),
+        pred(atom(AtomOp::Add, Ty::U32, None, &[R(3)]), Cond::L, 0),
+        exit(),
+    ];
+    let (_, mem) = with_buffer(&insts, Variant::G84, 32, &[0; 4], |t| vec![t, 10, 1], 1).unwrap();
+    assert_eq!(word(&mem, 0), 10);
+}
+
+#[test]
+fn atomics_need_g84_and_64_bit_ones_gt200() {
+    let insts = [atom(AtomOp::Add, Ty::U32, Some(R(2)), &[R(1)]), exit()];
+    let code = assemble(&insts, Variant::G84);
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let buf = memory.alloc(&[0; 8]);
+    let err = call_device(
+        &code,
+        Variant::G80,
+        &[vec![buf as u32, 1]],
+        1,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.violation, Violation::Decode(_)), "{err}");
+    let insts = [
+        atom(AtomOp::Exch, Ty::B64, Some(Operand::D(2)), &[Operand::D(4)]),
+        exit(),
+    ];
+    let code = assemble(&insts, Variant::G200);
+    let err = call_device(
+        &code,
+        Variant::G84,
+        &[vec![buf as u32]],
+        1,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.violation, Violation::Decode(_)), "{err}");
+    // Misaligned and unbound addresses fault as plain accesses do.
+    let insts = [atom(AtomOp::Add, Ty::U32, Some(R(2)), &[R(1)]), exit()];
+    let code = assemble(&insts, Variant::G84);
+    let err = call_device(
+        &code,
+        Variant::G84,
+        &[vec![buf as u32 + 2, 1]],
+        1,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.violation, Violation::Memory { .. }), "{err}");
+}
+
+fn shared_word(offset: u32) -> Operand {
+    Operand::Shared {
+        ty: Ty::B32,
+        areg: 0,
+        offset,
+    }
+}
+
+fn lock_load(c: u8, dst: u8, offset: u32) -> McInst {
+    let mut inst = long(Op::Ld, None, Some(R(dst)), &[shared_word(offset)]);
+    inst.mods = Mods::LOCK;
+    inst.cdst = Some(c);
+    inst
+}
+
+fn unlock_store(offset: u32, src: u8) -> McInst {
+    let mut inst = long(Op::St, None, Some(shared_word(offset)), &[R(src)]);
+    inst.mods = Mods::UNLOCK;
+    inst
+}
+
+#[test]
+fn shared_atomic_add_with_ld_lock_and_st_unlock() {
+    // nouveau's lowering of a shared-memory atomic on GT200 (`handleSharedATOM`): try to
+    // lock, and where `l` says it worked add and store-unlock; retry where `geu`.
+    let add = |dst, a, b| long(Op::Add, Some(Ty::B32), Some(R(dst)), &[R(a), R(b)]);
+    let insts = [
+        ctrl(Op::Joinat, Some(0x28)),
+        lock_load(0, 1, 0x40),
+        pred(add(3, 1, 0), Cond::L, 0),
+        pred(unlock_store(0x40, 3), Cond::L, 0),
+        pred(ctrl(Op::Bra, Some(0x08)), Cond::Geu, 0),
+        join(),
+        long(Op::Ld, None, Some(R(4)), &[shared_word(0x40)]),
+        exit(),
+    ];
+    let args: Vec<Vec<u32>> = (0..32).map(|t| vec![t + 1]).collect();
+    let r = call(&insts, &args, 5).unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        let t = t as u32;
+        // One thread locks per try, in thread order.
+        assert_eq!(regs[1], t * (t + 1) / 2, "thread {t}'s old value");
+        assert_eq!(regs[4], 32 * 33 / 2);
+    }
+    // A failed lock: "false" in `$c` (Z: `e` and `geu` hold) and the destination kept; the
+    // first thread gets "true" (S: `l` holds) and the word.
+    let insts = [
+        mov_imm(1, 0x77),
+        mov_imm(2, 0x1234),
+        long(Op::St, None, Some(shared_word(0x40)), &[R(2)]),
+        lock_load(2, 1, 0x40),
+        long(Op::Mov, None, Some(R(3)), &[Operand::C(2)]),
+        exit(),
+    ];
+    let r = call(&insts, &[vec![0], vec![0]], 4).unwrap();
+    assert_eq!((r[0][1], r[0][3]), (0x1234, S));
+    assert_eq!((r[1][1], r[1][3]), (0x77, Z));
+    // One lock per warp: a second word cannot be locked before the first is unlocked.
+    let insts = [
+        lock_load(0, 1, 0x40),
+        lock_load(1, 1, 0x80),
+        long(Op::Mov, None, Some(R(2)), &[Operand::C(1)]),
+        exit(),
+    ];
+    assert_eq!(call(&insts, &[vec![0]], 3).unwrap()[0][2], Z);
+    // Unlocking a word the warp has not locked is an error.
+    let err = call(&[unlock_store(0x40, 0), exit()], &[vec![0]], 1).unwrap_err();
+    assert!(err.to_string().contains("not locked"), "{err}");
+    // A lock needs GT200.
+    let code = assemble(&[lock_load(0, 1, 0x40), exit()], Variant::G200);
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let err = call_device(
+        &code,
+        Variant::G84,
+        &[vec![0]],
+        1,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.violation, Violation::Decode(_)), "{err}");
+}
+
+#[test]
+fn a_word_locked_by_a_finished_warp_blocks_the_others() {
+    // Warp 0 locks s[0x40] and exits holding it; warp 1 would wait for ever.
+    let variant = Variant::G200;
+    let code = assemble(&[lock_load(0, 1, 0x40), exit()], variant);
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let grid = Launch {
+        workgroup_size: [64, 1, 1],
+        groups: [1, 1, 1],
+        params: Vec::new(),
+    };
+    let err =
+        dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap_err();
+    assert!(err.to_string().contains("locked by another warp"), "{err}");
+    // One warp alone is fine, and so are two that unlock.
+    let insts = [
+        lock_load(0, 1, 0x40),
+        pred(unlock_store(0x40, 1), Cond::L, 0),
+        exit(),
+    ];
+    let code = assemble(&insts, variant);
+    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+}
+
+#[test]
+fn vote_over_the_running_threads_of_a_divergent_region() {
+    // Threads t < 16 take the `then` path, the others the `else` path; each path votes on
+    // `t < limit` with limit 8 in the `then` threads and 100 in the `else` ones. The
+    // predicate is the vote's input: threads where it fails still get the answer.
+    let vote = |op, c, cond: Option<Cond>| {
+        let mut inst = long(op, None, None, &[]);
+        inst.cdst = Some(c);
+        inst.pred = cond.map(|cond| Pred { cond, reg: 1 });
+        inst
+    };
+    let mov_c = |dst, c| long(Op::Mov, None, Some(R(dst)), &[Operand::C(c)]);
+    let insts = [
+        compare(0, 0, 1),
+        compare(1, 0, 2),
+        ctrl(Op::Joinat, Some(0x48)),
+        pred(ctrl(Op::Bra, Some(0x38)), Cond::L, 0),
+        vote(Op::VoteAll, 2, Some(Cond::L)),
+        vote(Op::VoteAny, 3, Some(Cond::G)),
+        ctrl(Op::Bra, Some(0x48)),
+        vote(Op::VoteAll, 2, Some(Cond::L)),
+        vote(Op::VoteAny, 3, Some(Cond::L)),
+        join(),
+        mov_c(3, 2),
+        mov_c(4, 3),
+        vote(Op::VoteAll, 2, Some(Cond::L)),
+        vote(Op::VoteAny, 3, None),
+        mov_c(5, 2),
+        mov_c(6, 3),
+        exit(),
+    ];
+    // 24 threads: the `else` path is partial too.
+    let args: Vec<Vec<u32>> = (0..24)
+        .map(|t| vec![t, 16, if t < 16 { 8 } else { 100 }])
+        .collect();
+    let r = call(&insts, &args, 7).unwrap();
+    let (yes, no) = (S, Z);
+    for (t, regs) in r.iter().enumerate() {
+        let path = if t < 16 {
+            // Some of 0..15 are below 8, not all.
+            (no, yes)
+        } else {
+            // All of 16..23 are below 100, none above.
+            (yes, no)
+        };
+        assert_eq!((regs[3], regs[4]), path, "thread {t}");
+        // Reconverged: not all 24 are below their limit; with no predicate, any is true.
+        assert_eq!((regs[5], regs[6]), (no, yes), "thread {t}");
     }
 }

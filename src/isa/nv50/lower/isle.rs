@@ -4,11 +4,11 @@
 use super::{InstOutput, IsleContext, class_of};
 use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
-use crate::ir::condcodes::IntCC;
+use crate::ir::condcodes::{FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Value, types};
 use crate::isa::nv50::emit::encodable;
 use crate::isa::nv50::inst::{Alu, Inst, Src};
-use crate::isa::nv50::mc::{Cond, Mods, Op, SReg, Ty};
+use crate::isa::nv50::mc::{Cond, Mods, Op, Round, SReg, Ty};
 use crate::isa::nv50::regs::{FLAG, gpr};
 use crate::machinst::{Reg, RegClass};
 use smallvec::SmallVec;
@@ -32,7 +32,7 @@ pub(crate) mod generated {
     };
     pub use crate::isa::nv50::inst::Src;
     pub use crate::isa::nv50::lower::IsleContext;
-    pub use crate::isa::nv50::mc::{Op, Ty};
+    pub use crate::isa::nv50::mc::{Op, Round, Ty};
     pub use crate::machinst::Reg;
     pub use crate::machinst::isle::InstOutput;
     pub use crate::machinst::isle::{BlockArray2, ValueArray2, ValueArray3, ValueSlice};
@@ -43,7 +43,7 @@ pub(crate) mod generated {
 }
 
 /// The `set` comparison and the signedness of an integer condition code.
-fn int_cond(cc: IntCC) -> (Cond, bool) {
+pub(super) fn int_cond(cc: IntCC) -> (Cond, bool) {
     match cc {
         IntCC::Equal => (Cond::E, false),
         IntCC::NotEqual => (Cond::Lg, false),
@@ -114,8 +114,7 @@ impl generated::Context for IsleContext<'_, '_> {
                 let src_ty = if bits == 8 { Ty::S8 } else { Ty::S16 };
                 let dst = self.vreg(RegClass::Int);
                 let src = self.in_reg(src);
-                // `cvt` reads a 16-bit source only from a register's half (`$rNl`, which
-                // single registers, all below `$r64`, have); an 8-bit one also from `$rN`.
+                // `cvt` reads an s16 from a register half (`tabcvtiisrc`), an s8 from either.
                 let src = if bits == 8 {
                     Src::Reg(src)
                 } else {
@@ -265,6 +264,108 @@ impl generated::Context for IsleContext<'_, '_> {
         )
     }
 
+    fn mulhi32(&mut self, ty: ir::Type, signed: bool, x: Value, y: Value) -> Reg {
+        IsleContext::mulhi32(self, ty, signed, x, y)
+    }
+
+    fn mulhi64(&mut self, signed: bool, x: Value, y: Value) -> Reg {
+        IsleContext::mulhi64(self, signed, x, y)
+    }
+
+    fn imul64(&mut self, x: Value, y: Value) -> Reg {
+        IsleContext::imul64(self, x, y)
+    }
+
+    fn icmp64(&mut self, cc: &IntCC, x: Value, y: Value) -> Reg {
+        IsleContext::icmp64(self, *cc, x, y)
+    }
+
+    fn divrem32(&mut self, ty: ir::Type, signed: bool, rem: bool, x: Value, y: Value) -> Reg {
+        IsleContext::divrem32(self, ty, signed, rem, x, y)
+    }
+
+    fn divrem64(&mut self, signed: bool, rem: bool, x: Value, y: Value) -> Reg {
+        IsleContext::divrem64(self, signed, rem, x, y)
+    }
+
+    fn fcmp32(&mut self, cc: &FloatCC, x: Value, y: Value) -> Reg {
+        IsleContext::fcmp32(self, *cc, x, y)
+    }
+
+    fn fminmax32(&mut self, max: bool, x: Value, y: Value) -> Reg {
+        IsleContext::fminmax32(self, max, x, y)
+    }
+
+    fn round32(&mut self, round: &Round, x: Value) -> Reg {
+        IsleContext::round32(self, *round, x)
+    }
+
+    fn int_to_f32(&mut self, signed: bool, x: Value) -> Reg {
+        IsleContext::int_to_f32(self, signed, x)
+    }
+
+    fn f32_to_int(&mut self, signed: bool, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::f32_to_int(self, signed, ty, x)
+    }
+
+    fn reg_src(&mut self, r: Reg) -> Src {
+        Src::Reg(r)
+    }
+
+    fn bit_count(&mut self, op: &ir::Opcode, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::bit_count(self, *op, ty, x)
+    }
+
+    fn ineg64_reg(&mut self, x: Value) -> Reg {
+        IsleContext::ineg64(self, x)
+    }
+
+    fn iabs_reg(&mut self, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::iabs(self, ty, x)
+    }
+
+    fn rotate_other(&mut self, left: bool, ty: ir::Type, x: Value, k: Value) -> Reg {
+        self.rotate_narrow_or_wide(left, ty, x, k)
+    }
+
+    fn bswap_reg(&mut self, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::bswap(self, ty, x)
+    }
+
+    fn bitselect_reg(&mut self, c: Value, x: Value, y: Value) -> Reg {
+        IsleContext::bitselect(self, c, x, y)
+    }
+
+    fn isplit_reg(&mut self, ty: ir::Type, x: Value) -> InstOutput {
+        let (lo, hi) = IsleContext::isplit(self, ty, x);
+        InstOutput::from_iter([lo, hi])
+    }
+
+    fn iconcat_reg(&mut self, ty: ir::Type, lo: Value, hi: Value) -> Reg {
+        IsleContext::iconcat(self, ty, lo, hi)
+    }
+
+    fn bmask64(&mut self, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::bmask64(self, ty, x)
+    }
+
+    fn overflow_reg(&mut self, op: &ir::Opcode, ty: ir::Type, x: Value, y: Value) -> InstOutput {
+        let (v, f) = IsleContext::overflow(self, *op, ty, x, y, None);
+        InstOutput::from_iter([v, f])
+    }
+
+    fn overflow_in(
+        &mut self,
+        op: &ir::Opcode,
+        ty: ir::Type,
+        x: Value,
+        y: Value,
+        c: Value,
+    ) -> InstOutput {
+        let (v, f) = IsleContext::overflow(self, *op, ty, x, y, Some(c));
+        InstOutput::from_iter([v, f])
+    }
+
     fn icmp_reg(&mut self, cc: &IntCC, ty: ir::Type, x: Value, y: Value) -> Reg {
         let set = self.set(*cc, ty, x, y, false);
         self.alu2(&Op::And, &Ty::B32, Src::Reg(set), Src::Imm(1))
@@ -340,73 +441,12 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn shift64(&mut self, op: &Op, ty: &Ty, x: Value, k: Value) -> Reg {
-        let (op, ty) = (*op, *ty);
         let x = self.put_in_reg(x);
-        let (xl, xh) = (Src::Half(x, false), Src::Half(x, true));
-        let sh = |ctx: &mut Self, op: Op, ty: Ty, a: Src, n: Src| {
-            let dst = ctx.vreg(RegClass::Int);
-            let a = match a {
-                Src::Imm(_) => Src::Reg(ctx.in_reg(a)),
-                _ => a,
-            };
-            ctx.emit_legal(Alu::new(op, Some(ty), Some(dst), &[a, n]));
-            dst
+        let count = match self.const_count(k) {
+            Some(c) => Src::Imm(c & 63),
+            None => self.count_src(k),
         };
-        let or =
-            |ctx: &mut Self, a: Reg, b: Reg| ctx.alu2(&Op::Or, &Ty::B32, Src::Reg(a), Src::Reg(b));
-        let left = op == Op::Shl;
-        // The word shifted towards the other, and the one shifted away from it.
-        let (from, to) = if left { (xl, xh) } else { (xh, xl) };
-        let (into, into_ty) = if left {
-            (Op::Shr, Ty::U32)
-        } else {
-            (Op::Shl, Ty::B32)
-        };
-        // `to` shifts in zeros whatever the shift's signedness.
-        let to_ty = if left { Ty::B32 } else { Ty::U32 };
-        let (to_new, from_new) = if let Some(c) = self.const_count(k) {
-            let c = c & 63;
-            match c {
-                0 => return x,
-                1..=31 => {
-                    let a = sh(self, op, to_ty, to, Src::Imm(c));
-                    let b = sh(self, into, into_ty, from, Src::Imm(32 - c));
-                    (or(self, a, b), sh(self, op, ty, from, Src::Imm(c)))
-                }
-                _ => {
-                    let rest = if ty == Ty::S32 {
-                        sh(self, Op::Shr, Ty::S32, from, Src::Imm(31))
-                    } else {
-                        self.mov_imm(0)
-                    };
-                    (sh(self, op, ty, from, Src::Imm(c - 32)), rest)
-                }
-            }
-        } else {
-            if ty == Ty::S32 {
-                self.fail(
-                    "`sshr.i64` by a variable count is not supported by the NV50 backend yet",
-                );
-            }
-            // With the hardware's counts (32 or more shift everything out):
-            // to' = to op a | from into (32 − a) | from op (a − 32); from' = from op a.
-            let k = self.count_src(k);
-            let a = self.alu2(&Op::And, &Ty::B32, k, Src::Imm(63));
-            let b = self.alu2(&Op::Subr, &Ty::B32, Src::Reg(a), Src::Imm(32));
-            let c = self.alu2(&Op::Add, &Ty::B32, Src::Reg(a), Src::Imm(-32i32 as u32));
-            let t0 = sh(self, op, to_ty, to, Src::Reg(a));
-            let t1 = sh(self, into, into_ty, from, Src::Reg(b));
-            let t2 = sh(self, op, ty, from, Src::Reg(c));
-            let t01 = or(self, t0, t1);
-            let to_new = or(self, t01, t2);
-            let from_new = sh(self, op, ty, from, Src::Reg(a));
-            (to_new, from_new)
-        };
-        if left {
-            self.combine(from_new, to_new)
-        } else {
-            self.combine(to_new, from_new)
-        }
+        self.shift64_reg(*op, *ty, x, count)
     }
 
     fn bnot64(&mut self, x: Value) -> Reg {
@@ -573,6 +613,78 @@ impl generated::Context for IsleContext<'_, '_> {
 }
 
 impl IsleContext<'_, '_> {
+    /// An i64 shift (left, logical right, arithmetic right: `Ty::S32`) of the pair `x` by
+    /// `count`: an immediate (0–63) or a register whose value is taken modulo 64.
+    pub(super) fn shift64_reg(&mut self, op: Op, ty: Ty, x: Reg, count: Src) -> Reg {
+        use generated::Context;
+        let (xl, xh) = (Src::Half(x, false), Src::Half(x, true));
+        let sh = |ctx: &mut Self, op: Op, ty: Ty, a: Src, n: Src| {
+            let dst = ctx.vreg(RegClass::Int);
+            let a = match a {
+                Src::Imm(_) => Src::Reg(ctx.in_reg(a)),
+                _ => a,
+            };
+            ctx.emit_legal(Alu::new(op, Some(ty), Some(dst), &[a, n]));
+            dst
+        };
+        let or =
+            |ctx: &mut Self, a: Reg, b: Reg| ctx.alu2(&Op::Or, &Ty::B32, Src::Reg(a), Src::Reg(b));
+        let left = op == Op::Shl;
+        // The word shifted towards the other, and the one shifted away from it.
+        let (from, to) = if left { (xl, xh) } else { (xh, xl) };
+        let (into, into_ty) = if left {
+            (Op::Shr, Ty::U32)
+        } else {
+            (Op::Shl, Ty::B32)
+        };
+        // `to` shifts in zeros whatever the shift's signedness.
+        let to_ty = if left { Ty::B32 } else { Ty::U32 };
+        let (to_new, from_new) = if let Src::Imm(c) = count {
+            let c = c & 63;
+            match c {
+                0 => return x,
+                1..=31 => {
+                    let a = sh(self, op, to_ty, to, Src::Imm(c));
+                    let b = sh(self, into, into_ty, from, Src::Imm(32 - c));
+                    (or(self, a, b), sh(self, op, ty, from, Src::Imm(c)))
+                }
+                _ => {
+                    let rest = if ty == Ty::S32 {
+                        sh(self, Op::Shr, Ty::S32, from, Src::Imm(31))
+                    } else {
+                        self.mov_imm(0)
+                    };
+                    (sh(self, op, ty, from, Src::Imm(c - 32)), rest)
+                }
+            }
+        } else {
+            // With the hardware's counts (32 or more shift everything out, or in signs):
+            // to' = to op a | from into (32 − a) | from op (a − 32); from' = from op a. The
+            // last term is there only for a ≥ 32: for a < 32 its count wraps to 2^32 − 32
+            // + a, which shifts everything out but an arithmetic shift's signs, so a mask
+            // keeps it for a ≥ 32 only.
+            let a = self.alu2(&Op::And, &Ty::B32, count, Src::Imm(63));
+            let b = self.alu2(&Op::Subr, &Ty::B32, Src::Reg(a), Src::Imm(32));
+            let c = self.alu2(&Op::Add, &Ty::B32, Src::Reg(a), Src::Imm(-32i32 as u32));
+            let t0 = sh(self, op, to_ty, to, Src::Reg(a));
+            let t1 = sh(self, into, into_ty, from, Src::Reg(b));
+            let mut t2 = sh(self, op, ty, from, Src::Reg(c));
+            if ty == Ty::S32 {
+                let wide = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(a), Src::Imm(32));
+                t2 = self.alu2(&Op::And, &Ty::B32, Src::Reg(t2), Src::Reg(wide));
+            }
+            let t01 = or(self, t0, t1);
+            let to_new = or(self, t01, t2);
+            let from_new = sh(self, op, ty, from, Src::Reg(a));
+            (to_new, from_new)
+        };
+        if left {
+            self.combine(from_new, to_new)
+        } else {
+            self.combine(to_new, from_new)
+        }
+    }
+
     /// The 32-bit constant `value` holds, if it is an `iconst` of up to 32 bits or an
     /// `f32const`.
     pub(super) fn const32(&mut self, value: Value) -> Option<u32> {
@@ -599,13 +711,13 @@ impl IsleContext<'_, '_> {
     }
 
     /// A shift count's constant value (its low 32 bits: only the low 6 count).
-    fn const_count(&mut self, k: Value) -> Option<u32> {
+    pub(super) fn const_count(&mut self, k: Value) -> Option<u32> {
         self.const32(k)
             .or_else(|| self.const64_of(k).map(|c| c as u32))
     }
 
     /// A variable shift count as a source: its register, or an i64's low word.
-    fn count_src(&mut self, k: Value) -> Src {
+    pub(super) fn count_src(&mut self, k: Value) -> Src {
         let r = self.value_reg(k);
         match r.class() {
             RegClass::Int => Src::Reg(r),
@@ -632,7 +744,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// Emits `alu`, first moving into registers the immediates no form of it encodes.
-    fn emit_legal(&mut self, mut alu: Alu) {
+    pub(super) fn emit_legal(&mut self, mut alu: Alu) {
         let variant = self.backend.variant;
         for i in 0..alu.srcs.len() {
             if matches!(alu.srcs[i], Src::Imm(_)) && !encodable(&alu, variant) {
@@ -646,7 +758,7 @@ impl IsleContext<'_, '_> {
         self.emit(Inst::Alu(alu));
     }
 
-    fn combine(&mut self, lo: Reg, hi: Reg) -> Reg {
+    pub(super) fn combine(&mut self, lo: Reg, hi: Reg) -> Reg {
         let dst = self.vreg(RegClass::Float);
         self.emit(Inst::Combine { dst, lo, hi });
         dst

@@ -9,7 +9,6 @@ use super::mc::{Op, Ty, Variant};
 use super::reconverge::Plan;
 use super::regs::{GPR, gpr};
 use crate::analysis::cfg::Cfg;
-use crate::analysis::uniformity::Uniformity;
 use crate::ir::{self, Opcode, Value, types};
 use crate::machinst::lower::{Lower, LowerBackend};
 use crate::machinst::{Reg, RegClass};
@@ -19,6 +18,8 @@ use isle::generated;
 pub use crate::machinst::isle::InstOutput;
 
 mod branches;
+mod f32_ops;
+mod int_arith;
 mod isle;
 
 pub struct Nv50Lower<'a> {
@@ -26,7 +27,6 @@ pub struct Nv50Lower<'a> {
     pub kind: FunctionKind,
     pub frame: &'a Frame,
     pub cfg: &'a Cfg,
-    pub uniformity: &'a Uniformity,
     pub plan: &'a Plan,
 }
 

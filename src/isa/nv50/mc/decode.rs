@@ -177,6 +177,7 @@ fn decode_row(w: u64, row: &Row) -> Option<McInst> {
                     inst.cdst = Some(get(w, 36, 2) as u8);
                 }
             }
+            Atom::CDstAlways => inst.cdst = Some(get(w, 36, 2) as u8),
             Atom::Dst(field) => inst.dst = Some(field.decode(w, None)?),
             Atom::Src(i, field) => inst.src[i as usize] = Some(field.decode(w, inst.dst)?),
         }

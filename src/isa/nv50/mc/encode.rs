@@ -202,6 +202,12 @@ fn encode_atom(
                 None => b.put(38, 1, 0),
             }
         }
+        Atom::CDstAlways => {
+            used.cdst = true;
+            let c = inst.cdst.ok_or("a $c output is required")?;
+            b.put(36, 2, c as u64)?;
+            b.put(38, 1, 1)
+        }
         Atom::Dst(field) => {
             used.dst = true;
             let op = inst.dst.ok_or("a destination is required")?;

@@ -24,7 +24,7 @@ pub use encode::encode;
 pub use print::print;
 #[cfg(any(test, feature = "test-support"))]
 pub use samples::samples;
-pub use table::Op;
+pub use table::{AtomOp, Op};
 
 /// A Tesla chip generation, as envydis's `-V` variants tell them apart.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -380,6 +380,10 @@ impl Mods {
     pub const INC: Mods = Mods(1 << 9);
     /// `bar`: wait until the barrier's count is reached.
     pub const WAIT: Mods = Mods(1 << 10);
+    /// `ld lock` (GT200): also lock the `s[]` word, `$c` saying whether that succeeded.
+    pub const LOCK: Mods = Mods(1 << 11);
+    /// `st unlock` (GT200): also unlock the `s[]` word the warp locked.
+    pub const UNLOCK: Mods = Mods(1 << 12);
 
     pub fn contains(self, other: Mods) -> bool {
         self.0 & other.0 == other.0
@@ -407,7 +411,10 @@ impl std::ops::BitOrAssign for Mods {
 /// Which fields an operation uses, and in which order they print, is given by the table
 /// row that encodes it; unused fields are `None`/empty. Sources are in assembly order; an
 /// `addc` (also the `addc` multiply-add) has its carry-in `$c` register as its last source.
-/// A store has the memory operand as `dst` and the data as `src[0]`.
+/// A store has the memory operand as `dst` and the data as `src[0]`; so has a reduction
+/// (`red`). An atomic ([`Op::Atomic`]) has the old value as `dst`, the `g[]` operand as
+/// `src[0]`, its operand as `src[1]` and `cas`'s new value as `src[2]`. `ld lock` and
+/// `vote` always write `$c{cdst}`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct McInst {
     pub op: Op,

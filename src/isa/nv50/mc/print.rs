@@ -71,7 +71,7 @@ pub fn print(inst: &McInst) -> String {
                     push(&mut tokens, &mut open, c.name().into());
                 }
             }
-            Atom::CDst => {
+            Atom::CDst | Atom::CDstAlways => {
                 if let Some(c) = inst.cdst {
                     push(&mut tokens, &mut open, format!("$c{c}"));
                 }
@@ -100,6 +100,8 @@ fn mod_name(m: Mods) -> &'static str {
         Mods::HIGH => "high",
         Mods::INC => "inc",
         Mods::WAIT => "wait",
+        Mods::LOCK => "lock",
+        Mods::UNLOCK => "unlock",
         _ => "?",
     }
 }

@@ -94,6 +94,11 @@ fn choices(atom: Atom, base: &McInst) -> Vec<Choice> {
                 .map(|c| Box::new(move |i: &mut McInst| i.cmp = Some(c)) as Choice)
                 .collect()
         }
+        Atom::CDstAlways => vec![
+            Box::new(|i: &mut McInst| i.cdst = Some(0)),
+            Box::new(|i: &mut McInst| i.cdst = Some(1)),
+            Box::new(|i: &mut McInst| i.cdst = Some(3)),
+        ],
         Atom::CDst => vec![
             Box::new(|_| {}),
             Box::new(|i: &mut McInst| i.cdst = Some(1)),

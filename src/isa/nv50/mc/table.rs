@@ -84,6 +84,65 @@ pub enum Op {
     Joinat,
     Bar,
     Trap,
+    /// A global atomic on `g[]` (G84+; 64-bit forms GT200): `ld <op>`, `exch` or `cas`,
+    /// writing the old value to the destination.
+    Atomic(AtomOp),
+    /// A global reduction on `g[]` (G84+; 64-bit `add` GT200): an atomic without a result.
+    /// Never `exch` or `cas`.
+    Red(AtomOp),
+    /// GT200: `$c` true in every running thread iff the predicate (the input, not a
+    /// condition on execution) holds in any of them.
+    VoteAny,
+    /// GT200: `$c` true in every running thread iff the predicate holds in all of them.
+    VoteAll,
+}
+
+/// The operation of an [`Op::Atomic`] or [`Op::Red`]: its code in word 1 bits 34–37
+/// (`g80.c` `tabredm`, `tabatomm`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Add = 0,
+    Exch = 1,
+    Cas = 2,
+    /// `old >= src ? 0 : old + 1` (unsigned).
+    Inc = 4,
+    /// `old == 0 || old > src ? src : old - 1` (unsigned).
+    Dec = 5,
+    Max = 6,
+    Min = 7,
+    And = 0xa,
+    Or = 0xb,
+    Xor = 0xc,
+}
+
+impl AtomOp {
+    pub const ALL: [AtomOp; 10] = [
+        AtomOp::Add,
+        AtomOp::Exch,
+        AtomOp::Cas,
+        AtomOp::Inc,
+        AtomOp::Dec,
+        AtomOp::Max,
+        AtomOp::Min,
+        AtomOp::And,
+        AtomOp::Or,
+        AtomOp::Xor,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomOp::Add => "add",
+            AtomOp::Exch => "exch",
+            AtomOp::Cas => "cas",
+            AtomOp::Inc => "inc",
+            AtomOp::Dec => "dec",
+            AtomOp::Max => "max",
+            AtomOp::Min => "min",
+            AtomOp::And => "and",
+            AtomOp::Or => "or",
+            AtomOp::Xor => "xor",
+        }
+    }
 }
 
 /// Which type field of the instruction an atom sets.
@@ -198,6 +257,9 @@ pub(crate) enum Atom {
     },
     /// The optional `$c` output (bits 36–38).
     CDst,
+    /// A `$c` output the operation always has (`ld lock`, `vote`): bits 36–37, with bit 38
+    /// (the write enable, which envydis ignores here) set as nouveau sets it.
+    CDstAlways,
     Dst(Field),
     Src(u8, Field),
 }
@@ -337,6 +399,11 @@ pub(crate) fn op_name(op: Op) -> &'static str {
         Op::Joinat => "joinat",
         Op::Bar => "bar",
         Op::Trap => "trap",
+        Op::Atomic(AtomOp::Exch) => "exch",
+        Op::Atomic(AtomOp::Cas) => "cas",
+        Op::Atomic(_) => "ld",
+        Op::Red(_) => "red",
+        Op::VoteAny | Op::VoteAll => "vote",
     }
 }
 
@@ -591,12 +658,12 @@ fn build() -> Vec<Row> {
         (Ty::B16, 0xe000_0000, 0xe440_0000),
         (Ty::B32, 0xe400_0000, 0xe440_0000),
     ] {
-        b.long(
-            St,
-            (0, v1),
-            (op0, m1),
-            vec![Name("st"), Dst(SharedWide(ty)), Src(0, StData)],
-        );
+        let mut atoms = vec![Name("st")];
+        if ty == Ty::B32 {
+            atoms.push(Flag(Mods::UNLOCK, 55, g200));
+        }
+        atoms.extend([Dst(SharedWide(ty)), Src(0, StData)]);
+        b.long(St, (0, v1), (op0, m1), atoms);
     }
     // 1: `mov` (all four lanes: bits 46–49 set), loads from `c[]` and `s[]`.
     for (wide, ty, wd) in halves {
@@ -645,6 +712,31 @@ fn build() -> Vec<Row> {
                 atoms,
             );
         }
+    }
+    // GT200's locking load: bit 55 (`tabl`, after the plain `ld b32 s[]`); the `$c`
+    // output says whether the word was locked.
+    b.long_v(
+        Ld,
+        (0x1000_0000, 0x4480_c000),
+        (op0, 0xe480_c000),
+        g200,
+        vec![
+            Name("ld"),
+            Fixed(Mods::LOCK),
+            CDstAlways,
+            Dst(LDst(W::R)),
+            Src(0, SharedWide(Ty::B32)),
+        ],
+    );
+    // GT200's `vote`: word 0 bits 9–10 pick `any` or `all`; the predicate is the input.
+    for (op, mode, name) in [(VoteAny, 0x200u32, "any"), (VoteAll, 0x400, "all")] {
+        b.long_v(
+            op,
+            (0x1000_0000 | mode, 0x6000_0000),
+            (op0 | 0x600, 0xe000_0000),
+            g200,
+            vec![Name("vote"), Name(name), CDstAlways],
+        );
     }
     // 2, 3: the add family, integer `set`, `min`, `max`, shifts.
     for (op, bits, _) in add_ops {
@@ -1020,6 +1112,7 @@ fn build() -> Vec<Row> {
             vec![Name("st"), Type(T, ty), Dst(global), Src(0, lreg(2, wd))],
         );
     }
+    atom_rows(&mut b);
     // e: f32 multiply-add and the f64 operations of GT200.
     b.long(
         Mad,
@@ -1187,6 +1280,84 @@ fn build() -> Vec<Row> {
         vec![Name("joinat"), Src(0, Target)],
     );
     b.0
+}
+
+/// The global reductions (`red`, word 1 bits 61–63 = 6) and atomics (7) on `g[]` (`tabl`,
+/// opcode d; `tabredm`, `tabatomm`): the operation in word 1 bits 34–37, the type in bits
+/// 53–55 as for loads (`tabraadd`, `tabrau32`, `tabramm`, `tabrab32`, `tabrab`; the 64-bit
+/// ones GT200 only), the address register in bits 9–15. A reduction's operand is in the
+/// destination field (bits 2–8) and its space in word 0 bits 16–19; an atomic has its result
+/// there, the space in bits 23–26, the operand in bits 16–22 and `cas`'s new value in bits
+/// 46–52.
+fn atom_rows(b: &mut Builder) {
+    use Atom::*;
+    use Field::*;
+    use Slot::Ty as T;
+    let (g84, g200) = (Variant::G84, Variant::G200);
+    let reg = |pos: u8, w: W| Reg { pos, bits: 7, w };
+    // Per operation, its types: the type atom, the type bits (value, mask), the register
+    // width and the first variant.
+    let word = |code: u32| (code << 21, 0x00e0_0000);
+    let u32_s32 = (
+        TypeBit(T, 53, Ty::U32, Ty::S32),
+        (0x00c0_0000, 0x00c0_0000),
+        W::R,
+        g84,
+    );
+    let only = |ty: Ty| {
+        let (code, w, min) = match ty.bytes() {
+            8 => (4, W::D, g200),
+            _ => (6, W::R, g84),
+        };
+        (Type(T, ty), word(code), w, min)
+    };
+    for op in AtomOp::ALL {
+        let types = match op {
+            AtomOp::Add => vec![u32_s32, only(Ty::U64)],
+            AtomOp::Inc | AtomOp::Dec => vec![only(Ty::U32)],
+            AtomOp::Max | AtomOp::Min => vec![u32_s32],
+            AtomOp::And | AtomOp::Or | AtomOp::Xor => vec![only(Ty::B32)],
+            AtomOp::Exch | AtomOp::Cas => vec![only(Ty::B32), only(Ty::B64)],
+        };
+        let code = (op as u32) << 2;
+        for (ty, (tv, tm), w, min) in types {
+            if !matches!(op, AtomOp::Exch | AtomOp::Cas) {
+                b.long_v(
+                    Op::Red(op),
+                    (0xd000_0000, 0xc000_0000 | code | tv),
+                    (0xf000_0000, 0xe000_003c | tm),
+                    min,
+                    vec![
+                        Name("red"),
+                        Name(op.name()),
+                        ty,
+                        Dst(Global { space_pos: 16 }),
+                        Src(0, reg(2, w)),
+                    ],
+                );
+            }
+            let mut atoms = match op {
+                AtomOp::Exch | AtomOp::Cas => vec![Name(op.name())],
+                _ => vec![Name("ld"), Name(op.name())],
+            };
+            atoms.extend([
+                ty,
+                Dst(reg(2, w)),
+                Src(0, Global { space_pos: 23 }),
+                Src(1, reg(16, w)),
+            ]);
+            if op == AtomOp::Cas {
+                atoms.push(Src(2, reg(46, w)));
+            }
+            b.long_v(
+                Op::Atomic(op),
+                (0xd000_0000, 0xe000_0000 | code | tv),
+                (0xf000_0000, 0xe000_003c | tm),
+                min,
+                atoms,
+            );
+        }
+    }
 }
 
 /// The `cvt` rows (`tabl`, opcode a). Word 1 bits 62–63 give the kind (0 integer from

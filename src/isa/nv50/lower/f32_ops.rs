@@ -1,0 +1,164 @@
+//! f32 operations of the NV50 lowering that give CLIF's exact results on every Tesla.
+//!
+//! Tesla's f32 unit flushes denormal inputs and results and ignores a NaN operand of
+//! `min`/`max` (`docs/targets.md`, "What differs between them"), so comparisons, `fmin`,
+//! `fmax`, `floor` and `ceil` are computed on the bits with integer instructions, which see
+//! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
+
+use super::IsleContext;
+use super::isle::generated::Context;
+use crate::ir::condcodes::FloatCC;
+use crate::ir::{self, Value};
+use crate::isa::nv50::inst::Src;
+use crate::isa::nv50::mc::{Cond, Op, Round, Ty};
+use crate::machinst::{Reg, RegClass};
+
+/// The quiet NaN CLIF's NaN-producing operations give here (any NaN is allowed).
+const NAN: u32 = 0x7fc0_0000;
+const INFINITY: u32 = 0x7f80_0000;
+
+impl IsleContext<'_, '_> {
+    /// −1 where the f32 `x` is a NaN (its magnitude above infinity's bits), else 0.
+    fn is_nan(&mut self, x: Reg) -> Reg {
+        let m = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        self.set_reg(Cond::G, Ty::U32, Src::Reg(m), Src::Imm(INFINITY))
+    }
+
+    /// An integer that orders non-NaN f32 values as numbers, with −0 = +0: the magnitude,
+    /// negated for a negative value.
+    fn order_key(&mut self, x: Reg) -> Reg {
+        let m = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let s = self.op2(Op::Shr, Ty::S32, Src::Reg(x), Src::Imm(31));
+        let t = self.op2(Op::Xor, Ty::B32, Src::Reg(m), Src::Reg(s));
+        self.op2(Op::Sub, Ty::B32, Src::Reg(t), Src::Reg(s))
+    }
+
+    /// A total-order key (−0 below +0) that is its own inverse: a negative value's
+    /// magnitude bits flipped.
+    fn total_key(&mut self, x: Reg) -> Reg {
+        let s = self.op2(Op::Shr, Ty::S32, Src::Reg(x), Src::Imm(31));
+        let t = self.op2(Op::Shr, Ty::U32, Src::Reg(s), Src::Imm(1));
+        self.op2(Op::Xor, Ty::B32, Src::Reg(x), Src::Reg(t))
+    }
+
+    /// `fcmp cc` of f32: the order of the keys, and the unordered case from the NaN tests.
+    pub(super) fn fcmp32(&mut self, cc: FloatCC, x: Value, y: Value) -> Reg {
+        use FloatCC::*;
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let nx = self.is_nan(x);
+        let ny = self.is_nan(y);
+        let un = self.op2(Op::Or, Ty::B32, Src::Reg(nx), Src::Reg(ny));
+        let (cmp, or_unordered) = match cc {
+            Ordered => (None, false),
+            Unordered => (None, true),
+            Equal => (Some(Cond::E), false),
+            OrderedNotEqual => (Some(Cond::Lg), false),
+            LessThan => (Some(Cond::L), false),
+            LessThanOrEqual => (Some(Cond::Le), false),
+            GreaterThan => (Some(Cond::G), false),
+            GreaterThanOrEqual => (Some(Cond::Ge), false),
+            NotEqual => (Some(Cond::Lg), true),
+            UnorderedOrEqual => (Some(Cond::E), true),
+            UnorderedOrLessThan => (Some(Cond::L), true),
+            UnorderedOrLessThanOrEqual => (Some(Cond::Le), true),
+            UnorderedOrGreaterThan => (Some(Cond::G), true),
+            UnorderedOrGreaterThanOrEqual => (Some(Cond::Ge), true),
+        };
+        let r = match cmp {
+            None if or_unordered => un,
+            None => Context::logic(self, &Op::Xor, Src::Reg(un), Src::Imm(0), true, false),
+            Some(cmp) => {
+                let kx = self.order_key(x);
+                let ky = self.order_key(y);
+                let rel = self.set_reg(cmp, Ty::S32, Src::Reg(kx), Src::Reg(ky));
+                if or_unordered {
+                    self.op2(Op::Or, Ty::B32, Src::Reg(rel), Src::Reg(un))
+                } else {
+                    Context::logic(self, &Op::And, Src::Reg(rel), Src::Reg(un), false, true)
+                }
+            }
+        };
+        self.op2(Op::And, Ty::B32, Src::Reg(r), Src::Imm(1))
+    }
+
+    /// `fmin`/`fmax` of f32: the smaller (larger) total-order key, −0 below +0, and a NaN
+    /// where either operand is one, as CLIF requires.
+    pub(super) fn fminmax32(&mut self, max: bool, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let kx = self.total_key(x);
+        let ky = self.total_key(y);
+        let op = if max { Op::Max } else { Op::Min };
+        let k = self.op2(op, Ty::S32, Src::Reg(kx), Src::Reg(ky));
+        let r = self.total_key(k);
+        let nx = self.is_nan(x);
+        let ny = self.is_nan(y);
+        let un = self.op2(Op::Or, Ty::B32, Src::Reg(nx), Src::Reg(ny));
+        let r = Context::logic(self, &Op::And, Src::Reg(r), Src::Reg(un), false, true);
+        let nan = self.op2(Op::And, Ty::B32, Src::Reg(un), Src::Imm(NAN));
+        self.op2(Op::Or, Ty::B32, Src::Reg(r), Src::Reg(nan))
+    }
+
+    /// `floor`, `ceil`, `trunc`, `nearest` of f32: `cvt` to an integral value, which reads
+    /// a denormal as a zero of its sign. That is the right result of `trunc` and `nearest`
+    /// and of `floor` (`ceil`) of a positive (negative) denormal; the other sign gets −1
+    /// (+1), patched in from the bits.
+    pub(super) fn round32(&mut self, round: Round, x: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let r = self.cvt(Ty::F32, Ty::F32, Some(round), Src::Reg(x), RegClass::Int);
+        let (zero, one) = match round {
+            Round::Rmi => (0x8000_0000u32, 0xbf80_0000u32),
+            Round::Rpi => (0, 0x3f80_0000),
+            _ => return r,
+        };
+        // A denormal of that sign: its bits are above the signed zero's and below the
+        // smallest normal's.
+        let above = self.set_reg(Cond::G, Ty::U32, Src::Reg(x), Src::Imm(zero));
+        let below = self.set_reg(Cond::L, Ty::U32, Src::Reg(x), Src::Imm(zero | 0x0080_0000));
+        let denormal = self.op2(Op::And, Ty::B32, Src::Reg(above), Src::Reg(below));
+        let one = Context::mov_imm(self, one);
+        self.blend(denormal, one, r)
+    }
+
+    /// `fcvt_from_uint`/`fcvt_from_sint` of i8–i32 to f32: `cvt rn`, exact but for the
+    /// rounding it should do.
+    pub(super) fn int_to_f32(&mut self, signed: bool, x: Value) -> Reg {
+        let ty = self.lower.dfg().value_type(x);
+        let (src, sty) = if signed {
+            (Context::sext(self, ty, x), Ty::S32)
+        } else {
+            (Context::zext(self, ty, x), Ty::U32)
+        };
+        self.cvt(Ty::F32, sty, Some(Round::Rn), src, RegClass::Int)
+    }
+
+    /// `fcvt_to_uint`/`fcvt_to_sint` (and their `_sat` forms: a GPU cannot trap, `docs/ir.md`)
+    /// of f32 to i8–i32: `cvt rzi` truncates, saturates to 32 bits and gives 0 for NaN; the
+    /// narrow types clamp after.
+    pub(super) fn f32_to_int(&mut self, signed: bool, ty: ir::Type, x: Value) -> Reg {
+        let dty = if signed { Ty::S32 } else { Ty::U32 };
+        let x = Context::put_in_src(self, x);
+        let r = self.cvt(dty, Ty::F32, Some(Round::Rzi), x, RegClass::Int);
+        let bits = ty.bits();
+        if bits == 32 {
+            return r;
+        }
+        if signed {
+            let lo = self.op2(
+                Op::Max,
+                Ty::S32,
+                Src::Reg(r),
+                Src::Imm((-1i32 << (bits - 1)) as u32),
+            );
+            self.op2(
+                Op::Min,
+                Ty::S32,
+                Src::Reg(lo),
+                Src::Imm((1 << (bits - 1)) - 1),
+            )
+        } else {
+            self.op2(Op::Min, Ty::U32, Src::Reg(r), Src::Imm((1 << bits) - 1))
+        }
+    }
+}
