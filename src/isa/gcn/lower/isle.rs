@@ -109,6 +109,16 @@ impl generated::Context for IsleContext<'_, '_> {
         self.pair_of(value, VGPR)
     }
 
+    fn put_in_vsrc_pair(&mut self, value: Value) -> Reg {
+        let r = self.value_reg(value);
+        if r.class() != RegClass::Float {
+            self.fail(format!(
+                "internal error: {value} is not held in a register pair"
+            ));
+        }
+        r
+    }
+
     fn put_in_amount(&mut self, value: Value) -> Src {
         if let Some(c) = self.const64_of(value) {
             return Src::Imm(c as u32 & 63);

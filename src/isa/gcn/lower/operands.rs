@@ -314,12 +314,24 @@ impl IsleContext<'_, '_> {
         }
     }
 
+    /// A 64-bit VALU operation (two or more 32-bit instructions at emission) with legal
+    /// sources: `a` in VGPRs; `b` as it is when an SGPR pair (each instruction of the
+    /// expansion reads at most its one half, the one constant-bus read) or a constant whose
+    /// high half is an inline constant and whose low half the first instruction, a VOP2
+    /// for the operations that take a literal, can read as one; otherwise in VGPRs.
     pub(super) fn valu64_reg(&mut self, op: Op64, a: Reg, b: Src) -> Reg {
+        let (a, b) = match b {
+            Src::Reg(r) if a.file() != VGPR && r.file() == VGPR && commutes64(op) => {
+                (r, Src::Reg(a))
+            }
+            _ => (a, b),
+        };
         let a = self.vgpr_copy(a);
         let b = match b {
             Src::Imm(v) if self.inline(v) && Operand::inline_int(v as i32 as i64).is_some() => b,
+            Src::Imm(_) if literal_in_low_half(op) => b,
             Src::Imm(v) => Src::Reg(self.const64_reg(false, v as i32 as i64 as u64)),
-            Src::Reg(r) => Src::Reg(self.vgpr_copy(r)),
+            Src::Reg(_) => b,
         };
         let dst = self.vreg(VGPR, RegClass::Float);
         self.emit(Inst::Alu64 { op, dst, a, b });
@@ -440,6 +452,19 @@ pub(super) fn commuted(op: Op) -> Option<Op> {
         VCmpNgeF32 => VCmpNleF32,
         _ => return None,
     })
+}
+
+/// Whether the 64-bit operation `op` gives the same result with its sources swapped.
+fn commutes64(op: Op64) -> bool {
+    matches!(op, Op64::Add | Op64::And | Op64::Or | Op64::Xor | Op64::Mul)
+}
+
+/// Whether emission expands the 64-bit VALU operation `op` with a first instruction that
+/// is a VOP2 reading `b`'s low half as src0, which may be a literal (the high half, the
+/// sign of a 32-bit constant, is an inline constant). The others use VOP3 (`v_bfi_b32`,
+/// `v_mul_lo_u32`), which takes no literal on gfx6–gfx9.
+fn literal_in_low_half(op: Op64) -> bool {
+    matches!(op, Op64::Add | Op64::Sub | Op64::And | Op64::Or | Op64::Xor)
 }
 
 /// Whether `op` has a 32-bit (VOP1/VOP2/VOPC) encoding on gfx8.
