@@ -254,13 +254,19 @@ fn finish(
         .collect();
     let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
     copies::run(&mut blocks, &succs, first_sgpr);
-    // Each block separately: nothing is in flight at a block boundary.
-    for block in &mut blocks {
-        let mut insts = std::mem::take(block);
-        if linearized {
-            insts = expand_wave_copies::run(insts, frame);
+    if linearized {
+        for block in &mut blocks {
+            *block = expand_wave_copies::run(std::mem::take(block), frame);
         }
-        *block = insert_waitcnt::run(insts, generation);
+    }
+    // Each block separately: nothing is in flight at a block boundary, except where the
+    // code ends (`s_endpgm`), which no access needs to have finished for.
+    let ends: Vec<bool> = blocks
+        .iter()
+        .map(|b| matches!(b.as_slice(), [Inst::EndPgm]))
+        .collect();
+    for block in &mut blocks {
+        *block = insert_waitcnt::run(std::mem::take(block), generation, &ends);
     }
     if linearized {
         let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());
