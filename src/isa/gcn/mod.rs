@@ -123,6 +123,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             frame: &frame,
             buffer_rsrc: Default::default(),
             mask_registers,
+            scalar_literals: Default::default(),
         };
         // Divergent branches: the blocks run one after another under lane masks (see
         // `machinst::divergence::linearize`), whose registers come before the allocator's.

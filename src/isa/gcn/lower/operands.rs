@@ -158,7 +158,17 @@ impl IsleContext<'_, '_> {
             }
             let literal_in_long = matches!(srcs[i], Src::Imm(_)) && long_form;
             let literal_not_first = matches!(srcs[i], Src::Imm(_)) && i != 0;
-            if bus >= 1 || literal_in_long || literal_not_first {
+            if let Src::Imm(v) = srcs[i]
+                && bus == 0
+                && (literal_in_long || literal_not_first)
+            {
+                // The bus is free but the encoding takes no literal here: an SGPR holds it,
+                // as LLVM does, which the block's other uses share.
+                let r = self.scalar_literal(v);
+                srcs[i] = Src::Reg(r);
+                bus += 1;
+                seen_sgprs.push(r);
+            } else if bus >= 1 || literal_in_long || literal_not_first {
                 let r = self.src_to_vgpr(srcs[i]);
                 srcs[i] = Src::Reg(r);
             } else {
@@ -279,6 +289,26 @@ impl IsleContext<'_, '_> {
                 .collect();
             self.salu(op, &operands, RegClass::Int)
         })
+    }
+
+    /// The literal `v` in an SGPR, set once per CLIF block (an SALU move runs whatever the
+    /// lanes, and the block's first use dominates its later ones).
+    fn scalar_literal(&mut self, v: u32) -> Reg {
+        let Some(inst) = self.lower.cur_inst else {
+            return self.materialize_s(v);
+        };
+        let Some(block) = self.lower.func.layout.inst_block(inst) else {
+            return self.materialize_s(v);
+        };
+        if let Some(&r) = self.backend.scalar_literals.borrow().get(&(block, v)) {
+            return r;
+        }
+        let r = self.materialize_s(v);
+        self.backend
+            .scalar_literals
+            .borrow_mut()
+            .insert((block, v), r);
+        r
     }
 
     pub(super) fn materialize_s(&mut self, v: u32) -> Reg {
