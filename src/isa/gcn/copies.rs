@@ -43,7 +43,7 @@ fn unit(file: u8, hw: u16) -> Option<Unit> {
 }
 
 /// The units of a real register, `None` when any is special.
-fn units(r: Reg) -> Option<Vec<Unit>> {
+pub(super) fn units(r: Reg) -> Option<Vec<Unit>> {
     let Reg::Real { file, hw, .. } = r else {
         return None;
     };

@@ -4,6 +4,7 @@ pub mod abi;
 pub mod copies;
 pub(crate) mod cpus;
 pub mod emit;
+pub mod end_of_kernel;
 pub mod expand_wave_copies;
 // The hazard rules and the MC layer (tables, encoder, decoder) serve the simulator's
 // checker and decoder too: some of their interface only it and the tests use.
@@ -262,10 +263,8 @@ fn finish(
     }
     // Each block separately: nothing is in flight at a block boundary, except where the
     // code ends (`s_endpgm`), which no access needs to have finished for.
-    let ends: Vec<bool> = blocks
-        .iter()
-        .map(|b| matches!(b.as_slice(), [Inst::EndPgm]))
-        .collect();
+    let ends = end_of_kernel::ending_blocks(&blocks);
+    end_of_kernel::remove_dead_scalar_writes(&mut blocks, &ends);
     for block in &mut blocks {
         *block = insert_waitcnt::run(std::mem::take(block), generation, &ends);
     }
