@@ -174,7 +174,6 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn valu2_64(&mut self, op: &Op, amount: Src, value: Reg) -> Reg {
-        let value = self.vgpr_copy(value);
         match shift64_value_first(*op, self.backend.generation) {
             Some(op) => self.valu(op, &[Src::Reg(value), amount], RegClass::Float),
             None => self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float),
