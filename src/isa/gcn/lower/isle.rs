@@ -197,6 +197,19 @@ impl generated::Context for IsleContext<'_, '_> {
         mask
     }
 
+    fn nan_mask32(&mut self, x: Value, y: Value) -> Reg {
+        let is_number = |c: Option<u32>| c.is_some_and(|bits| !f32::from_bits(bits).is_nan());
+        let (a, b) = if is_number(self.const32(y)) {
+            (x, x)
+        } else if is_number(self.const32(x)) {
+            (y, y)
+        } else {
+            (x, y)
+        };
+        let (a, b) = (self.put_in_src(a), self.put_in_src(b));
+        self.vcmp(&Op::VCmpUF32, a, b)
+    }
+
     fn cndmask(&mut self, f: Src, t: Src, mask: Reg) -> Reg {
         // The mask is a constant-bus read, so both values must be VGPRs or inline constants.
         let mut srcs: SmallVec<[Src; 3]> = smallvec![self.off_bus(f), self.off_bus(t)];
