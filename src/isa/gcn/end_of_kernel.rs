@@ -1,8 +1,10 @@
-//! What no one observes at the end of a kernel: the blocks that end it at once (no memory
-//! access needs to have finished there, `insert_waitcnt`), and the scalar results written
-//! on the way to `s_endpgm` that nothing reads, such as a join block's lane mask
-//! accumulated before a join that only ends the kernel. (Allocated registers are freed by
-//! `copies`' dead-code step already; lane-mask registers are fixed, outside it.)
+//! What no one observes in a kernel, which ends with `s_endpgm` and returns no registers:
+//! the blocks that end it at once (no memory access needs to have finished there,
+//! `insert_waitcnt`), the scalar results written on the way to `s_endpgm` that nothing
+//! reads, such as a join block's lane mask accumulated before a join that only ends the
+//! kernel, and the scalar results nothing in the kernel reads at all, such as the entry
+//! lanes a device function would restore before returning. (Allocated registers are freed
+//! by `copies`' dead-code step already; lane-mask registers are fixed, outside it.)
 
 use super::copies::units;
 use super::inst::Inst;
@@ -34,6 +36,41 @@ pub fn ending_blocks(blocks: &[Vec<Inst>]) -> Vec<bool> {
     ends
 }
 
+/// Removes the SALU instructions whose results no instruction of the kernel reads (an SALU
+/// instruction's other result, SCC, is never read across instructions), until none is
+/// left. To run after the last pass that adds reads of SGPRs (`expand_wave_copies`).
+pub fn remove_unread_scalar_writes(blocks: &mut [Vec<Inst>]) {
+    loop {
+        let mut read: Vec<u16> = Vec::new();
+        for inst in blocks.iter().flatten() {
+            inst.clone().visit_operands(&mut |r, kind| {
+                if is_use(kind)
+                    && let Some(units) = units(*r)
+                {
+                    read.extend(units);
+                }
+            });
+        }
+        let unread = |inst: &Inst| {
+            matches!(inst, Inst::Salu { dst: Some(dst), .. }
+                if units(*dst).is_some_and(|us| us.iter().all(|u| !read.contains(u))))
+        };
+        if !blocks.iter().flatten().any(unread) {
+            return;
+        }
+        for block in blocks.iter_mut() {
+            block.retain(|inst| !unread(inst));
+        }
+    }
+}
+
+fn is_use(kind: OperandKind) -> bool {
+    matches!(
+        kind,
+        OperandKind::Use | OperandKind::LateUse | OperandKind::UseFixed(_) | OperandKind::UseAny
+    )
+}
+
 /// Removes, in the blocks that end the kernel (their last instruction is `s_endpgm` or a
 /// jump to a block of `ends`), the SALU instructions whose results no later instruction of
 /// the block reads. Their SCC result is not read either: no branch follows. EXEC, VCC and
@@ -58,13 +95,8 @@ pub fn remove_dead_scalar_writes(blocks: &mut [Vec<Inst>], ends: &[bool]) {
                 continue;
             }
             inst.visit_operands(&mut |r, kind| {
-                if matches!(
-                    kind,
-                    OperandKind::Use
-                        | OperandKind::LateUse
-                        | OperandKind::UseFixed(_)
-                        | OperandKind::UseAny
-                ) && let Some(units) = units(*r)
+                if is_use(kind)
+                    && let Some(units) = units(*r)
                 {
                     read.extend(units);
                 }
@@ -152,5 +184,35 @@ mod tests {
         let mut blocks = vec![vec![or_exec(mask), restore.clone(), Inst::EndPgm]];
         remove_dead_scalar_writes(&mut blocks, &[true]);
         assert_eq!(blocks[0], vec![or_exec(mask), restore, Inst::EndPgm]);
+    }
+
+    #[test]
+    fn scalar_results_nothing_reads_go() {
+        let entry = sgpr_pair(6);
+        let mask = sgpr_pair(12);
+        let save = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(entry),
+            srcs: smallvec![Src::Reg(EXEC)],
+        };
+        let set_mask = Inst::Salu {
+            op: Op::SAndB64,
+            dst: Some(mask),
+            srcs: smallvec![Src::Reg(EXEC), Src::Reg(entry)],
+        };
+        let restore = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(EXEC),
+            srcs: smallvec![Src::Reg(mask)],
+        };
+        // Unread: the mask, then the entry lanes only it read.
+        let mut blocks = vec![vec![save.clone(), set_mask.clone()], vec![Inst::EndPgm]];
+        remove_unread_scalar_writes(&mut blocks);
+        assert_eq!(blocks, vec![vec![], vec![Inst::EndPgm]]);
+        // Read in another block: all stay.
+        let mut blocks = vec![vec![save, set_mask], vec![restore, Inst::EndPgm]];
+        let before = blocks.clone();
+        remove_unread_scalar_writes(&mut blocks);
+        assert_eq!(blocks, before);
     }
 }
