@@ -16,7 +16,10 @@ pub fn run<I: MachInst>(vcode: &mut VCode<I>) {
         inst.visit_operands(&mut |r, kind| {
             if matches!(
                 kind,
-                OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                OperandKind::Use
+                    | OperandKind::LateUse
+                    | OperandKind::UseFixed(_)
+                    | OperandKind::UseAny
             ) {
                 count(&mut uses, r, 1);
             }
@@ -60,7 +63,10 @@ pub fn run<I: MachInst>(vcode: &mut VCode<I>) {
         inst.visit_operands(&mut |r, kind| {
             if matches!(
                 kind,
-                OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                OperandKind::Use
+                    | OperandKind::LateUse
+                    | OperandKind::UseFixed(_)
+                    | OperandKind::UseAny
             ) {
                 count(&mut uses, r, -1);
             }

@@ -91,6 +91,9 @@ impl fmt::Debug for Reg {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum OperandKind {
     Use,
+    /// Read after the instruction has written its defs and clobbers (multi-instruction
+    /// sequences): must not share a register with any of them.
+    LateUse,
     /// Written after all uses are read: may share a register with a use.
     Def,
     /// Written before the uses are all read (multi-instruction sequences): must not

@@ -388,7 +388,10 @@ impl FileOperands {
                 if let Some(v) = vreg_in_file(r, file) {
                     let use_ = matches!(
                         kind,
-                        OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                        OperandKind::Use
+                            | OperandKind::LateUse
+                            | OperandKind::UseFixed(_)
+                            | OperandKind::UseAny
                     );
                     operands.push((v as u32, !use_));
                 }
@@ -545,6 +548,12 @@ impl<'a, I: MachInst> FileView<'a, I> {
                     OperandKind::Use => Operand::reg_use(vreg),
                     OperandKind::Def => Operand::reg_def(vreg),
                     OperandKind::UseAny => Operand::any_use(vreg),
+                    OperandKind::LateUse => Operand::new(
+                        vreg,
+                        OperandConstraint::Reg,
+                        regalloc2::OperandKind::Use,
+                        OperandPos::Late,
+                    ),
                     OperandKind::DefAny => Operand::any_def(vreg),
                     OperandKind::EarlyDef => Operand::new(
                         vreg,

@@ -43,7 +43,7 @@ fn unit(file: u8, hw: u16) -> Option<Unit> {
 }
 
 /// The units of a real register, `None` when any is special.
-fn units(r: Reg) -> Option<Vec<Unit>> {
+pub(super) fn units(r: Reg) -> Option<Vec<Unit>> {
     let Reg::Real { file, hw, .. } = r else {
         return None;
     };
@@ -147,7 +147,10 @@ fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
             return;
         };
         let list = match kind {
-            OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny => &mut uses,
+            OperandKind::Use
+            | OperandKind::LateUse
+            | OperandKind::UseFixed(_)
+            | OperandKind::UseAny => &mut uses,
             _ => &mut defs,
         };
         list.extend((0..r.width()).filter_map(|k| unit(file, hw + k)));
@@ -244,10 +247,14 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
             rewrite(lo, file);
             rewrite(hi, file);
         }
+        // `b` may be an SGPR pair beside VGPR `a`: each stays in its file.
         Inst::Alu64 { a, b, .. } => {
             let file = a.file();
             rewrite(a, file);
-            src(b, file);
+            if let Src::Reg(r) = b {
+                let file = r.file();
+                rewrite(r, file);
+            }
         }
         Inst::FDiv32 { num, den, .. } | Inst::FDiv64 { num, den, .. } => {
             rewrite(num, VGPR);
@@ -572,7 +579,10 @@ fn may_write(inst: &Inst, single: bool, dst: &[Unit], uses: &[Unit]) -> bool {
                 inst.clone().visit_operands(&mut |r, kind| {
                     if matches!(
                         kind,
-                        OperandKind::Use | OperandKind::UseFixed(_) | OperandKind::UseAny
+                        OperandKind::Use
+                            | OperandKind::LateUse
+                            | OperandKind::UseFixed(_)
+                            | OperandKind::UseAny
                     ) {
                         let us = units(*r).unwrap_or_default();
                         exact &= us == dst || us.iter().all(|u| !dst.contains(u));

@@ -14,7 +14,10 @@
 //! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
 //!
 //! Control flow: everything in flight is waited for before each branch, so the pass can
-//! walk the code in layout order.
+//! walk the code in layout order. Not before `s_endpgm`, nor a jump to a block that is only
+//! `s_endpgm`: nothing observes the end of a kernel's last accesses (its stores complete
+//! after the wave has ended, and the hardware frees its registers only then), and LLVM
+//! waits there neither.
 
 use super::inst::Inst;
 use super::mc::Gen;
@@ -43,7 +46,8 @@ fn max_vmcnt(generation: Gen) -> usize {
 
 const MAX_EXPCNT: usize = 7;
 
-pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
+/// `ends[b]`: block `b` is only `s_endpgm`.
+pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
     let mut out = Vec::with_capacity(insts.len());
     let mut pending: Vec<Pending> = Vec::new();
     for mut inst in insts {
@@ -76,7 +80,9 @@ pub fn run(insts: Vec<Inst>, generation: Gen) -> Vec<Inst> {
         // Nothing stays in flight across a branch, so every block starts with nothing
         // pending whichever way it is entered (conservative, but always correct; loads
         // outstanding at a loop's back edge are waited for).
-        let wait_all = matches!(inst, Inst::Ret { .. }) || inst.is_branch();
+        let ends_kernel =
+            matches!(inst, Inst::Jump { target } if ends.get(target).copied() == Some(true));
+        let wait_all = matches!(inst, Inst::Ret { .. }) || inst.is_branch() && !ends_kernel;
         // The newest pending operation this instruction must wait for.
         let needed: Option<usize> = if wait_all && !pending.is_empty() {
             Some(pending.len() - 1)
@@ -216,14 +222,17 @@ mod tests {
             overwrite(3),
             overwrite(2),
         ];
-        let out = run(seq.clone(), Gen::Gfx6);
+        let out = run(seq.clone(), Gen::Gfx6, &[]);
         assert_eq!(waits(&out), vec![(None, Some(0), None)]);
         // Overwriting the older store's data first: the newer may stay outstanding.
         let seq = vec![seq[0].clone(), seq[1].clone(), overwrite(2)];
-        assert_eq!(waits(&run(seq, Gen::Gfx6)), vec![(None, Some(1), None)]);
+        assert_eq!(
+            waits(&run(seq, Gen::Gfx6, &[])),
+            vec![(None, Some(1), None)]
+        );
         // From gfx7 on, stores do not hold their data.
         let seq = vec![store(Op::FlatStoreDword, 2), overwrite(2)];
-        assert!(waits(&run(seq, Gen::Gfx7)).is_empty());
+        assert!(waits(&run(seq, Gen::Gfx7, &[])).is_empty());
     }
 
     /// FLAT global loads return in VM_CNT order like GLOBAL ones: the older of two is
@@ -242,7 +251,10 @@ mod tests {
             load(Op::GlobalLoadDword, 1),
             overwrite(0),
         ];
-        assert_eq!(waits(&run(seq, Gen::Gfx9)), vec![(Some(1), None, None)]);
+        assert_eq!(
+            waits(&run(seq, Gen::Gfx9, &[])),
+            vec![(Some(1), None, None)]
+        );
         let seq = vec![
             load(Op::FlatLoadDword, 0),
             load(Op::FlatLoadDword, 1),
@@ -250,9 +262,24 @@ mod tests {
         ];
         for generation in [Gen::Gfx7, Gen::Gfx8] {
             assert_eq!(
-                waits(&run(seq.clone(), generation)),
+                waits(&run(seq.clone(), generation, &[])),
                 vec![(Some(1), None, None)]
             );
         }
+    }
+
+    /// A kernel's last stores need no wait before `s_endpgm`, whether it follows them or a
+    /// jump leads to it; a jump elsewhere waits for everything in flight.
+    #[test]
+    fn stores_before_the_end_are_not_waited_for() {
+        let seq = vec![store(Op::FlatStoreDword, 2), Inst::EndPgm];
+        assert!(waits(&run(seq, Gen::Gfx8, &[])).is_empty());
+        let jump = |target| vec![store(Op::BufferStoreDword, 2), Inst::Jump { target }];
+        let ends = [false, false, true];
+        assert!(waits(&run(jump(2), Gen::Gfx6, &ends)).is_empty());
+        assert_eq!(
+            waits(&run(jump(1), Gen::Gfx6, &ends)),
+            vec![(Some(0), Some(0), None)]
+        );
     }
 }

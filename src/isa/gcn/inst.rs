@@ -328,7 +328,19 @@ impl MachInst for Inst {
             }
             Inst::Alu64 { op, dst, a, b } => {
                 visit(a, OperandKind::Use);
-                src(b, visit);
+                match b {
+                    // The VALU add, subtract and multiply read an SGPR `b` again after
+                    // an instruction of theirs wrote VCC (a carry), so `b` must not be
+                    // in VCC.
+                    Src::Reg(r)
+                        if r.file() == SGPR
+                            && dst.file() != SGPR
+                            && matches!(op, Op64::Add | Op64::Sub | Op64::Mul) =>
+                    {
+                        visit(r, OperandKind::LateUse)
+                    }
+                    _ => src(b, visit),
+                }
                 // The multiply writes its result halves while still reading the sources.
                 let kind = if *op == Op64::Mul {
                     OperandKind::EarlyDef

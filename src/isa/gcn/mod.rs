@@ -4,6 +4,7 @@ pub mod abi;
 pub mod copies;
 pub(crate) mod cpus;
 pub mod emit;
+pub mod end_of_kernel;
 pub mod expand_wave_copies;
 // The hazard rules and the MC layer (tables, encoder, decoder) serve the simulator's
 // checker and decoder too: some of their interface only it and the tests use.
@@ -123,6 +124,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             frame: &frame,
             buffer_rsrc: Default::default(),
             mask_registers,
+            scalar_literals: Default::default(),
         };
         // Divergent branches: the blocks run one after another under lane masks (see
         // `machinst::divergence::linearize`), whose registers come before the allocator's.
@@ -254,13 +256,20 @@ fn finish(
         .collect();
     let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
     copies::run(&mut blocks, &succs, first_sgpr);
-    // Each block separately: nothing is in flight at a block boundary.
-    for block in &mut blocks {
-        let mut insts = std::mem::take(block);
-        if linearized {
-            insts = expand_wave_copies::run(insts, frame);
+    if linearized {
+        for block in &mut blocks {
+            *block = expand_wave_copies::run(std::mem::take(block), frame);
         }
-        *block = insert_waitcnt::run(insts, generation);
+    }
+    // Each block separately: nothing is in flight at a block boundary, except where the
+    // code ends (`s_endpgm`), which no access needs to have finished for.
+    let ends = end_of_kernel::ending_blocks(&blocks);
+    if kind == FunctionKind::Kernel {
+        end_of_kernel::remove_unread_scalar_writes(&mut blocks);
+    }
+    end_of_kernel::remove_dead_scalar_writes(&mut blocks, &ends);
+    for block in &mut blocks {
+        *block = insert_waitcnt::run(std::mem::take(block), generation, &ends);
     }
     if linearized {
         let cost = |run: &[Inst]| emit::lower_to_mc(run, generation).map_or(0, |mc| mc.len());

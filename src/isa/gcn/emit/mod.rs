@@ -506,33 +506,52 @@ impl Emitter<'_> {
             self.salu(hi_op, Some(d(1)), &[ah(1), b_hi], lit_hi);
             return Ok(());
         }
-        let mut lit = None;
-        let b_lo = self.half_src(b, false, &mut lit);
-        let b_hi = self.half_src(b, true, &mut lit);
-        if lit.is_some() {
+        // Lowering leaves a literal only in the low half of `b`, for the operations whose
+        // first instruction is a VOP2 with `b` in src0.
+        let (mut lit_lo, mut lit_hi) = (None, None);
+        let b_lo = self.half_src(b, false, &mut lit_lo);
+        let b_hi = self.half_src(b, true, &mut lit_hi);
+        if lit_hi.is_some()
+            || lit_lo.is_some() && matches!(op, Op64::AndNot | Op64::OrNot | Op64::Mul)
+        {
             return Err("internal error: literal in a 64-bit vector operation".into());
         }
+        // The carry-in of v_addc/v_subb is VCC, a constant-bus read of its own: an SGPR high
+        // half of `b` is added (subtracted) by a third instruction instead, after the carry
+        // (borrow) went into `a`'s high half.
+        let b_hi_sgpr = matches!(b, Src::Reg(r) if r.file() == SGPR);
+        let zero = Operand::inline_int(0).unwrap();
         let vcc = Some(Operand::VCC);
         match op {
             Op64::Add => {
-                self.valu(Op::VAddU32, Some(d(0)), vcc, &[b_lo, ah(0)], None);
+                self.valu(Op::VAddU32, Some(d(0)), vcc, &[b_lo, ah(0)], lit_lo);
+                let carried = if b_hi_sgpr { zero } else { b_hi };
                 self.valu(
                     Op::VAddcU32,
                     Some(d(1)),
                     vcc,
-                    &[b_hi, ah(1), Operand::VCC],
+                    &[carried, ah(1), Operand::VCC],
                     None,
                 );
+                if b_hi_sgpr {
+                    self.add_u32(d(1), b_hi, d(1));
+                }
             }
             Op64::Sub => {
-                self.valu(Op::VSubrevU32, Some(d(0)), vcc, &[b_lo, ah(0)], None);
+                self.valu(Op::VSubrevU32, Some(d(0)), vcc, &[b_lo, ah(0)], lit_lo);
+                let borrowed = if b_hi_sgpr { zero } else { b_hi };
                 self.valu(
                     Op::VSubbrevU32,
                     Some(d(1)),
                     vcc,
-                    &[b_hi, ah(1), Operand::VCC],
+                    &[borrowed, ah(1), Operand::VCC],
                     None,
                 );
+                if b_hi_sgpr {
+                    let op = without_carry(Op::VSubrevU32, self.generation);
+                    let sdst = writes_carry(op).then_some(Operand::VCC);
+                    self.valu(op, Some(d(1)), sdst, &[b_hi, d(1)], None);
+                }
             }
             Op64::And | Op64::Or | Op64::Xor => {
                 let op = match op {
@@ -540,7 +559,7 @@ impl Emitter<'_> {
                     Op64::Or => Op::VOrB32,
                     _ => Op::VXorB32,
                 };
-                self.valu(op, Some(d(0)), None, &[b_lo, ah(0)], None);
+                self.valu(op, Some(d(0)), None, &[b_lo, ah(0)], lit_lo);
                 self.valu(op, Some(d(1)), None, &[b_hi, ah(1)], None);
             }
             Op64::AndNot => {

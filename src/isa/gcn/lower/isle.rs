@@ -109,6 +109,16 @@ impl generated::Context for IsleContext<'_, '_> {
         self.pair_of(value, VGPR)
     }
 
+    fn put_in_vsrc_pair(&mut self, value: Value) -> Reg {
+        let r = self.value_reg(value);
+        if r.class() != RegClass::Float {
+            self.fail(format!(
+                "internal error: {value} is not held in a register pair"
+            ));
+        }
+        r
+    }
+
     fn put_in_amount(&mut self, value: Value) -> Src {
         if let Some(c) = self.const64_of(value) {
             return Src::Imm(c as u32 & 63);
@@ -164,7 +174,6 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn valu2_64(&mut self, op: &Op, amount: Src, value: Reg) -> Reg {
-        let value = self.vgpr_copy(value);
         match shift64_value_first(*op, self.backend.generation) {
             Some(op) => self.valu(op, &[Src::Reg(value), amount], RegClass::Float),
             None => self.valu(*op, &[amount, Src::Reg(value)], RegClass::Float),
@@ -186,6 +195,19 @@ impl generated::Context for IsleContext<'_, '_> {
             clamp: false,
         });
         mask
+    }
+
+    fn nan_mask32(&mut self, x: Value, y: Value) -> Reg {
+        let is_number = |c: Option<u32>| c.is_some_and(|bits| !f32::from_bits(bits).is_nan());
+        let (a, b) = if is_number(self.const32(y)) {
+            (x, x)
+        } else if is_number(self.const32(x)) {
+            (y, y)
+        } else {
+            (x, y)
+        };
+        let (a, b) = (self.put_in_src(a), self.put_in_src(b));
+        self.vcmp(&Op::VCmpUF32, a, b)
     }
 
     fn cndmask(&mut self, f: Src, t: Src, mask: Reg) -> Reg {

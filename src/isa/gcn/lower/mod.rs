@@ -16,7 +16,7 @@ use crate::machinst::{Reg, RegClass};
 use crate::{CompileError, FunctionKind};
 use isle::generated;
 use memory::scalar_load;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 pub use crate::machinst::isle::InstOutput;
@@ -39,6 +39,9 @@ pub struct GcnLower<'a> {
     /// Linearized code: how many lane masks may take SGPR pairs (the rest live in VGPR
     /// lanes, `lower::linear`).
     pub mask_registers: usize,
+    /// The SGPR each literal a VALU instruction reads over the constant bus was put in,
+    /// per CLIF block: the first use's `s_mov_b32` serves the later uses of the block.
+    pub scalar_literals: RefCell<HashMap<(ir::Block, u32), Reg>>,
 }
 
 impl LowerBackend for GcnLower<'_> {

@@ -158,7 +158,17 @@ impl IsleContext<'_, '_> {
             }
             let literal_in_long = matches!(srcs[i], Src::Imm(_)) && long_form;
             let literal_not_first = matches!(srcs[i], Src::Imm(_)) && i != 0;
-            if bus >= 1 || literal_in_long || literal_not_first {
+            if let Src::Imm(v) = srcs[i]
+                && bus == 0
+                && (literal_in_long || literal_not_first)
+            {
+                // The bus is free but the encoding takes no literal here: an SGPR holds it,
+                // as LLVM does, which the block's other uses share.
+                let r = self.scalar_literal(v);
+                srcs[i] = Src::Reg(r);
+                bus += 1;
+                seen_sgprs.push(r);
+            } else if bus >= 1 || literal_in_long || literal_not_first {
                 let r = self.src_to_vgpr(srcs[i]);
                 srcs[i] = Src::Reg(r);
             } else {
@@ -281,6 +291,26 @@ impl IsleContext<'_, '_> {
         })
     }
 
+    /// The literal `v` in an SGPR, set once per CLIF block (an SALU move runs whatever the
+    /// lanes, and the block's first use dominates its later ones).
+    fn scalar_literal(&mut self, v: u32) -> Reg {
+        let Some(inst) = self.lower.cur_inst else {
+            return self.materialize_s(v);
+        };
+        let Some(block) = self.lower.func.layout.inst_block(inst) else {
+            return self.materialize_s(v);
+        };
+        if let Some(&r) = self.backend.scalar_literals.borrow().get(&(block, v)) {
+            return r;
+        }
+        let r = self.materialize_s(v);
+        self.backend
+            .scalar_literals
+            .borrow_mut()
+            .insert((block, v), r);
+        r
+    }
+
     pub(super) fn materialize_s(&mut self, v: u32) -> Reg {
         let dst = self.vreg(SGPR, RegClass::Int);
         self.emit(Inst::Salu {
@@ -314,12 +344,24 @@ impl IsleContext<'_, '_> {
         }
     }
 
+    /// A 64-bit VALU operation (two or more 32-bit instructions at emission) with legal
+    /// sources: `a` in VGPRs; `b` as it is when an SGPR pair (each instruction of the
+    /// expansion reads at most its one half, the one constant-bus read) or a constant whose
+    /// high half is an inline constant and whose low half the first instruction, a VOP2
+    /// for the operations that take a literal, can read as one; otherwise in VGPRs.
     pub(super) fn valu64_reg(&mut self, op: Op64, a: Reg, b: Src) -> Reg {
+        let (a, b) = match b {
+            Src::Reg(r) if a.file() != VGPR && r.file() == VGPR && commutes64(op) => {
+                (r, Src::Reg(a))
+            }
+            _ => (a, b),
+        };
         let a = self.vgpr_copy(a);
         let b = match b {
             Src::Imm(v) if self.inline(v) && Operand::inline_int(v as i32 as i64).is_some() => b,
+            Src::Imm(_) if literal_in_low_half(op) => b,
             Src::Imm(v) => Src::Reg(self.const64_reg(false, v as i32 as i64 as u64)),
-            Src::Reg(r) => Src::Reg(self.vgpr_copy(r)),
+            Src::Reg(_) => b,
         };
         let dst = self.vreg(VGPR, RegClass::Float);
         self.emit(Inst::Alu64 { op, dst, a, b });
@@ -440,6 +482,19 @@ pub(super) fn commuted(op: Op) -> Option<Op> {
         VCmpNgeF32 => VCmpNleF32,
         _ => return None,
     })
+}
+
+/// Whether the 64-bit operation `op` gives the same result with its sources swapped.
+fn commutes64(op: Op64) -> bool {
+    matches!(op, Op64::Add | Op64::And | Op64::Or | Op64::Xor | Op64::Mul)
+}
+
+/// Whether emission expands the 64-bit VALU operation `op` with a first instruction that
+/// is a VOP2 reading `b`'s low half as src0, which may be a literal (the high half, the
+/// sign of a 32-bit constant, is an inline constant). The others use VOP3 (`v_bfi_b32`,
+/// `v_mul_lo_u32`), which takes no literal on gfx6–gfx9.
+fn literal_in_low_half(op: Op64) -> bool {
+    matches!(op, Op64::Add | Op64::Sub | Op64::And | Op64::Or | Op64::Xor)
 }
 
 /// Whether `op` has a 32-bit (VOP1/VOP2/VOPC) encoding on gfx8.
