@@ -19,7 +19,7 @@ const INFINITY: u32 = 0x7f80_0000;
 
 impl IsleContext<'_, '_> {
     /// −1 where the f32 `x` is a NaN (its magnitude above infinity's bits), else 0.
-    fn is_nan(&mut self, x: Reg) -> Reg {
+    pub(super) fn is_nan(&mut self, x: Reg) -> Reg {
         let m = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
         self.set_reg(Cond::G, Ty::U32, Src::Reg(m), Src::Imm(INFINITY))
     }
@@ -140,6 +140,11 @@ impl IsleContext<'_, '_> {
         let dty = if signed { Ty::S32 } else { Ty::U32 };
         let x = Context::put_in_src(self, x);
         let r = self.cvt(dty, Ty::F32, Some(Round::Rzi), x, RegClass::Int);
+        self.clamp_narrow(signed, ty, r)
+    }
+
+    /// A truncated conversion's 32-bit result clamped to `ty` (i8–i32; i32 as it is).
+    pub(super) fn clamp_narrow(&mut self, signed: bool, ty: ir::Type, r: Reg) -> Reg {
         let bits = ty.bits();
         if bits == 32 {
             return r;
