@@ -224,3 +224,270 @@ impl IsleContext<'_, '_> {
         self.clamp_narrow(signed, ty, r)
     }
 }
+
+/// The largest f64 below 2.
+const BELOW_TWO: f64 = 2.0 - f64::EPSILON;
+
+impl IsleContext<'_, '_> {
+    fn fconst(&mut self, c: f64) -> Reg {
+        Context::const64(self, c.to_bits())
+    }
+
+    /// `mask ? t : f` for pairs and a mask of all ones or zeros.
+    fn pick64(&mut self, mask: Reg, t: Reg, f: Reg) -> Reg {
+        let (tl, th) = self.halves(t);
+        let (fl, fh) = self.halves(f);
+        let lo = self.blend(mask, tl, fl);
+        let hi = self.blend(mask, th, fh);
+        self.combine(lo, hi)
+    }
+
+    /// `x` with its sign bit flipped.
+    fn flip_sign64(&mut self, x: Reg) -> Reg {
+        let (lo, hi) = self.halves(x);
+        let hi = self.op2(Op::Xor, Ty::B32, Src::Reg(hi), Src::Imm(0x8000_0000));
+        self.combine(lo, hi)
+    }
+
+    /// 2^e for an s32 `e` in −1022..=1023.
+    fn pow2(&mut self, e: Reg) -> Reg {
+        let biased = self.op2(Op::Add, Ty::B32, Src::Reg(e), Src::Imm(1023));
+        let hi = self.op2(Op::Shl, Ty::B32, Src::Reg(biased), Src::Imm(20));
+        let lo = Context::mov_imm(self, 0);
+        self.combine(lo, hi)
+    }
+
+    fn clamp_s32(&mut self, x: Reg, lo: i32, hi: i32) -> Reg {
+        let x = self.op2(Op::Max, Ty::S32, Src::Reg(x), Src::Imm(lo as u32));
+        self.op2(Op::Min, Ty::S32, Src::Reg(x), Src::Imm(hi as u32))
+    }
+
+    /// A finite non-zero f64 as (m, e): m in [1, 2) and |x| = m·2^e, a denormal scaled by
+    /// 2^64 first (exactly). Meaningless for zeros, infinities and NaNs, which the callers
+    /// blend out.
+    fn split64(&mut self, x: Reg) -> (Reg, Reg) {
+        let big = self.fconst(2f64.powi(64));
+        let scaled = self.f64_alu(Op::Mul, Mods::NONE, &[x, big]);
+        let (lo, hi) = self.halves(x);
+        let (slo, shi) = self.halves(scaled);
+        let field = self.op2(Op::And, Ty::B32, Src::Reg(hi), Src::Imm(0x7ff0_0000));
+        let denormal = self.set_reg(Cond::E, Ty::U32, Src::Reg(field), Src::Imm(0));
+        let hi = self.blend(denormal, shi, hi);
+        let lo = self.blend(denormal, slo, lo);
+        let e = self.op2(Op::Shr, Ty::U32, Src::Reg(hi), Src::Imm(20));
+        let e = self.op2(Op::And, Ty::B32, Src::Reg(e), Src::Imm(0x7ff));
+        let scale = self.op2(Op::And, Ty::B32, Src::Reg(denormal), Src::Imm(64));
+        let unbias = self.op2(Op::Add, Ty::B32, Src::Reg(scale), Src::Imm(1023));
+        let e = self.op2(Op::Sub, Ty::B32, Src::Reg(e), Src::Reg(unbias));
+        let m = self.op2(Op::And, Ty::B32, Src::Reg(hi), Src::Imm(0x000f_ffff));
+        let m = self.op2(Op::Or, Ty::B32, Src::Reg(m), Src::Imm(0x3ff0_0000));
+        (self.combine(lo, m), e)
+    }
+
+    /// −1 where the f64 `x` is a zero, an infinity or a NaN, else 0.
+    fn zero_or_special(&mut self, hi: Reg, lo: Reg) -> (Reg, Reg) {
+        let m = self.op2(Op::And, Ty::B32, Src::Reg(hi), Src::Imm(0x7fff_ffff));
+        let any = Context::logic(self, &Op::Or, Src::Reg(m), Src::Reg(lo), false, false);
+        let zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(any), Src::Imm(0));
+        let field = self.op2(Op::And, Ty::B32, Src::Reg(hi), Src::Imm(0x7ff0_0000));
+        let top = self.set_reg(Cond::E, Ty::U32, Src::Reg(field), Src::Imm(0x7ff0_0000));
+        (zero, top)
+    }
+
+    /// `fdiv` of f64, correctly rounded for every input. Finite non-zero operands are split
+    /// into significands a in [b, 2b) and b in [1, 2) and an exponent E, so that the result
+    /// is (a/b)·2^E with a/b in [1, 2). An SFU `rcp` estimate of 1/b, refined by three
+    /// Newton steps with `fma`, gives a quotient within half an ulp and a little of a/b.
+    /// Where the result is denormal, s = −1022 − E bits of it are lost: the quotient is
+    /// rounded to the grid g = 2^(s−52) (adding and subtracting 2^s), and whatever the grid
+    /// the candidate c is corrected exactly: the remainder a − b·c is exact, and comparing
+    /// it with ±b·g/2 says whether a/b lies above or below c by more than half a grid step
+    /// (c ± g) or exactly half (a tie, c ± g/2, then rounded to even by the scaling
+    /// multiply). Scaling by 2^E in two exact steps then rounds at most once, to infinity
+    /// on overflow. Zeros, infinities and NaNs take the hardware's product x · (1/y) with
+    /// 1/y exact for those (0, ∞ or ±1), and NaN where either operand is one.
+    pub(super) fn fdiv64(&mut self, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let (ma, ea) = self.split64(x);
+        let (b, eb) = self.split64(y);
+        let below = self.set_f64(Cond::L, ma, b);
+        let two = self.fconst(2.0);
+        let ma2 = self.f64_alu(Op::Mul, Mods::NONE, &[ma, two]);
+        let a = self.pick64(below, ma2, ma);
+        let e = self.op2(Op::Sub, Ty::B32, Src::Reg(ea), Src::Reg(eb));
+        let e = self.op2(Op::Add, Ty::B32, Src::Reg(e), Src::Reg(below));
+
+        // 1/b: the SFU estimate and three Newton steps y += y·(1 − b·y).
+        let bf = self.cvt(
+            Ty::F32,
+            Ty::F64,
+            Some(Round::Rn),
+            Src::Reg(b),
+            RegClass::Int,
+        );
+        let rf = self.vreg(RegClass::Int);
+        self.emit(Inst::Alu(Alu::new(
+            Op::Rcp,
+            Some(Ty::F32),
+            Some(rf),
+            &[Src::Reg(bf)],
+        )));
+        let mut r = self.cvt(Ty::F64, Ty::F32, None, Src::Reg(rf), RegClass::Float);
+        let one = self.fconst(1.0);
+        for _ in 0..3 {
+            let t = self.f64_alu(Op::Fma, Mods::NEG0, &[b, r, one]);
+            r = self.f64_alu(Op::Fma, Mods::NONE, &[r, t, r]);
+        }
+        let q = self.f64_alu(Op::Mul, Mods::NONE, &[a, r]);
+        let rem = self.f64_alu(Op::Fma, Mods::NEG0, &[b, q, a]);
+        let q = self.f64_alu(Op::Fma, Mods::NONE, &[rem, r, q]);
+        let q = self.f64_alu(Op::Max, Mods::NONE, &[q, one]);
+        let top = self.fconst(BELOW_TWO);
+        let q = self.f64_alu(Op::Min, Mods::NONE, &[q, top]);
+
+        // The grid: s bits lost to a denormal result (54 or more round to zero alike).
+        let s = self.op2(Op::Subr, Ty::B32, Src::Reg(e), Src::Imm(-1022i32 as u32));
+        let s = self.clamp_s32(s, 0, 54);
+        let shift = self.pow2(s);
+        let zero = self.fconst(0.0);
+        let normal = self.set_reg(Cond::E, Ty::U32, Src::Reg(s), Src::Imm(0));
+        let shift = self.pick64(normal, zero, shift);
+        let c = self.f64_alu(Op::Add, Mods::NONE, &[q, shift]);
+        let c = self.f64_alu(Op::Add, Mods::NEG1, &[c, shift]);
+        let sg = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Imm(-52i32 as u32));
+        let g = self.pow2(sg);
+        let sg2 = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Imm(-53i32 as u32));
+        let g2 = self.pow2(sg2);
+
+        // The exact correction.
+        let rem = self.f64_alu(Op::Fma, Mods::NEG0, &[b, c, a]);
+        let h = self.f64_alu(Op::Mul, Mods::NONE, &[b, g2]);
+        let nh = self.flip_sign64(h);
+        let up = self.set_f64(Cond::G, rem, h);
+        let tie_up = self.set_f64(Cond::E, rem, h);
+        let down = self.set_f64(Cond::L, rem, nh);
+        let tie_down = self.set_f64(Cond::E, rem, nh);
+        let ng = self.flip_sign64(g);
+        let ng2 = self.flip_sign64(g2);
+        let d = self.pick64(tie_down, ng2, zero);
+        let d = self.pick64(down, ng, d);
+        let d = self.pick64(tie_up, g2, d);
+        let d = self.pick64(up, g, d);
+        let c = self.f64_alu(Op::Add, Mods::NONE, &[c, d]);
+
+        // c·2^E in two steps: the first exact, the second rounding a denormal (a tie to
+        // even) or overflowing.
+        let e1 = self.clamp_s32(e, -1022, 1023);
+        let rest = self.op2(Op::Sub, Ty::B32, Src::Reg(e), Src::Reg(e1));
+        let e2 = self.clamp_s32(rest, -60, 1);
+        let p1 = self.pow2(e1);
+        let p2 = self.pow2(e2);
+        let m = self.f64_alu(Op::Mul, Mods::NONE, &[c, p1]);
+        let m = self.f64_alu(Op::Mul, Mods::NONE, &[m, p2]);
+        let (ml, mh) = self.halves(m);
+        let (xl, xh) = self.halves(x);
+        let (yl, yh) = self.halves(y);
+        let sign = self.op2(Op::Xor, Ty::B32, Src::Reg(xh), Src::Reg(yh));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(sign), Src::Imm(0x8000_0000));
+        let mh = self.op2(Op::Or, Ty::B32, Src::Reg(mh), Src::Reg(sign));
+        let result = self.combine(ml, mh);
+
+        // Zeros and infinities: x · (1/y).
+        let (xz, xtop) = self.zero_or_special(xh, xl);
+        let (yz, ytop) = self.zero_or_special(yh, yl);
+        let inv = Context::mov_imm(self, 0x3ff0_0000);
+        let nothing = Context::mov_imm(self, 0);
+        let inv = self.blend(ytop, nothing, inv);
+        let inf = Context::mov_imm(self, 0x7ff0_0000);
+        let inv = self.blend(yz, inf, inv);
+        let ys = self.op2(Op::And, Ty::B32, Src::Reg(yh), Src::Imm(0x8000_0000));
+        let inv = self.op2(Op::Or, Ty::B32, Src::Reg(inv), Src::Reg(ys));
+        let inv = self.combine(nothing, inv);
+        let special = self.f64_alu(Op::Mul, Mods::NONE, &[x, inv]);
+        let xs = self.op2(Op::Or, Ty::B32, Src::Reg(xz), Src::Reg(xtop));
+        let ys = self.op2(Op::Or, Ty::B32, Src::Reg(yz), Src::Reg(ytop));
+        let any = self.op2(Op::Or, Ty::B32, Src::Reg(xs), Src::Reg(ys));
+        let result = self.pick64(any, special, result);
+        let un = self.set_f64(Cond::U, x, y);
+        self.nan_where(un, result)
+    }
+
+    /// `sqrt` of f64, correctly rounded for every input. A finite positive x is split into
+    /// m in [1, 4) and an even exponent 2E; an SFU `rsqrt` estimate of m refined by three
+    /// Newton steps gives s within half an ulp and a little of √m, clamped to [1, 2). The
+    /// correction is exact: on the lattice of 2^−104 that m − s² lies on (computed with one
+    /// monotone rounding), √m > s + u/2 (u = 2^−52) iff m − s² ≥ s·u + 2^−104, and
+    /// √m < s − u/2 iff m − s² ≤ −s·u (no ties: the midpoints' squares are not on the
+    /// lattice). The result s·2^E is never denormal. ±0 and +∞ are their own roots; a
+    /// negative x and a NaN give a NaN.
+    pub(super) fn sqrt64(&mut self, x: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let (m, e) = self.split64(x);
+        let odd = self.op2(Op::And, Ty::B32, Src::Reg(e), Src::Imm(1));
+        let odd = self.op2(Op::Subr, Ty::B32, Src::Reg(odd), Src::Imm(0));
+        let half_e = self.op2(Op::Shr, Ty::S32, Src::Reg(e), Src::Imm(1));
+        let two = self.fconst(2.0);
+        let m2 = self.f64_alu(Op::Mul, Mods::NONE, &[m, two]);
+        let m = self.pick64(odd, m2, m);
+
+        // 1/√m: the SFU estimate and three Newton steps y += y/2·(1 − m·y²).
+        let mf = self.cvt(
+            Ty::F32,
+            Ty::F64,
+            Some(Round::Rn),
+            Src::Reg(m),
+            RegClass::Int,
+        );
+        let rf = self.vreg(RegClass::Int);
+        self.emit(Inst::Alu(Alu::new(
+            Op::Rsqrt,
+            Some(Ty::F32),
+            Some(rf),
+            &[Src::Reg(mf)],
+        )));
+        let mut r = self.cvt(Ty::F64, Ty::F32, None, Src::Reg(rf), RegClass::Float);
+        let one = self.fconst(1.0);
+        let half = self.fconst(0.5);
+        for _ in 0..3 {
+            let p = self.f64_alu(Op::Mul, Mods::NONE, &[m, r]);
+            let t = self.f64_alu(Op::Fma, Mods::NEG0, &[p, r, one]);
+            let hr = self.f64_alu(Op::Mul, Mods::NONE, &[r, half]);
+            r = self.f64_alu(Op::Fma, Mods::NONE, &[hr, t, r]);
+        }
+        let s = self.f64_alu(Op::Mul, Mods::NONE, &[m, r]);
+        let rem = self.f64_alu(Op::Fma, Mods::NEG0, &[s, s, m]);
+        let hr = self.f64_alu(Op::Mul, Mods::NONE, &[r, half]);
+        let s = self.f64_alu(Op::Fma, Mods::NONE, &[rem, hr, s]);
+        let s = self.f64_alu(Op::Max, Mods::NONE, &[s, one]);
+        let top = self.fconst(BELOW_TWO);
+        let s = self.f64_alu(Op::Min, Mods::NONE, &[s, top]);
+
+        // The exact correction by one ulp u.
+        let rem = self.f64_alu(Op::Fma, Mods::NEG0, &[s, s, m]);
+        let u = self.fconst(f64::EPSILON);
+        let tiny = self.fconst(2f64.powi(-104));
+        let su = self.f64_alu(Op::Mul, Mods::NONE, &[s, u]);
+        let above = self.f64_alu(Op::Fma, Mods::NONE, &[s, u, tiny]);
+        let nsu = self.flip_sign64(su);
+        let up = self.set_f64(Cond::Ge, rem, above);
+        let down = self.set_f64(Cond::Le, rem, nsu);
+        let zero = self.fconst(0.0);
+        let nu = self.flip_sign64(u);
+        let d = self.pick64(down, nu, zero);
+        let d = self.pick64(up, u, d);
+        let s = self.f64_alu(Op::Add, Mods::NONE, &[s, d]);
+        let p = self.pow2(half_e);
+        let result = self.f64_alu(Op::Mul, Mods::NONE, &[s, p]);
+
+        // ±0, +∞ and NaN are their own roots; below zero a NaN.
+        let (xl, xh) = self.halves(x);
+        let (xz, xtop) = self.zero_or_special(xh, xl);
+        let neg = self.op2(Op::Shr, Ty::S32, Src::Reg(xh), Src::Imm(31));
+        let any = self.op2(Op::Or, Ty::B32, Src::Reg(xz), Src::Reg(xtop));
+        let any = self.op2(Op::Or, Ty::B32, Src::Reg(any), Src::Reg(neg));
+        let result = self.pick64(any, x, result);
+        let below = self.set_f64(Cond::L, x, zero);
+        self.nan_where(below, result)
+    }
+}

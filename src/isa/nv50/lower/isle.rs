@@ -316,6 +316,14 @@ impl generated::Context for IsleContext<'_, '_> {
         IsleContext::fma64(self, x, y, z)
     }
 
+    fn fdiv64(&mut self, x: Value, y: Value) -> Reg {
+        IsleContext::fdiv64(self, x, y)
+    }
+
+    fn sqrt64(&mut self, x: Value) -> Reg {
+        IsleContext::sqrt64(self, x)
+    }
+
     fn fsign64(&mut self, op: &ir::Opcode, x: Value, y: Value) -> Reg {
         IsleContext::fsign64(self, *op, x, y)
     }
