@@ -306,9 +306,7 @@ impl IsleContext<'_, '_> {
     /// multiply). Scaling by 2^E in two exact steps then rounds at most once, to infinity
     /// on overflow. Zeros, infinities and NaNs take the hardware's product x · (1/y) with
     /// 1/y exact for those (0, ∞ or ±1), and NaN where either operand is one.
-    pub(super) fn fdiv64(&mut self, x: Value, y: Value) -> Reg {
-        let x = Context::put_in_reg(self, x);
-        let y = Context::put_in_reg(self, y);
+    pub(super) fn fdiv64(&mut self, x: Reg, y: Reg) -> Reg {
         let (ma, ea) = self.split64(x);
         let (b, eb) = self.split64(y);
         let below = self.set_f64(Cond::L, ma, b);
@@ -421,8 +419,7 @@ impl IsleContext<'_, '_> {
     /// √m < s − u/2 iff m − s² ≤ −s·u (no ties: the midpoints' squares are not on the
     /// lattice). The result s·2^E is never denormal. ±0 and +∞ are their own roots; a
     /// negative x and a NaN give a NaN.
-    pub(super) fn sqrt64(&mut self, x: Value) -> Reg {
-        let x = Context::put_in_reg(self, x);
+    pub(super) fn sqrt64(&mut self, x: Reg) -> Reg {
         let (m, e) = self.split64(x);
         let odd = self.op2(Op::And, Ty::B32, Src::Reg(e), Src::Imm(1));
         let odd = self.op2(Op::Subr, Ty::B32, Src::Reg(odd), Src::Imm(0));
@@ -489,5 +486,99 @@ impl IsleContext<'_, '_> {
         let result = self.pick64(any, x, result);
         let below = self.set_f64(Cond::L, x, zero);
         self.nan_where(below, result)
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// An f32 value as an f64 (exact, denormals kept).
+    fn promote(&mut self, x: Value) -> Reg {
+        let x = Context::put_in_src(self, x);
+        self.cvt(Ty::F64, Ty::F32, None, x, RegClass::Float)
+    }
+
+    fn demote(&mut self, x: Reg) -> Reg {
+        self.cvt(
+            Ty::F32,
+            Ty::F64,
+            Some(Round::Rn),
+            Src::Reg(x),
+            RegClass::Int,
+        )
+    }
+
+    /// `fadd`, `fsub`, `fmul`, `fdiv`, `sqrt` (`y` unused) of f32 on GT200: the operation
+    /// in f64, correctly rounded, then rounded to f32. Exact for every input: the f64 unit
+    /// keeps f32 denormals, and rounding twice is innocuous for these operations because
+    /// 53 ≥ 2·24 + 2 (Figueroa, "When is double rounding innocuous?", 1995).
+    pub(super) fn f32_via_f64(&mut self, opcode: Opcode, x: Value, y: Value) -> Reg {
+        if !self.needs_f64(opcode) {
+            return self.vreg(RegClass::Int);
+        }
+        let a = self.promote(x);
+        let r = match opcode {
+            Opcode::Sqrt => self.sqrt64(a),
+            _ => {
+                let b = self.promote(y);
+                match opcode {
+                    Opcode::Fadd => self.f64_alu(Op::Add, Mods::NONE, &[a, b]),
+                    Opcode::Fsub => self.f64_alu(Op::Add, Mods::NEG1, &[a, b]),
+                    Opcode::Fmul => self.f64_alu(Op::Mul, Mods::NONE, &[a, b]),
+                    _ => self.fdiv64(a, b),
+                }
+            }
+        };
+        self.demote(r)
+    }
+
+    /// `fma` of f32 on GT200: the product is exact in f64; the sum is rounded to odd
+    /// (round to nearest, then, where that was inexact and gave an even significand, the
+    /// neighbour on the far side of the exact sum, the error coming from Knuth's TwoSum),
+    /// which makes the final rounding to f32 correct (Boldo and Melquiond, "Emulation of
+    /// FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+    pub(super) fn fma32(&mut self, x: Value, y: Value, z: Value) -> Reg {
+        if !self.needs_f64(Opcode::Fma) {
+            return self.vreg(RegClass::Int);
+        }
+        let a = self.promote(x);
+        let b = self.promote(y);
+        let c = self.promote(z);
+        let p = self.f64_alu(Op::Mul, Mods::NONE, &[a, b]);
+        let s = self.f64_alu(Op::Add, Mods::NONE, &[p, c]);
+        // TwoSum: e = (p + c) − s exactly.
+        let c1 = self.f64_alu(Op::Add, Mods::NEG1, &[s, p]);
+        let p1 = self.f64_alu(Op::Add, Mods::NEG1, &[s, c1]);
+        let dp = self.f64_alu(Op::Add, Mods::NEG1, &[p, p1]);
+        let dc = self.f64_alu(Op::Add, Mods::NEG1, &[c, c1]);
+        let e = self.f64_alu(Op::Add, Mods::NONE, &[dp, dc]);
+        // Inexact (a NaN error, from an infinite sum, is not) and even: one step in the
+        // bits, up in magnitude where the error has the sum's sign.
+        let zero = self.fconst(0.0);
+        let inexact = self.set_f64(Cond::Lg, e, zero);
+        let (sl, sh) = self.halves(s);
+        let odd = self.op2(Op::And, Ty::B32, Src::Reg(sl), Src::Imm(1));
+        let even = self.set_reg(Cond::E, Ty::U32, Src::Reg(odd), Src::Imm(0));
+        let step = self.op2(Op::And, Ty::B32, Src::Reg(inexact), Src::Reg(even));
+        let eh = self.op2(Op::Xor, Ty::B32, Src::Half(e, true), Src::Reg(sh));
+        let down = self.op2(Op::Shr, Ty::S32, Src::Reg(eh), Src::Imm(31));
+        // step ? (down ? −1 : +1) : 0, as a 64-bit addend of sign `down`.
+        let delta = self.op2(Op::Or, Ty::B32, Src::Reg(down), Src::Imm(1));
+        let delta = self.op2(Op::And, Ty::B32, Src::Reg(delta), Src::Reg(step));
+        let delta_hi = self.op2(Op::And, Ty::B32, Src::Reg(down), Src::Reg(step));
+        let (lo, carry) = self.add_carry(Op::Add, Src::Reg(sl), Src::Reg(delta), None);
+        let hi = self.addc(Src::Reg(sh), Src::Reg(delta_hi), carry);
+        let odd_sum = self.combine(lo, hi);
+        self.demote(odd_sum)
+    }
+
+    /// The f32 operations above need GT200's f64 unit; on G80–G98 a `CompileError`.
+    fn needs_f64(&mut self, opcode: Opcode) -> bool {
+        if self.backend.variant >= Variant::G200 {
+            return true;
+        }
+        self.fail(format!(
+            "`{opcode}` of f32 is computed exactly through GT200's f64 unit; G80–G98 have \
+             no exact expansion for it yet"
+        ));
+        false
     }
 }

@@ -317,11 +317,22 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn fdiv64(&mut self, x: Value, y: Value) -> Reg {
+        let x = self.put_in_reg(x);
+        let y = self.put_in_reg(y);
         IsleContext::fdiv64(self, x, y)
     }
 
     fn sqrt64(&mut self, x: Value) -> Reg {
+        let x = self.put_in_reg(x);
         IsleContext::sqrt64(self, x)
+    }
+
+    fn f32_via_f64(&mut self, op: &ir::Opcode, x: Value, y: Value) -> Reg {
+        IsleContext::f32_via_f64(self, *op, x, y)
+    }
+
+    fn fma32(&mut self, x: Value, y: Value, z: Value) -> Reg {
+        IsleContext::fma32(self, x, y, z)
     }
 
     fn fsign64(&mut self, op: &ir::Opcode, x: Value, y: Value) -> Reg {
