@@ -9,7 +9,7 @@ use super::IsleContext;
 use super::isle::generated::Context;
 use crate::ir::condcodes::FloatCC;
 use crate::ir::{self, Value};
-use crate::isa::nv50::inst::Src;
+use crate::isa::nv50::inst::{Alu, Src};
 use crate::isa::nv50::mc::{Cond, Op, Round, Ty};
 use crate::machinst::{Reg, RegClass};
 
@@ -165,5 +165,91 @@ impl IsleContext<'_, '_> {
         } else {
             self.op2(Op::Min, Ty::U32, Src::Reg(r), Src::Imm((1 << bits) - 1))
         }
+    }
+}
+
+/// 2^−100 as f32 bits: from this magnitude on, the f32 unit's `add` is exact (below).
+const ADD_EXACT_FROM: u32 = 27 << 23;
+/// 64 in the exponent field: the scaling of small operands.
+const SCALE_64: u32 = 64 << 23;
+/// 2^−85 and 2^85 as f32 bits.
+const POW2_M85: u32 = (127 - 85) << 23;
+const POW2_85: u32 = (127 + 85) << 23;
+
+impl IsleContext<'_, '_> {
+    /// `add`/`mul f32` rounding to nearest even.
+    fn f32_alu(&mut self, op: Op, a: Src, b: Src) -> Reg {
+        let dst = self.vreg(RegClass::Int);
+        let mut alu = Alu::new(op, Some(Ty::F32), Some(dst), &[a, b]);
+        alu.round = Some(Round::Rn);
+        self.emit_legal(alu);
+        dst
+    }
+
+    /// x·2^64 for a finite f32 x below 2^−100 in magnitude, exactly, as a normal value (or
+    /// a zero): the exponent field raised by 64, or for a magnitude below 2^−125 (whose
+    /// bits are its integer multiple of 2^−149) that integer converted and scaled by 2^−85.
+    fn scale_up_64(&mut self, x: Reg) -> Reg {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x8000_0000));
+        let n = self.cvt(
+            Ty::F32,
+            Ty::U32,
+            Some(Round::Rn),
+            Src::Reg(mag),
+            RegClass::Int,
+        );
+        let tiny = self.f32_alu(Op::Mul, Src::Reg(n), Src::Imm(POW2_M85));
+        let tiny = self.op2(Op::Or, Ty::B32, Src::Reg(tiny), Src::Reg(sign));
+        let raised = self.op2(Op::Add, Ty::B32, Src::Reg(x), Src::Imm(SCALE_64));
+        let low = self.set_reg(Cond::L, Ty::U32, Src::Reg(mag), Src::Imm(0x0100_0000));
+        self.blend(low, tiny, raised)
+    }
+
+    /// r·2^−64 for an f32 r whose scaled value is exactly representable (a denormal
+    /// included): the exponent field lowered by 64, or for a denormal result its integer
+    /// multiple of 2^−149, from r·2^85 (exact) by `cvt`.
+    fn scale_down_64(&mut self, r: Reg) -> Reg {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(r), Src::Imm(0x7fff_ffff));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(r), Src::Imm(0x8000_0000));
+        let t = self.f32_alu(Op::Mul, Src::Reg(mag), Src::Imm(POW2_85));
+        let n = self.cvt(
+            Ty::U32,
+            Ty::F32,
+            Some(Round::Rzi),
+            Src::Reg(t),
+            RegClass::Int,
+        );
+        let tiny = self.op2(Op::Or, Ty::B32, Src::Reg(n), Src::Reg(sign));
+        let lowered = self.op2(Op::Sub, Ty::B32, Src::Reg(r), Src::Imm(SCALE_64));
+        let normal = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(65 << 23));
+        self.blend(normal, lowered, tiny)
+    }
+
+    /// `fadd`/`fsub` of f32 on G80–G98, exact. The f32 unit is IEEE-exact where it sees no
+    /// denormal input and gives no denormal result. With an operand of magnitude 2^−100 or
+    /// more that holds: a denormal other operand is below half an ulp of it, so reading it
+    /// as zero changes nothing, and a cancelling sum is a non-zero multiple of 2^−124 or
+    /// zero. Below that both operands are scaled by 2^64 (exactly, denormals too), added,
+    /// and scaled back: the sum of values that small is either normal, and then its
+    /// rounding is the same at either scale, or an exact denormal.
+    pub(super) fn fadd32_g80(&mut self, sub: bool, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let y = if sub {
+            self.op2(Op::Xor, Ty::B32, Src::Reg(y), Src::Imm(0x8000_0000))
+        } else {
+            y
+        };
+        let fast = self.f32_alu(Op::Add, Src::Reg(x), Src::Reg(y));
+        let mx = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let my = self.op2(Op::And, Ty::B32, Src::Reg(y), Src::Imm(0x7fff_ffff));
+        let m = self.op2(Op::Max, Ty::U32, Src::Reg(mx), Src::Reg(my));
+        let large = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(m), Src::Imm(ADD_EXACT_FROM));
+        let xs = self.scale_up_64(x);
+        let ys = self.scale_up_64(y);
+        let s = self.f32_alu(Op::Add, Src::Reg(xs), Src::Reg(ys));
+        let slow = self.scale_down_64(s);
+        self.blend(large, fast, slow)
     }
 }
