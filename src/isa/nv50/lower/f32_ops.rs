@@ -4,6 +4,8 @@
 //! `min`/`max` (`docs/targets.md`, "What differs between them"), so comparisons, `fmin`,
 //! `fmax`, `floor` and `ceil` are computed on the bits with integer instructions, which see
 //! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
+//! `fadd`/`fsub` on G80–G98 use the f32 unit only where flushing cannot change the sum;
+//! GT200 computes f32 arithmetic in f64 (`f64_ops.rs`).
 
 use super::IsleContext;
 use super::isle::generated::Context;
