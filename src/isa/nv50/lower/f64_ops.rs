@@ -511,8 +511,14 @@ impl IsleContext<'_, '_> {
     /// keeps f32 denormals, and rounding twice is innocuous for these operations because
     /// 53 ≥ 2·24 + 2 (Figueroa, "When is double rounding innocuous?", 1995).
     pub(super) fn f32_via_f64(&mut self, opcode: Opcode, x: Value, y: Value) -> Reg {
-        if self.backend.variant < Variant::G200 && matches!(opcode, Opcode::Fadd | Opcode::Fsub) {
-            return self.fadd32_g80(opcode == Opcode::Fsub, x, y);
+        if self.backend.variant < Variant::G200 {
+            match opcode {
+                Opcode::Fadd | Opcode::Fsub => {
+                    return self.fadd32_g80(opcode == Opcode::Fsub, x, y);
+                }
+                Opcode::Fmul => return self.fmul32_g80(x, y),
+                _ => {}
+            }
         }
         if !self.needs_f64(opcode) {
             return self.vreg(RegClass::Int);
