@@ -4,7 +4,7 @@
 //! `min`/`max` (`docs/targets.md`, "What differs between them"), so comparisons, `fmin`,
 //! `fmax`, `floor` and `ceil` are computed on the bits with integer instructions, which see
 //! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
-//! `fadd`, `fsub` and `fmul` on G80–G98 use the f32 unit only where flushing cannot change
+//! `fadd`, `fsub`, `fmul` and `sqrt` on G80–G98 use the f32 unit only where flushing cannot change
 //! the result, or on normalised operands;
 //! GT200 computes f32 arithmetic in f64 (`f64_ops.rs`).
 
@@ -393,5 +393,91 @@ impl IsleContext<'_, '_> {
         let special = self.f32_alu(Op::Mul, Src::Reg(operands[0]), Src::Reg(operands[1]));
         let any_special = any_special.expect("two operands");
         self.blend(any_special, special, result)
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// `m − s·s` for f32 `m` in [1, 4) and `s` in [1, 2), rounded once: Dekker's product
+    /// s·s = p + e on Veltkamp halves (every term exact), m − p exact (Sterbenz), then
+    /// one rounding of (m − p) − e.
+    fn sqrt_remainder(&mut self, m: Reg, s: Reg) -> Reg {
+        let p = self.f32_alu(Op::Mul, Src::Reg(s), Src::Reg(s));
+        let (h, l) = self.veltkamp(s);
+        let hh = self.f32_alu(Op::Mul, Src::Reg(h), Src::Reg(h));
+        let mut err = self.f32_sub(hh, p);
+        for (a, b) in [(h, l), (l, h), (l, l)] {
+            let t = self.f32_alu(Op::Mul, Src::Reg(a), Src::Reg(b));
+            err = self.f32_alu(Op::Add, Src::Reg(err), Src::Reg(t));
+        }
+        let d = self.f32_sub(m, p);
+        self.f32_sub(d, err)
+    }
+
+    /// `sqrt` of f32 on G80–G98, correctly rounded. A finite positive x is split into m in
+    /// [1, 4) and an even exponent 2E; s = m·rsqrt(m) is refined once by the remainder
+    /// (s += (m − s²)·rsqrt(m)/2) to within half an ulp and a little, clamped to [1, 2),
+    /// and corrected exactly: m − s² lies on the lattice of 2^−46, so with u = 2^−23,
+    /// √m > s + u/2 iff m − s² ≥ s·u + 2^−46 and √m < s − u/2 iff m − s² ≤ −s·u, which a
+    /// once-rounded remainder decides as well as the exact one (both bounds are f32
+    /// values). The root s·2^E is normal: E is added in the bits. ±0, +∞ and NaN are their
+    /// own roots; a negative x gives a NaN.
+    pub(super) fn sqrt32_g80(&mut self, x: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let (m, e) = self.split32(x);
+        let odd = self.op2(Op::And, Ty::B32, Src::Reg(e), Src::Imm(1));
+        let raised = self.op2(Op::Shl, Ty::B32, Src::Reg(odd), Src::Imm(23));
+        let m = self.op2(Op::Add, Ty::B32, Src::Reg(m), Src::Reg(raised));
+        let half_e = self.op2(Op::Shr, Ty::S32, Src::Reg(e), Src::Imm(1));
+
+        let y = self.vreg(RegClass::Int);
+        self.emit(Inst::Alu(Alu::new(
+            Op::Rsqrt,
+            Some(Ty::F32),
+            Some(y),
+            &[Src::Reg(m)],
+        )));
+        let s = self.f32_alu(Op::Mul, Src::Reg(m), Src::Reg(y));
+        let r = self.sqrt_remainder(m, s);
+        let h = self.f32_alu(Op::Mul, Src::Reg(y), Src::Imm(0x3f00_0000));
+        let t = self.f32_alu(Op::Mul, Src::Reg(r), Src::Reg(h));
+        let s = self.f32_alu(Op::Add, Src::Reg(s), Src::Reg(t));
+        // Clamp to [1, 2) on the bits (positive values order as integers).
+        let s = self.op2(Op::Max, Ty::U32, Src::Reg(s), Src::Imm(0x3f80_0000));
+        let s = self.op2(Op::Min, Ty::U32, Src::Reg(s), Src::Imm(0x3fff_ffff));
+
+        let r = self.sqrt_remainder(m, s);
+        let su = self.op2(
+            Op::Add,
+            Ty::B32,
+            Src::Reg(s),
+            Src::Imm((-23i32 << 23) as u32),
+        );
+        let tiny = Context::mov_imm(self, (127 - 46) << 23);
+        let above = self.f32_alu(Op::Add, Src::Reg(su), Src::Reg(tiny));
+        let up = self.set_float(Cond::Ge, r, above);
+        let nsu = self.op2(Op::Xor, Ty::B32, Src::Reg(su), Src::Imm(0x8000_0000));
+        let down = self.set_float(Cond::Le, r, nsu);
+        // One step in the bits: +1, −1 or 0.
+        let step = self.op2(Op::Sub, Ty::B32, Src::Reg(down), Src::Reg(up));
+        let s = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Reg(step));
+        let shifted = self.op2(Op::Shl, Ty::B32, Src::Reg(half_e), Src::Imm(23));
+        let result = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Reg(shifted));
+
+        // ±0, +∞, NaN: x itself; below zero: NaN.
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(mag), Src::Imm(0));
+        let top = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(INFINITY));
+        let special = self.op2(Op::Or, Ty::B32, Src::Reg(zero), Src::Reg(top));
+        let result = self.blend(special, x, result);
+        let neg = self.op2(Op::Shr, Ty::S32, Src::Reg(x), Src::Imm(31));
+        let neg = Context::logic(self, &Op::And, Src::Reg(neg), Src::Reg(zero), false, true);
+        let nan = Context::mov_imm(self, NAN);
+        self.blend(neg, nan, result)
+    }
+
+    /// `set cmp f32` into a register: −1 where `cmp` holds (the operands are normal or
+    /// zero here, which the unit compares exactly), else 0.
+    fn set_float(&mut self, cmp: Cond, a: Reg, b: Reg) -> Reg {
+        self.set_reg(cmp, Ty::F32, Src::Reg(a), Src::Reg(b))
     }
 }
