@@ -4,13 +4,16 @@
 //! `min`/`max` (`docs/targets.md`, "What differs between them"), so comparisons, `fmin`,
 //! `fmax`, `floor` and `ceil` are computed on the bits with integer instructions, which see
 //! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
+//! `fadd`, `fsub`, `fmul` and `sqrt` on G80–G98 use the f32 unit only where flushing cannot change
+//! the result, or on normalised operands;
+//! GT200 computes f32 arithmetic in f64 (`f64_ops.rs`).
 
 use super::IsleContext;
 use super::isle::generated::Context;
 use crate::ir::condcodes::FloatCC;
 use crate::ir::{self, Value};
-use crate::isa::nv50::inst::Src;
-use crate::isa::nv50::mc::{Cond, Op, Round, Ty};
+use crate::isa::nv50::inst::{Alu, Inst, Src};
+use crate::isa::nv50::mc::{Cond, Mods, Op, Round, Ty};
 use crate::machinst::{Reg, RegClass};
 
 /// The quiet NaN CLIF's NaN-producing operations give here (any NaN is allowed).
@@ -19,7 +22,7 @@ const INFINITY: u32 = 0x7f80_0000;
 
 impl IsleContext<'_, '_> {
     /// −1 where the f32 `x` is a NaN (its magnitude above infinity's bits), else 0.
-    fn is_nan(&mut self, x: Reg) -> Reg {
+    pub(super) fn is_nan(&mut self, x: Reg) -> Reg {
         let m = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
         self.set_reg(Cond::G, Ty::U32, Src::Reg(m), Src::Imm(INFINITY))
     }
@@ -140,6 +143,11 @@ impl IsleContext<'_, '_> {
         let dty = if signed { Ty::S32 } else { Ty::U32 };
         let x = Context::put_in_src(self, x);
         let r = self.cvt(dty, Ty::F32, Some(Round::Rzi), x, RegClass::Int);
+        self.clamp_narrow(signed, ty, r)
+    }
+
+    /// A truncated conversion's 32-bit result clamped to `ty` (i8–i32; i32 as it is).
+    pub(super) fn clamp_narrow(&mut self, signed: bool, ty: ir::Type, r: Reg) -> Reg {
         let bits = ty.bits();
         if bits == 32 {
             return r;
@@ -160,5 +168,316 @@ impl IsleContext<'_, '_> {
         } else {
             self.op2(Op::Min, Ty::U32, Src::Reg(r), Src::Imm((1 << bits) - 1))
         }
+    }
+}
+
+/// 2^−100 as f32 bits: from this magnitude on, the f32 unit's `add` is exact (below).
+const ADD_EXACT_FROM: u32 = 27 << 23;
+/// 64 in the exponent field: the scaling of small operands.
+const SCALE_64: u32 = 64 << 23;
+/// 2^−85 and 2^85 as f32 bits.
+const POW2_M85: u32 = (127 - 85) << 23;
+const POW2_85: u32 = (127 + 85) << 23;
+
+impl IsleContext<'_, '_> {
+    /// `add`/`mul f32` rounding to nearest even.
+    fn f32_alu(&mut self, op: Op, a: Src, b: Src) -> Reg {
+        let dst = self.vreg(RegClass::Int);
+        let mut alu = Alu::new(op, Some(Ty::F32), Some(dst), &[a, b]);
+        alu.round = Some(Round::Rn);
+        self.emit_legal(alu);
+        dst
+    }
+
+    /// x·2^64 for a finite f32 x below 2^−100 in magnitude, exactly, as a normal value (or
+    /// a zero): the exponent field raised by 64, or for a magnitude below 2^−125 (whose
+    /// bits are its integer multiple of 2^−149) that integer converted and scaled by 2^−85.
+    fn scale_up_64(&mut self, x: Reg) -> Reg {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x8000_0000));
+        let n = self.cvt(
+            Ty::F32,
+            Ty::U32,
+            Some(Round::Rn),
+            Src::Reg(mag),
+            RegClass::Int,
+        );
+        let tiny = self.f32_alu(Op::Mul, Src::Reg(n), Src::Imm(POW2_M85));
+        let tiny = self.op2(Op::Or, Ty::B32, Src::Reg(tiny), Src::Reg(sign));
+        let raised = self.op2(Op::Add, Ty::B32, Src::Reg(x), Src::Imm(SCALE_64));
+        let low = self.set_reg(Cond::L, Ty::U32, Src::Reg(mag), Src::Imm(0x0100_0000));
+        self.blend(low, tiny, raised)
+    }
+
+    /// r·2^−64 for an f32 r whose scaled value is exactly representable (a denormal
+    /// included): the exponent field lowered by 64, or for a denormal result its integer
+    /// multiple of 2^−149, from r·2^85 (exact) by `cvt`.
+    fn scale_down_64(&mut self, r: Reg) -> Reg {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(r), Src::Imm(0x7fff_ffff));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(r), Src::Imm(0x8000_0000));
+        let t = self.f32_alu(Op::Mul, Src::Reg(mag), Src::Imm(POW2_85));
+        let n = self.cvt(
+            Ty::U32,
+            Ty::F32,
+            Some(Round::Rzi),
+            Src::Reg(t),
+            RegClass::Int,
+        );
+        let tiny = self.op2(Op::Or, Ty::B32, Src::Reg(n), Src::Reg(sign));
+        let lowered = self.op2(Op::Sub, Ty::B32, Src::Reg(r), Src::Imm(SCALE_64));
+        let normal = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(65 << 23));
+        self.blend(normal, lowered, tiny)
+    }
+
+    /// `fadd`/`fsub` of f32 on G80–G98, exact. The f32 unit is IEEE-exact where it sees no
+    /// denormal input and gives no denormal result. With an operand of magnitude 2^−100 or
+    /// more that holds: a denormal other operand is below half an ulp of it, so reading it
+    /// as zero changes nothing, and a cancelling sum is a non-zero multiple of 2^−124 or
+    /// zero. Below that both operands are scaled by 2^64 (exactly, denormals too), added,
+    /// and scaled back: the sum of values that small is either normal, and then its
+    /// rounding is the same at either scale, or an exact denormal.
+    pub(super) fn fadd32_g80(&mut self, sub: bool, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let y = if sub {
+            self.op2(Op::Xor, Ty::B32, Src::Reg(y), Src::Imm(0x8000_0000))
+        } else {
+            y
+        };
+        let fast = self.f32_alu(Op::Add, Src::Reg(x), Src::Reg(y));
+        let mx = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let my = self.op2(Op::And, Ty::B32, Src::Reg(y), Src::Imm(0x7fff_ffff));
+        let m = self.op2(Op::Max, Ty::U32, Src::Reg(mx), Src::Reg(my));
+        let large = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(m), Src::Imm(ADD_EXACT_FROM));
+        let xs = self.scale_up_64(x);
+        let ys = self.scale_up_64(y);
+        let s = self.f32_alu(Op::Add, Src::Reg(xs), Src::Reg(ys));
+        let slow = self.scale_down_64(s);
+        self.blend(large, fast, slow)
+    }
+}
+
+/// 4097 = 2^12 + 1 as f32 bits: Veltkamp's factor splitting a 24-bit significand in halves.
+const VELTKAMP: u32 = 0x4580_1000;
+
+impl IsleContext<'_, '_> {
+    /// `a − b` in f32, rounded to nearest even.
+    fn f32_sub(&mut self, a: Reg, b: Reg) -> Reg {
+        let dst = self.vreg(RegClass::Int);
+        let mut alu = Alu::new(
+            Op::Add,
+            Some(Ty::F32),
+            Some(dst),
+            &[Src::Reg(a), Src::Reg(b)],
+        );
+        alu.round = Some(Round::Rn);
+        alu.mods = Mods::NEG1;
+        self.emit(Inst::Alu(alu));
+        dst
+    }
+
+    /// A finite non-zero f32 as (m, e): m in [1, 2) and |x| = m·2^e, a denormal through
+    /// `cvt` of its integer multiple of 2^−149 (exact below 2^24).
+    fn split32(&mut self, x: Reg) -> (Reg, Reg) {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let n = self.cvt(
+            Ty::F32,
+            Ty::U32,
+            Some(Round::Rn),
+            Src::Reg(mag),
+            RegClass::Int,
+        );
+        let den = self.set_reg(Cond::L, Ty::U32, Src::Reg(mag), Src::Imm(0x0080_0000));
+        let v = self.blend(den, n, mag);
+        let field = self.op2(Op::Shr, Ty::U32, Src::Reg(v), Src::Imm(23));
+        let bias = self.op2(Op::And, Ty::B32, Src::Reg(den), Src::Imm(149));
+        let bias = self.op2(Op::Add, Ty::B32, Src::Reg(bias), Src::Imm(127));
+        let e = self.op2(Op::Sub, Ty::B32, Src::Reg(field), Src::Reg(bias));
+        let m = self.op2(Op::And, Ty::B32, Src::Reg(v), Src::Imm(0x007f_ffff));
+        let m = self.op2(Op::Or, Ty::B32, Src::Reg(m), Src::Imm(0x3f80_0000));
+        (m, e)
+    }
+
+    /// Veltkamp's split of an f32 in [1, 2) into 12-bit halves (hi, lo), hi + lo exact.
+    fn veltkamp(&mut self, v: Reg) -> (Reg, Reg) {
+        let t = self.f32_alu(Op::Mul, Src::Reg(v), Src::Imm(VELTKAMP));
+        let d = self.f32_sub(t, v);
+        let hi = self.f32_sub(t, d);
+        (hi, self.f32_sub(v, hi))
+    }
+
+    /// `fmul` of f32 on G80–G98, exact. Finite non-zero operands are split into
+    /// significands in [1, 2) and exponents; the f32 unit's product p of the significands
+    /// is CLIF's where the result is normal (the exponents added in the bits) and gives
+    /// infinity above. For a denormal result p's 24-bit significand is shifted right by the
+    /// bits lost and rounded to nearest even in integers, a tie broken by the sign of the
+    /// exact error x·y − p (Dekker's product on Veltkamp halves: every term exact). Zeros,
+    /// infinities and NaN take the unit's product with a denormal operand read as ±1
+    /// (the unit would read it as zero, and ∞ · denormal is ∞).
+    pub(super) fn fmul32_g80(&mut self, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let (mx, ex) = self.split32(x);
+        let (my, ey) = self.split32(y);
+        let p = self.f32_alu(Op::Mul, Src::Reg(mx), Src::Reg(my));
+        let (xh, xl) = self.veltkamp(mx);
+        let (yh, yl) = self.veltkamp(my);
+        let hh = self.f32_alu(Op::Mul, Src::Reg(xh), Src::Reg(yh));
+        let mut err = self.f32_sub(hh, p);
+        for (a, b) in [(xh, yl), (xl, yh), (xl, yl)] {
+            let t = self.f32_alu(Op::Mul, Src::Reg(a), Src::Reg(b));
+            err = self.f32_alu(Op::Add, Src::Reg(err), Src::Reg(t));
+        }
+
+        // The result's exponent F: p's (0 or 1) plus the operands'.
+        let e = self.op2(Op::Add, Ty::B32, Src::Reg(ex), Src::Reg(ey));
+        let pf = self.op2(Op::Shr, Ty::U32, Src::Reg(p), Src::Imm(23));
+        let f = self.op2(Op::Add, Ty::B32, Src::Reg(pf), Src::Reg(e));
+        let f = self.op2(Op::Add, Ty::B32, Src::Reg(f), Src::Imm(-127i32 as u32));
+        let shifted = self.op2(Op::Shl, Ty::B32, Src::Reg(e), Src::Imm(23));
+        let normal = self.op2(Op::Add, Ty::B32, Src::Reg(p), Src::Reg(shifted));
+        let inf = Context::mov_imm(self, INFINITY);
+        let over = self.set_reg(Cond::Ge, Ty::S32, Src::Reg(f), Src::Imm(128));
+        let normal = self.blend(over, inf, normal);
+
+        // A denormal result: s bits of P lost, rounded to nearest even.
+        let s = self.op2(Op::Subr, Ty::B32, Src::Reg(f), Src::Imm(-126i32 as u32));
+        let s = self.op2(Op::Max, Ty::S32, Src::Reg(s), Src::Imm(1));
+        let s = self.op2(Op::Min, Ty::S32, Src::Reg(s), Src::Imm(30));
+        let big_p = self.op2(Op::And, Ty::B32, Src::Reg(p), Src::Imm(0x007f_ffff));
+        let big_p = self.op2(Op::Or, Ty::B32, Src::Reg(big_p), Src::Imm(0x0080_0000));
+        let q = self.op2(Op::Shr, Ty::U32, Src::Reg(big_p), Src::Reg(s));
+        let back = self.op2(Op::Shl, Ty::B32, Src::Reg(q), Src::Reg(s));
+        let rem = self.op2(Op::Sub, Ty::B32, Src::Reg(big_p), Src::Reg(back));
+        let s1 = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Imm(-1i32 as u32));
+        let one = Context::mov_imm(self, 1);
+        let half = self.op2(Op::Shl, Ty::B32, Src::Reg(one), Src::Reg(s1));
+        let above = self.set_reg(Cond::G, Ty::U32, Src::Reg(rem), Src::Reg(half));
+        let tie = self.set_reg(Cond::E, Ty::U32, Src::Reg(rem), Src::Reg(half));
+        // A tie of p is one of x·y only where the error is zero: then to even, else
+        // toward the error.
+        let err_mag = self.op2(Op::And, Ty::B32, Src::Reg(err), Src::Imm(0x7fff_ffff));
+        let inexact = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(err_mag), Src::Imm(0));
+        let err_up = self.set_reg(Cond::L, Ty::S32, Src::Reg(err), Src::Imm(0));
+        let err_up = Context::logic(self, &Op::Xor, Src::Reg(err_up), Src::Imm(0), true, false);
+        let odd = self.op2(Op::And, Ty::B32, Src::Reg(q), Src::Imm(1));
+        let odd = self.op2(Op::Subr, Ty::B32, Src::Reg(odd), Src::Imm(0));
+        let tie_up = self.blend(inexact, err_up, odd);
+        let tie_up = self.op2(Op::And, Ty::B32, Src::Reg(tie), Src::Reg(tie_up));
+        let up = self.op2(Op::Or, Ty::B32, Src::Reg(above), Src::Reg(tie_up));
+        let tiny = self.op2(Op::Sub, Ty::B32, Src::Reg(q), Src::Reg(up));
+        let is_tiny = self.set_reg(Cond::L, Ty::S32, Src::Reg(f), Src::Imm(-126i32 as u32));
+        let mag = self.blend(is_tiny, tiny, normal);
+        let sign = self.op2(Op::Xor, Ty::B32, Src::Reg(x), Src::Reg(y));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(sign), Src::Imm(0x8000_0000));
+        let result = self.op2(Op::Or, Ty::B32, Src::Reg(mag), Src::Reg(sign));
+
+        // Zeros, infinities, NaN.
+        let mut any_special = None;
+        let mut operands = [x, y];
+        for v in operands.iter_mut() {
+            let mag = self.op2(Op::And, Ty::B32, Src::Reg(*v), Src::Imm(0x7fff_ffff));
+            let zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(mag), Src::Imm(0));
+            let top = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(INFINITY));
+            let special = self.op2(Op::Or, Ty::B32, Src::Reg(zero), Src::Reg(top));
+            any_special = Some(match any_special {
+                None => special,
+                Some(a) => self.op2(Op::Or, Ty::B32, Src::Reg(a), Src::Reg(special)),
+            });
+            let den = self.set_reg(Cond::L, Ty::U32, Src::Reg(mag), Src::Imm(0x0080_0000));
+            let den = Context::logic(self, &Op::And, Src::Reg(den), Src::Reg(zero), false, true);
+            let vs = self.op2(Op::And, Ty::B32, Src::Reg(*v), Src::Imm(0x8000_0000));
+            let unit = self.op2(Op::Or, Ty::B32, Src::Reg(vs), Src::Imm(0x3f80_0000));
+            *v = self.blend(den, unit, *v);
+        }
+        let special = self.f32_alu(Op::Mul, Src::Reg(operands[0]), Src::Reg(operands[1]));
+        let any_special = any_special.expect("two operands");
+        self.blend(any_special, special, result)
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// `m − s·s` for f32 `m` in [1, 4) and `s` in [1, 2), rounded once: Dekker's product
+    /// s·s = p + e on Veltkamp halves (every term exact), m − p exact (Sterbenz), then
+    /// one rounding of (m − p) − e.
+    fn sqrt_remainder(&mut self, m: Reg, s: Reg) -> Reg {
+        let p = self.f32_alu(Op::Mul, Src::Reg(s), Src::Reg(s));
+        let (h, l) = self.veltkamp(s);
+        let hh = self.f32_alu(Op::Mul, Src::Reg(h), Src::Reg(h));
+        let mut err = self.f32_sub(hh, p);
+        for (a, b) in [(h, l), (l, h), (l, l)] {
+            let t = self.f32_alu(Op::Mul, Src::Reg(a), Src::Reg(b));
+            err = self.f32_alu(Op::Add, Src::Reg(err), Src::Reg(t));
+        }
+        let d = self.f32_sub(m, p);
+        self.f32_sub(d, err)
+    }
+
+    /// `sqrt` of f32 on G80–G98, correctly rounded. A finite positive x is split into m in
+    /// [1, 4) and an even exponent 2E; s = m·rsqrt(m) is refined once by the remainder
+    /// (s += (m − s²)·rsqrt(m)/2) to within half an ulp and a little, clamped to [1, 2),
+    /// and corrected exactly: m − s² lies on the lattice of 2^−46, so with u = 2^−23,
+    /// √m > s + u/2 iff m − s² ≥ s·u + 2^−46 and √m < s − u/2 iff m − s² ≤ −s·u, which a
+    /// once-rounded remainder decides as well as the exact one (both bounds are f32
+    /// values). The root s·2^E is normal: E is added in the bits. ±0, +∞ and NaN are their
+    /// own roots; a negative x gives a NaN.
+    pub(super) fn sqrt32_g80(&mut self, x: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let (m, e) = self.split32(x);
+        let odd = self.op2(Op::And, Ty::B32, Src::Reg(e), Src::Imm(1));
+        let raised = self.op2(Op::Shl, Ty::B32, Src::Reg(odd), Src::Imm(23));
+        let m = self.op2(Op::Add, Ty::B32, Src::Reg(m), Src::Reg(raised));
+        let half_e = self.op2(Op::Shr, Ty::S32, Src::Reg(e), Src::Imm(1));
+
+        let y = self.vreg(RegClass::Int);
+        self.emit(Inst::Alu(Alu::new(
+            Op::Rsqrt,
+            Some(Ty::F32),
+            Some(y),
+            &[Src::Reg(m)],
+        )));
+        let s = self.f32_alu(Op::Mul, Src::Reg(m), Src::Reg(y));
+        let r = self.sqrt_remainder(m, s);
+        let h = self.f32_alu(Op::Mul, Src::Reg(y), Src::Imm(0x3f00_0000));
+        let t = self.f32_alu(Op::Mul, Src::Reg(r), Src::Reg(h));
+        let s = self.f32_alu(Op::Add, Src::Reg(s), Src::Reg(t));
+        // Clamp to [1, 2) on the bits (positive values order as integers).
+        let s = self.op2(Op::Max, Ty::U32, Src::Reg(s), Src::Imm(0x3f80_0000));
+        let s = self.op2(Op::Min, Ty::U32, Src::Reg(s), Src::Imm(0x3fff_ffff));
+
+        let r = self.sqrt_remainder(m, s);
+        let su = self.op2(
+            Op::Add,
+            Ty::B32,
+            Src::Reg(s),
+            Src::Imm((-23i32 << 23) as u32),
+        );
+        let tiny = Context::mov_imm(self, (127 - 46) << 23);
+        let above = self.f32_alu(Op::Add, Src::Reg(su), Src::Reg(tiny));
+        let up = self.set_float(Cond::Ge, r, above);
+        let nsu = self.op2(Op::Xor, Ty::B32, Src::Reg(su), Src::Imm(0x8000_0000));
+        let down = self.set_float(Cond::Le, r, nsu);
+        // One step in the bits: +1, −1 or 0.
+        let step = self.op2(Op::Sub, Ty::B32, Src::Reg(down), Src::Reg(up));
+        let s = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Reg(step));
+        let shifted = self.op2(Op::Shl, Ty::B32, Src::Reg(half_e), Src::Imm(23));
+        let result = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Reg(shifted));
+
+        // ±0, +∞, NaN: x itself; below zero: NaN.
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(mag), Src::Imm(0));
+        let top = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(INFINITY));
+        let special = self.op2(Op::Or, Ty::B32, Src::Reg(zero), Src::Reg(top));
+        let result = self.blend(special, x, result);
+        let neg = self.op2(Op::Shr, Ty::S32, Src::Reg(x), Src::Imm(31));
+        let neg = Context::logic(self, &Op::And, Src::Reg(neg), Src::Reg(zero), false, true);
+        let nan = Context::mov_imm(self, NAN);
+        self.blend(neg, nan, result)
+    }
+
+    /// `set cmp f32` into a register: −1 where `cmp` holds (the operands are normal or
+    /// zero here, which the unit compares exactly), else 0.
+    fn set_float(&mut self, cmp: Cond, a: Reg, b: Reg) -> Reg {
+        self.set_reg(cmp, Ty::F32, Src::Reg(a), Src::Reg(b))
     }
 }

@@ -308,6 +308,61 @@ impl generated::Context for IsleContext<'_, '_> {
         IsleContext::f32_to_int(self, signed, ty, x)
     }
 
+    fn farith64(&mut self, op: &ir::Opcode, x: Value, y: Value) -> Reg {
+        IsleContext::farith64(self, *op, x, y)
+    }
+
+    fn fma64(&mut self, x: Value, y: Value, z: Value) -> Reg {
+        IsleContext::fma64(self, x, y, z)
+    }
+
+    fn fdiv64(&mut self, x: Value, y: Value) -> Reg {
+        let x = self.put_in_reg(x);
+        let y = self.put_in_reg(y);
+        IsleContext::fdiv64(self, x, y)
+    }
+
+    fn sqrt64(&mut self, x: Value) -> Reg {
+        let x = self.put_in_reg(x);
+        IsleContext::sqrt64(self, x)
+    }
+
+    fn f32_via_f64(&mut self, op: &ir::Opcode, x: Value, y: Value) -> Reg {
+        IsleContext::f32_via_f64(self, *op, x, y)
+    }
+
+    fn fma32(&mut self, x: Value, y: Value, z: Value) -> Reg {
+        IsleContext::fma32(self, x, y, z)
+    }
+
+    fn fsign64(&mut self, op: &ir::Opcode, x: Value, y: Value) -> Reg {
+        IsleContext::fsign64(self, *op, x, y)
+    }
+
+    fn fcmp64(&mut self, cc: &FloatCC, x: Value, y: Value) -> Reg {
+        IsleContext::fcmp64(self, *cc, x, y)
+    }
+
+    fn fminmax64(&mut self, max: bool, x: Value, y: Value) -> Reg {
+        IsleContext::fminmax64(self, max, x, y)
+    }
+
+    fn round64(&mut self, round: &Round, x: Value) -> Reg {
+        IsleContext::round64(self, *round, x)
+    }
+
+    fn fconvert(&mut self, promote: bool, x: Value) -> Reg {
+        IsleContext::fconvert(self, promote, x)
+    }
+
+    fn int_to_float(&mut self, signed: bool, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::int_to_float(self, signed, ty, x)
+    }
+
+    fn float_to_int(&mut self, signed: bool, ty: ir::Type, x: Value) -> Reg {
+        IsleContext::float_to_int(self, signed, ty, x)
+    }
+
     fn reg_src(&mut self, r: Reg) -> Src {
         Src::Reg(r)
     }

@@ -19,6 +19,7 @@ pub use crate::machinst::isle::InstOutput;
 
 mod branches;
 mod f32_ops;
+mod f64_ops;
 mod int_arith;
 mod isle;
 
