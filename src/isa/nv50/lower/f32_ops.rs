@@ -5,7 +5,7 @@
 //! `fmax`, `floor` and `ceil` are computed on the bits with integer instructions, which see
 //! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
 //! `fadd`, `fsub`, `fmul` and `sqrt` on G80–G98 use the f32 unit only where flushing cannot change
-//! the result, or on normalised operands;
+//! the result, or on normalised operands; `fdiv` there divides the significands in integers;
 //! GT200 computes f32 arithmetic in f64 (`f64_ops.rs`).
 
 use super::IsleContext;
@@ -479,5 +479,113 @@ impl IsleContext<'_, '_> {
     /// zero here, which the unit compares exactly), else 0.
     fn set_float(&mut self, cmp: Cond, a: Reg, b: Reg) -> Reg {
         self.set_reg(cmp, Ty::F32, Src::Reg(a), Src::Reg(b))
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// The f32 magnitude bits nearest (ties to even) to (m + δ)·2^(e − 30), where m has its
+    /// leading bit at bit 30 (or is zero), δ in [0, 1) is nonzero exactly where m's bit 0
+    /// is set (a sticky bit jammed in, below every rounding position used), and e is at
+    /// most 276; infinity above the largest f32. The significand keeps 24 bits (s = 7 lost)
+    /// for a normal result and fewer for a denormal one (s = −119 − e, at most 31: below
+    /// e = −150 the value is under a quarter of the smallest denormal and rounds to 0).
+    /// The rounded q carries into the exponent field by itself.
+    fn round_to_f32(&mut self, e: Reg, m: Reg) -> Reg {
+        let s = self.op2(Op::Subr, Ty::B32, Src::Reg(e), Src::Imm(-119i32 as u32));
+        let s = self.op2(Op::Max, Ty::S32, Src::Reg(s), Src::Imm(7));
+        let s = self.op2(Op::Min, Ty::S32, Src::Reg(s), Src::Imm(31));
+        let gone = self.set_reg(Cond::L, Ty::S32, Src::Reg(e), Src::Imm(-150i32 as u32));
+        let m = Context::logic(self, &Op::And, Src::Reg(m), Src::Reg(gone), false, true);
+        let q = self.op2(Op::Shr, Ty::U32, Src::Reg(m), Src::Reg(s));
+        let back = self.op2(Op::Shl, Ty::B32, Src::Reg(q), Src::Reg(s));
+        let rem = self.op2(Op::Sub, Ty::B32, Src::Reg(m), Src::Reg(back));
+        let s1 = self.op2(Op::Add, Ty::B32, Src::Reg(s), Src::Imm(-1i32 as u32));
+        let one = Context::mov_imm(self, 1);
+        let half = self.op2(Op::Shl, Ty::B32, Src::Reg(one), Src::Reg(s1));
+        let above = self.set_reg(Cond::G, Ty::U32, Src::Reg(rem), Src::Reg(half));
+        let tie = self.set_reg(Cond::E, Ty::U32, Src::Reg(rem), Src::Reg(half));
+        let odd = self.op2(Op::And, Ty::B32, Src::Reg(q), Src::Imm(1));
+        let odd = self.op2(Op::Subr, Ty::B32, Src::Reg(odd), Src::Imm(0));
+        let tie_up = self.op2(Op::And, Ty::B32, Src::Reg(tie), Src::Reg(odd));
+        let up = self.op2(Op::Or, Ty::B32, Src::Reg(above), Src::Reg(tie_up));
+        // The exponent field below q's leading bit (bit 23 of a normal q): e + 126, or 0
+        // for a denormal.
+        let field = self.op2(Op::Add, Ty::B32, Src::Reg(e), Src::Imm(126));
+        let field = self.op2(Op::Max, Ty::S32, Src::Reg(field), Src::Imm(0));
+        let field = self.op2(Op::Shl, Ty::B32, Src::Reg(field), Src::Imm(23));
+        let bits = self.op2(Op::Add, Ty::B32, Src::Reg(field), Src::Reg(q));
+        let bits = self.op2(Op::Sub, Ty::B32, Src::Reg(bits), Src::Reg(up));
+        self.op2(Op::Min, Ty::U32, Src::Reg(bits), Src::Imm(INFINITY))
+    }
+
+    /// −1 where the f32 `x` is ±0, ±∞ or a NaN, else 0; and x's magnitude bits.
+    fn zero_or_special32(&mut self, x: Reg) -> (Reg, Reg) {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let nonzero = self.op2(Op::Add, Ty::B32, Src::Reg(mag), Src::Imm(-1i32 as u32));
+        // mag − 1 ≥ ∞ − 1 (unsigned) for 0 (wrapped), ∞ and the NaNs.
+        let special = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(nonzero), Src::Imm(INFINITY - 1));
+        (special, mag)
+    }
+
+    /// `fdiv` of f32 on G80–G98, correctly rounded, in integers. Finite non-zero operands
+    /// are split into 24-bit significands A, B and exponents (denormals normalised by
+    /// `split32`); A is doubled where A < B so the quotient lies in [1, 2); restoring
+    /// division gives its first 25 bits, one per step (the carry of r − B is the bit, and
+    /// keeps r − B), and the remainder's being non-zero is the sticky bit, so the rounding
+    /// of `round_to_f32` is the exact quotient's, denormal results and ties included.
+    /// No SFU: nothing depends on an estimate's accuracy. ±0, ±∞ and NaN operands take
+    /// IEEE's rules on the bits: NaN for NaN, 0/0 and ∞/∞, ∞ for ∞/y and x/0, else 0.
+    pub(super) fn fdiv32_g80(&mut self, x: Value, y: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let (mx, ex) = self.split32(x);
+        let (my, ey) = self.split32(y);
+        // The significands as integers: [1, 2)'s bits less 1.0's exponent field, plus 2^23.
+        let a = self.op2(Op::Add, Ty::B32, Src::Reg(mx), Src::Imm(0xc100_0000));
+        let b = self.op2(Op::Add, Ty::B32, Src::Reg(my), Src::Imm(0xc100_0000));
+        let lt = self.set_reg(Cond::L, Ty::U32, Src::Reg(a), Src::Reg(b));
+        let a_lt = self.op2(Op::And, Ty::B32, Src::Reg(a), Src::Reg(lt));
+        let mut r = self.op2(Op::Add, Ty::B32, Src::Reg(a), Src::Reg(a_lt));
+        let e = self.op2(Op::Sub, Ty::B32, Src::Reg(ex), Src::Reg(ey));
+        let e = self.op2(Op::Add, Ty::B32, Src::Reg(e), Src::Reg(lt));
+
+        // r in [B, 2B): the first bit is 1.
+        r = self.op2(Op::Sub, Ty::B32, Src::Reg(r), Src::Reg(b));
+        let mut q = Context::mov_imm(self, 1);
+        for _ in 0..24 {
+            let r2 = self.op2(Op::Add, Ty::B32, Src::Reg(r), Src::Reg(r));
+            let (t, bit) = self.add_carry(Op::Sub, Src::Reg(r2), Src::Reg(b), None);
+            r = self.select_on(bit, Cond::C, t, r2);
+            q = self.addc(Src::Reg(q), Src::Reg(q), bit);
+        }
+        let sticky = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(r), Src::Imm(0));
+        let sticky = self.op2(Op::And, Ty::B32, Src::Reg(sticky), Src::Imm(1));
+        let m = self.op2(Op::Shl, Ty::B32, Src::Reg(q), Src::Imm(6));
+        let m = self.op2(Op::Or, Ty::B32, Src::Reg(m), Src::Reg(sticky));
+        let mag = self.round_to_f32(e, m);
+
+        // ±0, ±∞, NaN.
+        let (sx, ax) = self.zero_or_special32(x);
+        let (sy, ay) = self.zero_or_special32(y);
+        let special = self.op2(Op::Or, Ty::B32, Src::Reg(sx), Src::Reg(sy));
+        let x_inf = self.set_reg(Cond::E, Ty::U32, Src::Reg(ax), Src::Imm(INFINITY));
+        let y_zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(ay), Src::Imm(0));
+        let inf = self.op2(Op::Or, Ty::B32, Src::Reg(x_inf), Src::Reg(y_zero));
+        // NaN: a NaN operand, or both operands zero or both infinite (equal magnitudes,
+        // each special).
+        let nx = self.is_nan(x);
+        let ny = self.is_nan(y);
+        let nan = self.op2(Op::Or, Ty::B32, Src::Reg(nx), Src::Reg(ny));
+        let both = self.op2(Op::And, Ty::B32, Src::Reg(sx), Src::Reg(sy));
+        let same = self.set_reg(Cond::E, Ty::U32, Src::Reg(ax), Src::Reg(ay));
+        let both = self.op2(Op::And, Ty::B32, Src::Reg(both), Src::Reg(same));
+        let nan = self.op2(Op::Or, Ty::B32, Src::Reg(nan), Src::Reg(both));
+        let special_mag = self.op2(Op::And, Ty::B32, Src::Reg(inf), Src::Imm(INFINITY));
+        let nan_bits = Context::mov_imm(self, NAN);
+        let special_mag = self.blend(nan, nan_bits, special_mag);
+        let mag = self.blend(special, special_mag, mag);
+        let sign = self.op2(Op::Xor, Ty::B32, Src::Reg(x), Src::Reg(y));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(sign), Src::Imm(0x8000_0000));
+        self.op2(Op::Or, Ty::B32, Src::Reg(mag), Src::Reg(sign))
     }
 }

@@ -517,6 +517,7 @@ impl IsleContext<'_, '_> {
                     return self.fadd32_g80(opcode == Opcode::Fsub, x, y);
                 }
                 Opcode::Fmul => return self.fmul32_g80(x, y),
+                Opcode::Fdiv => return self.fdiv32_g80(x, y),
                 Opcode::Sqrt => return self.sqrt32_g80(x),
                 _ => {}
             }

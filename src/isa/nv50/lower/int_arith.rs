@@ -919,7 +919,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// `cond($c) ? t : f` in a new register (a predicated `mov`).
-    fn select_on(&mut self, c: Reg, cond: Cond, t: Reg, f: Reg) -> Reg {
+    pub(super) fn select_on(&mut self, c: Reg, cond: Cond, t: Reg, f: Reg) -> Reg {
         let dst = self.vreg(t.class());
         self.emit(Inst::Select { dst, cond, c, t, f });
         dst
