@@ -5,7 +5,8 @@
 //! `fmax`, `floor` and `ceil` are computed on the bits with integer instructions, which see
 //! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
 //! `fadd`, `fsub`, `fmul` and `sqrt` on G80–G98 use the f32 unit only where flushing cannot change
-//! the result, or on normalised operands; `fdiv` there divides the significands in integers;
+//! the result, or on normalised operands; `fdiv` and `fma` there work on the significands in
+//! integers;
 //! GT200 computes f32 arithmetic in f64 (`f64_ops.rs`).
 
 use super::IsleContext;
@@ -587,5 +588,178 @@ impl IsleContext<'_, '_> {
         let sign = self.op2(Op::Xor, Ty::B32, Src::Reg(x), Src::Reg(y));
         let sign = self.op2(Op::And, Ty::B32, Src::Reg(sign), Src::Imm(0x8000_0000));
         self.op2(Op::Or, Ty::B32, Src::Reg(mag), Src::Reg(sign))
+    }
+}
+
+/// A 64-bit integer held in two registers (low, high) for the `fma` expansion.
+type Words = (Reg, Reg);
+
+impl IsleContext<'_, '_> {
+    /// (lo, hi) >> k for k in [0, 63], with the bits shifted out ORed into bit 0 (a sticky
+    /// bit). Whole words move first; the in-word shift feeds the high word's bits in
+    /// through `(hi << 1) << (31 − k)`, which avoids a shift by 32 for k = 0.
+    fn shr64_sticky(&mut self, (lo, hi): Words, k: Reg) -> Words {
+        let words = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(k), Src::Imm(32));
+        let lo_set = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(lo), Src::Imm(0));
+        let lost_word = self.op2(Op::And, Ty::B32, Src::Reg(lo_set), Src::Reg(words));
+        let lo = self.blend(words, hi, lo);
+        let hi = Context::logic(self, &Op::And, Src::Reg(hi), Src::Reg(words), false, true);
+        let k = self.op2(Op::And, Ty::B32, Src::Reg(k), Src::Imm(31));
+        let t = self.op2(Op::Subr, Ty::B32, Src::Reg(k), Src::Imm(31));
+        let lo2 = self.op2(Op::Shl, Ty::B32, Src::Reg(lo), Src::Imm(1));
+        let lost = self.op2(Op::Shl, Ty::B32, Src::Reg(lo2), Src::Reg(t));
+        let lost = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(lost), Src::Imm(0));
+        let hi2 = self.op2(Op::Shl, Ty::B32, Src::Reg(hi), Src::Imm(1));
+        let carried = self.op2(Op::Shl, Ty::B32, Src::Reg(hi2), Src::Reg(t));
+        let lo = self.op2(Op::Shr, Ty::U32, Src::Reg(lo), Src::Reg(k));
+        let lo = self.op2(Op::Or, Ty::B32, Src::Reg(lo), Src::Reg(carried));
+        let hi = self.op2(Op::Shr, Ty::U32, Src::Reg(hi), Src::Reg(k));
+        let sticky = self.op2(Op::Or, Ty::B32, Src::Reg(lost), Src::Reg(lost_word));
+        let sticky = self.op2(Op::And, Ty::B32, Src::Reg(sticky), Src::Imm(1));
+        (
+            self.op2(Op::Or, Ty::B32, Src::Reg(lo), Src::Reg(sticky)),
+            hi,
+        )
+    }
+
+    /// (lo, hi) << n for n in [0, 63], whole words first, then in-word as above.
+    fn shl64(&mut self, (lo, hi): Words, n: Reg) -> Words {
+        let words = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(n), Src::Imm(32));
+        let hi = self.blend(words, lo, hi);
+        let lo = Context::logic(self, &Op::And, Src::Reg(lo), Src::Reg(words), false, true);
+        let n = self.op2(Op::And, Ty::B32, Src::Reg(n), Src::Imm(31));
+        let t = self.op2(Op::Subr, Ty::B32, Src::Reg(n), Src::Imm(31));
+        let lo1 = self.op2(Op::Shr, Ty::U32, Src::Reg(lo), Src::Imm(1));
+        let carried = self.op2(Op::Shr, Ty::U32, Src::Reg(lo1), Src::Reg(t));
+        let hi = self.op2(Op::Shl, Ty::B32, Src::Reg(hi), Src::Reg(n));
+        let hi = self.op2(Op::Or, Ty::B32, Src::Reg(hi), Src::Reg(carried));
+        (self.op2(Op::Shl, Ty::B32, Src::Reg(lo), Src::Reg(n)), hi)
+    }
+
+    /// (x ^ s) − s of a 64-bit value: x negated where the mask s is −1.
+    fn negate64_where(&mut self, (lo, hi): Words, s: Reg) -> Words {
+        let lo = self.op2(Op::Xor, Ty::B32, Src::Reg(lo), Src::Reg(s));
+        let hi = self.op2(Op::Xor, Ty::B32, Src::Reg(hi), Src::Reg(s));
+        let (lo, c) = self.add_carry(Op::Sub, Src::Reg(lo), Src::Reg(s), None);
+        // hi − s − borrow = hi + ~s + carry.
+        let ns = Context::logic(self, &Op::Xor, Src::Reg(s), Src::Imm(0), true, false);
+        (lo, self.addc(Src::Reg(hi), Src::Reg(ns), c))
+    }
+
+    /// The number of leading zeros of a 64-bit value (64 for zero).
+    fn clz64(&mut self, (lo, hi): Words) -> Reg {
+        let n_hi = self.clz32(hi);
+        let n_lo = self.clz32(lo);
+        let empty = self.set_reg(Cond::E, Ty::U32, Src::Reg(n_hi), Src::Imm(32));
+        let t = self.op2(Op::And, Ty::B32, Src::Reg(empty), Src::Reg(n_lo));
+        self.op2(Op::Add, Ty::B32, Src::Reg(n_hi), Src::Reg(t))
+    }
+
+    /// The f32 magnitude bits nearest to a non-zero 64-bit magnitude times 2^(e − 63 + n),
+    /// n being its leading zeros: normalised to bit 63, its top 31 bits with the rest as a
+    /// sticky bit, rounded by `round_to_f32` (whose m has its leading bit at bit 30).
+    fn round64_to_f32(&mut self, m: Words, e: Reg) -> Reg {
+        let n = self.clz64(m);
+        let (lo, hi) = self.shl64(m, n);
+        let top = self.op2(Op::Shr, Ty::U32, Src::Reg(hi), Src::Imm(1));
+        let low_bit = self.op2(Op::And, Ty::B32, Src::Reg(hi), Src::Imm(1));
+        let rest = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(lo), Src::Imm(0));
+        let rest = self.op2(Op::And, Ty::B32, Src::Reg(rest), Src::Imm(1));
+        let sticky = self.op2(Op::Or, Ty::B32, Src::Reg(low_bit), Src::Reg(rest));
+        let top = self.op2(Op::Or, Ty::B32, Src::Reg(top), Src::Reg(sticky));
+        let e = self.op2(Op::Sub, Ty::B32, Src::Reg(e), Src::Reg(n));
+        self.round_to_f32(e, top)
+    }
+
+    /// `fma` of f32 on G80–G98, exact, in integers. Finite non-zero x, y and finite z are
+    /// split into 24-bit significands and exponents; the 48-bit product of the
+    /// significands (four 16×16 multiplies) and the addend's significand are placed in
+    /// 64-bit frames with their leading bits at bit 60 or 61 (the product shifted by 14,
+    /// the addend by 37), the one with the smaller exponent is shifted right by the
+    /// difference with a sticky bit (clamped to 62: it is all sticky by then), and they are
+    /// added in two's complement. Bits are lost to the sticky bit only where the other
+    /// operand is at least 2^14 times larger, so the sum keeps its leading bit at 59 or
+    /// above and the sticky bit lies far below the rounding position; the sum's magnitude
+    /// is rounded once (`round64_to_f32`), an exact zero giving +0. A zero z takes an
+    /// exponent below every product's. Zeros, infinities and NaN (of x or y, or an infinite
+    /// or NaN z) take the f32 unit's x'·y' + z, x' and y' being x and y where they are
+    /// special and ±1 otherwise: IEEE's rules for a product of ±1, ±0, ±∞ or NaN and for
+    /// its sum with z, except that a zero product plus a non-zero finite z is z itself
+    /// (the unit would flush a denormal z).
+    pub(super) fn fma32_g80(&mut self, x: Value, y: Value, z: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let y = Context::put_in_reg(self, y);
+        let z = Context::put_in_reg(self, z);
+        let (mx, ex) = self.split32(x);
+        let (my, ey) = self.split32(y);
+        let (mz, ez) = self.split32(z);
+        let a = self.op2(Op::Add, Ty::B32, Src::Reg(mx), Src::Imm(0xc100_0000));
+        let b = self.op2(Op::Add, Ty::B32, Src::Reg(my), Src::Imm(0xc100_0000));
+        let c = self.op2(Op::Add, Ty::B32, Src::Reg(mz), Src::Imm(0xc100_0000));
+        let (sz, az) = self.zero_or_special32(z);
+        let z_zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(az), Src::Imm(0));
+        let c = Context::logic(self, &Op::And, Src::Reg(c), Src::Reg(z_zero), false, true);
+        let below = Context::mov_imm(self, -512i32 as u32);
+        let ez = self.blend(z_zero, below, ez);
+
+        // The frames: x·y = (P << 14)·2^(ex + ey − 60), z = (C << 37)·2^(ez − 60).
+        let (pl, ph) = self.mul_wide(a, b);
+        let pl14 = self.op2(Op::Shl, Ty::B32, Src::Reg(pl), Src::Imm(14));
+        let carried = self.op2(Op::Shr, Ty::U32, Src::Reg(pl), Src::Imm(18));
+        let ph = self.op2(Op::Shl, Ty::B32, Src::Reg(ph), Src::Imm(14));
+        let ph = self.op2(Op::Or, Ty::B32, Src::Reg(ph), Src::Reg(carried));
+        let ch = self.op2(Op::Shl, Ty::B32, Src::Reg(c), Src::Imm(5));
+        let ep = self.op2(Op::Add, Ty::B32, Src::Reg(ex), Src::Reg(ey));
+        let d = self.op2(Op::Sub, Ty::B32, Src::Reg(ep), Src::Reg(ez));
+        let p_big = self.set_reg(Cond::Ge, Ty::S32, Src::Reg(d), Src::Imm(0));
+        let big_lo = self.op2(Op::And, Ty::B32, Src::Reg(pl14), Src::Reg(p_big));
+        let big_hi = self.blend(p_big, ph, ch);
+        let small_lo = Context::logic(self, &Op::And, Src::Reg(pl14), Src::Reg(p_big), false, true);
+        let small_hi = self.blend(p_big, ch, ph);
+        let nd = self.op2(Op::Subr, Ty::B32, Src::Reg(d), Src::Imm(0));
+        let k = self.op2(Op::Max, Ty::S32, Src::Reg(d), Src::Reg(nd));
+        let k = self.op2(Op::Min, Ty::U32, Src::Reg(k), Src::Imm(62));
+        let e = self.op2(Op::Max, Ty::S32, Src::Reg(ep), Src::Reg(ez));
+        let small = self.shr64_sticky((small_lo, small_hi), k);
+
+        // Signed sum.
+        let xy = self.op2(Op::Xor, Ty::B32, Src::Reg(x), Src::Reg(y));
+        let sp = self.op2(Op::Shr, Ty::S32, Src::Reg(xy), Src::Imm(31));
+        let sc = self.op2(Op::Shr, Ty::S32, Src::Reg(z), Src::Imm(31));
+        let big_s = self.blend(p_big, sp, sc);
+        let small_s = self.blend(p_big, sc, sp);
+        let (bl, bh) = self.negate64_where((big_lo, big_hi), big_s);
+        let (sl, sh) = self.negate64_where(small, small_s);
+        let (rl, carry) = self.add_carry(Op::Add, Src::Reg(bl), Src::Reg(sl), None);
+        let rh = self.addc(Src::Reg(bh), Src::Reg(sh), carry);
+        let rs = self.op2(Op::Shr, Ty::S32, Src::Reg(rh), Src::Imm(31));
+        let m = self.negate64_where((rl, rh), rs);
+        // The leading bit at 63 − n has weight 2^(e − 60 + 63 − n).
+        let e = self.op2(Op::Add, Ty::B32, Src::Reg(e), Src::Imm(3));
+        let mag = self.round64_to_f32(m, e);
+        let any = self.op2(Op::Or, Ty::B32, Src::Reg(m.0), Src::Reg(m.1));
+        let nonzero = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(any), Src::Imm(0));
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(mag), Src::Reg(nonzero));
+        let sign = self.op2(Op::And, Ty::B32, Src::Reg(rs), Src::Imm(0x8000_0000));
+        let result = self.op2(Op::Or, Ty::B32, Src::Reg(mag), Src::Reg(sign));
+
+        // Zeros, infinities, NaN.
+        let mut any_special =
+            Context::logic(self, &Op::And, Src::Reg(sz), Src::Reg(z_zero), false, true);
+        let mut operands = [x, y];
+        for v in operands.iter_mut() {
+            let (special, _) = self.zero_or_special32(*v);
+            any_special = self.op2(Op::Or, Ty::B32, Src::Reg(any_special), Src::Reg(special));
+            let vs = self.op2(Op::And, Ty::B32, Src::Reg(*v), Src::Imm(0x8000_0000));
+            let unit = self.op2(Op::Or, Ty::B32, Src::Reg(vs), Src::Imm(0x3f80_0000));
+            *v = self.blend(special, *v, unit);
+        }
+        let p = self.f32_alu(Op::Mul, Src::Reg(operands[0]), Src::Reg(operands[1]));
+        let s = self.f32_alu(Op::Add, Src::Reg(p), Src::Reg(z));
+        let p_mag = self.op2(Op::And, Ty::B32, Src::Reg(p), Src::Imm(0x7fff_ffff));
+        let p_zero = self.set_reg(Cond::E, Ty::U32, Src::Reg(p_mag), Src::Imm(0));
+        let z_plain = Context::logic(self, &Op::And, Src::Reg(p_zero), Src::Reg(sz), false, true);
+        let special = self.blend(z_plain, z, s);
+        self.blend(any_special, special, result)
     }
 }

@@ -522,9 +522,6 @@ impl IsleContext<'_, '_> {
                 _ => {}
             }
         }
-        if !self.needs_f64(opcode) {
-            return self.vreg(RegClass::Int);
-        }
         let a = self.promote(x);
         let r = match opcode {
             Opcode::Sqrt => self.sqrt64(a),
@@ -547,8 +544,8 @@ impl IsleContext<'_, '_> {
     /// which makes the final rounding to f32 correct (Boldo and Melquiond, "Emulation of
     /// FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
     pub(super) fn fma32(&mut self, x: Value, y: Value, z: Value) -> Reg {
-        if !self.needs_f64(Opcode::Fma) {
-            return self.vreg(RegClass::Int);
+        if self.backend.variant < Variant::G200 {
+            return self.fma32_g80(x, y, z);
         }
         let a = self.promote(x);
         let b = self.promote(y);
@@ -579,17 +576,5 @@ impl IsleContext<'_, '_> {
         let hi = self.addc(Src::Reg(sh), Src::Reg(delta_hi), carry);
         let odd_sum = self.combine(lo, hi);
         self.demote(odd_sum)
-    }
-
-    /// The f32 operations above need GT200's f64 unit; on G80–G98 a `CompileError`.
-    fn needs_f64(&mut self, opcode: Opcode) -> bool {
-        if self.backend.variant >= Variant::G200 {
-            return true;
-        }
-        self.fail(format!(
-            "`{opcode}` of f32 is computed exactly through GT200's f64 unit; G80–G98 have \
-             no exact expansion for it yet"
-        ));
-        false
     }
 }

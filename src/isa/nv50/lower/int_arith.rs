@@ -339,7 +339,7 @@ impl IsleContext<'_, '_> {
     /// `clz` of a 32-bit value: `cvt rm f32 u32` is exact in its exponent (rounding down
     /// never reaches the next power of two), so clz = 158 − (bits >> 23); zero gives 158,
     /// clamped to 32.
-    fn clz32(&mut self, x: Reg) -> Reg {
+    pub(super) fn clz32(&mut self, x: Reg) -> Reg {
         let f = self.cvt(
             Ty::F32,
             Ty::U32,
