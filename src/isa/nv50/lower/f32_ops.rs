@@ -6,7 +6,7 @@
 //! denormals and NaNs as they are. Conversions use `cvt`, whose integer side is exact.
 //! `fadd`, `fsub`, `fmul` and `sqrt` on G80–G98 use the f32 unit only where flushing cannot change
 //! the result, or on normalised operands; `fdiv` and `fma` there work on the significands in
-//! integers;
+//! integers, and so do the conversions between f32 and i64 (G80–G98 have no 64-bit `cvt`);
 //! GT200 computes f32 arithmetic in f64 (`f64_ops.rs`).
 
 use super::IsleContext;
@@ -591,7 +591,8 @@ impl IsleContext<'_, '_> {
     }
 }
 
-/// A 64-bit integer held in two registers (low, high) for the `fma` expansion.
+/// A 64-bit integer held in two registers (low, high) for the `fma` expansion and the
+/// conversions between f32 and i64.
 type Words = (Reg, Reg);
 
 impl IsleContext<'_, '_> {
@@ -669,6 +670,79 @@ impl IsleContext<'_, '_> {
         let top = self.op2(Op::Or, Ty::B32, Src::Reg(top), Src::Reg(sticky));
         let e = self.op2(Op::Sub, Ty::B32, Src::Reg(e), Src::Reg(n));
         self.round_to_f32(e, top)
+    }
+
+    /// `fcvt_from_uint`/`fcvt_from_sint` of i64 to f32 on G80–G98 (no 64-bit `cvt`): the
+    /// magnitude (two's complement undone where negative; MIN's is 2^63 unsigned) rounded
+    /// once by `round64_to_f32`, zero kept as +0, the sign ORed in.
+    pub(super) fn int64_to_f32_g80(&mut self, signed: bool, x: Value) -> Reg {
+        let x = Context::put_in_reg(self, x);
+        let (lo, hi) = self.halves(x);
+        let (m, sign) = if signed {
+            let s = self.op2(Op::Shr, Ty::S32, Src::Reg(hi), Src::Imm(31));
+            let m = self.negate64_where((lo, hi), s);
+            (m, Some(s))
+        } else {
+            ((lo, hi), None)
+        };
+        // m·2^0: the leading bit at 63 − n has weight 2^(63 − n).
+        let e = Context::mov_imm(self, 63);
+        let mag = self.round64_to_f32(m, e);
+        let any = self.op2(Op::Or, Ty::B32, Src::Reg(lo), Src::Reg(hi));
+        let nonzero = self.set_reg(Cond::Lg, Ty::U32, Src::Reg(any), Src::Imm(0));
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(mag), Src::Reg(nonzero));
+        match sign {
+            Some(s) => {
+                let sign = self.op2(Op::And, Ty::B32, Src::Reg(s), Src::Imm(0x8000_0000));
+                self.op2(Op::Or, Ty::B32, Src::Reg(mag), Src::Reg(sign))
+            }
+            None => mag,
+        }
+    }
+
+    /// `fcvt_to_uint`/`fcvt_to_sint` (and `_sat`: a GPU cannot trap, `docs/ir.md`) of f32
+    /// to i64 on G80–G98 (no 64-bit `cvt`), in integers. |x| = S·2^(f − 150) for the
+    /// exponent field f and the 24-bit significand S; its integer part is S >> (150 − f)
+    /// (0 from a shift of 24 on: |x| < 1, denormals included), or S << (f − 150), which
+    /// fits in 64 bits below the saturation bounds 2^63 (signed) and 2^64 (unsigned), at
+    /// and above which (∞ too) the result is the type's limit of x's sign. A negative x
+    /// gives 0 unsigned, and NaN gives 0.
+    pub(super) fn f32_to_int64_g80(&mut self, signed: bool, x: Reg) -> Reg {
+        let mag = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x7fff_ffff));
+        let field = self.op2(Op::Shr, Ty::U32, Src::Reg(mag), Src::Imm(23));
+        let frac = self.op2(Op::And, Ty::B32, Src::Reg(x), Src::Imm(0x007f_ffff));
+        let sig = self.op2(Op::Or, Ty::B32, Src::Reg(frac), Src::Imm(0x0080_0000));
+        let right = self.op2(Op::Subr, Ty::B32, Src::Reg(field), Src::Imm(150));
+        let right = self.op2(Op::Max, Ty::S32, Src::Reg(right), Src::Imm(0));
+        let right = self.op2(Op::Min, Ty::S32, Src::Reg(right), Src::Imm(31));
+        let int = self.op2(Op::Shr, Ty::U32, Src::Reg(sig), Src::Reg(right));
+        let left = self.op2(Op::Add, Ty::B32, Src::Reg(field), Src::Imm(-150i32 as u32));
+        let left = self.op2(Op::Max, Ty::S32, Src::Reg(left), Src::Imm(0));
+        let left = self.op2(Op::Min, Ty::S32, Src::Reg(left), Src::Imm(63));
+        let zero = Context::mov_imm(self, 0);
+        let (lo, hi) = self.shl64((int, zero), left);
+        let s = self.op2(Op::Shr, Ty::S32, Src::Reg(x), Src::Imm(31));
+        let nan = self.set_reg(Cond::G, Ty::U32, Src::Reg(mag), Src::Imm(INFINITY));
+        let (lo, hi, zeroed) = if signed {
+            let (lo, hi) = self.negate64_where((lo, hi), s);
+            // |x| ≥ 2^63: MAX (0x7fff…) or MIN (0x8000…0) by the sign.
+            let big = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(190 << 23));
+            let sat_lo = Context::logic(self, &Op::Xor, Src::Reg(s), Src::Imm(0), true, false);
+            let sat_hi = self.op2(Op::Xor, Ty::B32, Src::Reg(s), Src::Imm(0x7fff_ffff));
+            let lo = self.blend(big, sat_lo, lo);
+            let hi = self.blend(big, sat_hi, hi);
+            (lo, hi, nan)
+        } else {
+            // |x| ≥ 2^64: all ones; a negative x (−0 included, whose result is 0 anyway): 0.
+            let big = self.set_reg(Cond::Ge, Ty::U32, Src::Reg(mag), Src::Imm(191 << 23));
+            let lo = self.op2(Op::Or, Ty::B32, Src::Reg(lo), Src::Reg(big));
+            let hi = self.op2(Op::Or, Ty::B32, Src::Reg(hi), Src::Reg(big));
+            let zeroed = self.op2(Op::Or, Ty::B32, Src::Reg(s), Src::Reg(nan));
+            (lo, hi, zeroed)
+        };
+        let lo = Context::logic(self, &Op::And, Src::Reg(lo), Src::Reg(zeroed), false, true);
+        let hi = Context::logic(self, &Op::And, Src::Reg(hi), Src::Reg(zeroed), false, true);
+        self.combine(lo, hi)
     }
 
     /// `fma` of f32 on G80–G98, exact, in integers. Finite non-zero x, y and finite z are

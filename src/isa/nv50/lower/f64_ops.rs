@@ -1,4 +1,4 @@
-//! f64 operations of the NV50 lowering, and the conversions that need GT200's 64-bit `cvt`
+//! f64 operations of the NV50 lowering, and the conversions that use GT200's 64-bit `cvt`
 //! forms. The type gate admits f64 on GT200 only (`docs/targets.md`); there the f64 unit is
 //! IEEE-754 with denormals and every rounding mode, so `add`, `mul`, `fma`, the compares and
 //! the roundings to an integral value give CLIF's results as they are. What differs is
@@ -149,25 +149,18 @@ impl IsleContext<'_, '_> {
         }
     }
 
-    /// GT200 only: the 64-bit `cvt` forms. On G80–G98 a `CompileError` (`false`).
-    fn needs_gt200(&mut self, what: &str) -> bool {
-        if self.backend.variant >= Variant::G200 {
-            return true;
-        }
-        self.fail(format!(
-            "{what} needs GT200's 64-bit `cvt` forms; G80–G98 have no expansion for it yet"
-        ));
-        false
-    }
-
     /// `fcvt_from_uint`/`fcvt_from_sint` to f64 from i8–i64, and to f32 from i64: one `cvt`
-    /// rounding to nearest even (exact to f64 from up to 32 bits).
+    /// rounding to nearest even (exact to f64 from up to 32 bits). G80–G98 have no 64-bit
+    /// `cvt`; only f32 from i64 reaches them (f64 stops at their type gate), in integers.
     pub(super) fn int_to_float(&mut self, signed: bool, dty: ir::Type, x: Value) -> Reg {
         let ty = self.lower.dfg().value_type(x);
         if ty.bits() > 64 {
             self.fail(format!(
                 "conversion from {ty} is not supported by the NV50 backend yet"
             ));
+        }
+        if self.backend.variant < Variant::G200 {
+            return self.int64_to_f32_g80(signed, x);
         }
         let (dty, class) = if dty == types::F64 {
             (Ty::F64, RegClass::Float)
@@ -180,16 +173,13 @@ impl IsleContext<'_, '_> {
             (_, false) => (Context::zext(self, ty, x), Ty::U32),
             (_, true) => (Context::sext(self, ty, x), Ty::S32),
         };
-        if !self.needs_gt200(&format!("conversion from {ty}")) {
-            return self.vreg(class);
-        }
         self.cvt(dty, sty, Some(Round::Rn), src, class)
     }
 
     /// `fcvt_to_uint`/`fcvt_to_sint` (and `_sat`: a GPU cannot trap, `docs/ir.md`) from f64
     /// to i8–i64 and from f32 to i64: `cvt rzi` truncates and saturates to 32 or 64 bits;
     /// its NaN result (the most negative integer) is replaced by 0, and the narrow types
-    /// clamp after.
+    /// clamp after. G80–G98 (no 64-bit `cvt`) see only f32 to i64 here, in integers.
     pub(super) fn float_to_int(&mut self, signed: bool, ty: ir::Type, x: Value) -> Reg {
         let sty = self.lower.dfg().value_type(x);
         let x = Context::put_in_reg(self, x);
@@ -199,8 +189,8 @@ impl IsleContext<'_, '_> {
                 "conversion to {ty} is not supported by the NV50 backend yet"
             ));
         }
-        if !self.needs_gt200(&format!("conversion from {sty} to {ty}")) {
-            return self.vreg(if wide { RegClass::Float } else { RegClass::Int });
+        if self.backend.variant < Variant::G200 {
+            return self.f32_to_int64_g80(signed, x);
         }
         let (dty, class) = match (wide, signed) {
             (true, false) => (Ty::U64, RegClass::Float),
