@@ -200,11 +200,18 @@ pub enum Inst {
     },
 }
 
-/// Whether a VALU operation writes a carry-out (VCC in its short encoding).
+/// Whether a VALU operation writes a carry-out (VCC in its short encoding, and where
+/// lowering names no lane mask for it: `v_mad_u64_u32`'s, which nothing reads).
 pub fn writes_carry(op: Op) -> bool {
     matches!(
         op,
-        Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32 | Op::VAddcU32 | Op::VSubbU32 | Op::VSubbrevU32
+        Op::VAddU32
+            | Op::VSubU32
+            | Op::VSubrevU32
+            | Op::VAddcU32
+            | Op::VSubbU32
+            | Op::VSubbrevU32
+            | Op::VMadU64U32
     )
 }
 
