@@ -182,20 +182,11 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
-        // 64-bit compares get register pairs (never constants) from the rules.
-        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
-        let op = self.legalize_valu_in(*op, &mut srcs, true);
-        let mask = self.vreg(SGPR, RegClass::Float);
-        self.emit(Inst::Valu {
-            op,
-            dst: None,
-            sdst: Some(mask),
-            srcs,
-            neg: 0,
-            abs: 0,
-            clamp: false,
-        });
-        mask
+        self.compare(*op, a, b, true)
+    }
+
+    fn vcmp_pair(&mut self, op: &Op, a: Src, b: Src) -> Reg {
+        self.compare(*op, a, b, false)
     }
 
     fn nan_mask32(&mut self, x: Value, y: Value) -> Reg {
@@ -224,6 +215,7 @@ impl generated::Context for IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         dst
     }

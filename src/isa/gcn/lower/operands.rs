@@ -106,6 +106,7 @@ impl IsleContext<'_, '_> {
                     neg: 0,
                     abs: 0,
                     clamp: false,
+                    mask_in_vcc: false,
                 });
                 dst
             }
@@ -181,6 +182,26 @@ impl IsleContext<'_, '_> {
         op
     }
 
+    /// A compare's lane mask: in VCC (`mask_in_vcc`, for a mask read next to the compare)
+    /// with the short encoding's operands, else in any SGPR pair, which needs VOP3's.
+    pub(super) fn compare(&mut self, op: Op, a: Src, b: Src, mask_in_vcc: bool) -> Reg {
+        // 64-bit compares get register pairs (never constants) from the rules.
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
+        let op = self.legalize_valu_in(op, &mut srcs, !mask_in_vcc);
+        let mask = self.vreg(SGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: None,
+            sdst: Some(mask),
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc,
+        });
+        mask
+    }
+
     /// The result and four temporaries of an fdiv/sqrt expansion, VGPRs of `class`.
     pub(super) fn expansion_vgprs(&mut self, class: RegClass) -> (Reg, [Reg; 4]) {
         (
@@ -203,6 +224,7 @@ impl IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         dst
     }
@@ -573,6 +595,7 @@ impl IsleContext<'_, '_> {
             neg,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         dst
     }
@@ -613,6 +636,7 @@ impl IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         Carry { value, mask }
     }
