@@ -197,6 +197,7 @@ mod tests {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         }
     }
 

@@ -64,6 +64,9 @@ pub enum Inst {
         neg: u8,
         abs: u8,
         clamp: bool,
+        /// `sdst` is defined in VCC: a compare whose lane mask is read next to it, which
+        /// then takes the VOPC encoding (see `sdst_constraint`).
+        mask_in_vcc: bool,
     },
     /// A scalar compare then select: `dst = cmp(a, b) ? t : f`.
     SCmpSelect {
@@ -200,11 +203,18 @@ pub enum Inst {
     },
 }
 
-/// Whether a VALU operation writes a carry-out (VCC in its short encoding).
+/// Whether a VALU operation writes a carry-out (VCC in its short encoding, and where
+/// lowering names no lane mask for it: `v_mad_u64_u32`'s, which nothing reads).
 pub fn writes_carry(op: Op) -> bool {
     matches!(
         op,
-        Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32 | Op::VAddcU32 | Op::VSubbU32 | Op::VSubbrevU32
+        Op::VAddU32
+            | Op::VSubU32
+            | Op::VSubrevU32
+            | Op::VAddcU32
+            | Op::VSubbU32
+            | Op::VSubbrevU32
+            | Op::VMadU64U32
     )
 }
 
@@ -255,6 +265,19 @@ fn abi_constraint(abi: Reg, fixed: OperandKind) -> OperandKind {
     }
 }
 
+/// A compare lowered next to the one instruction that reads its lane mask (a
+/// `v_cndmask_b32`, a branch's EXEC update) writes the mask to VCC, where the VOPC
+/// encoding (half VOP3's size, and taking a literal or an SGPR as its first source) names
+/// it implicitly; should VCC be overwritten before the read, the allocator moves the mask
+/// to another pair. Masks read across carries (the division expansions) go to any pair.
+fn sdst_constraint(mask_in_vcc: bool) -> OperandKind {
+    if mask_in_vcc {
+        OperandKind::DefFixed(VCC)
+    } else {
+        OperandKind::Def
+    }
+}
+
 impl Inst {
     /// Whether the instruction writes EXEC (or a half of it).
     pub fn writes_exec(&self) -> bool {
@@ -301,7 +324,11 @@ impl MachInst for Inst {
                 }
             }
             Inst::Valu {
-                dst, sdst, srcs, ..
+                dst,
+                sdst,
+                srcs,
+                mask_in_vcc,
+                ..
             } => {
                 for s in srcs.iter_mut() {
                     src(s, visit);
@@ -314,7 +341,7 @@ impl MachInst for Inst {
                     visit(d, OperandKind::Def);
                 }
                 if let Some(d) = sdst {
-                    visit(d, OperandKind::Def);
+                    visit(d, sdst_constraint(*mask_in_vcc));
                 }
             }
             Inst::SCmpSelect {

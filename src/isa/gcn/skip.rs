@@ -203,6 +203,7 @@ mod tests {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         }
     }
 

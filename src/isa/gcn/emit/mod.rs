@@ -282,6 +282,7 @@ impl Emitter<'_> {
                 neg,
                 abs,
                 clamp,
+                mask_in_vcc: _,
             } => {
                 let mut literal = None;
                 let ops: Vec<Operand> = srcs.iter().map(|&s| self.src(s, &mut literal)).collect();

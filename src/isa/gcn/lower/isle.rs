@@ -2,7 +2,8 @@
 //! generated rules.
 
 use super::conditions::{scmp_int, vcmp_float, vcmp_float64, vcmp_int};
-use super::operands::Carry;
+use super::memory::LOW_WORD_DEPTH;
+use super::operands::{Carry, HIGH_ZERO_DEPTH};
 use super::{InstOutput, IsleContext};
 use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
@@ -181,20 +182,11 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn vcmp(&mut self, op: &Op, a: Src, b: Src) -> Reg {
-        // 64-bit compares get register pairs (never constants) from the rules.
-        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
-        let op = self.legalize_valu_in(*op, &mut srcs, true);
-        let mask = self.vreg(SGPR, RegClass::Float);
-        self.emit(Inst::Valu {
-            op,
-            dst: None,
-            sdst: Some(mask),
-            srcs,
-            neg: 0,
-            abs: 0,
-            clamp: false,
-        });
-        mask
+        self.compare(*op, a, b, true)
+    }
+
+    fn vcmp_pair(&mut self, op: &Op, a: Src, b: Src) -> Reg {
+        self.compare(*op, a, b, false)
     }
 
     fn nan_mask32(&mut self, x: Value, y: Value) -> Reg {
@@ -223,6 +215,7 @@ impl generated::Context for IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         dst
     }
@@ -522,6 +515,60 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn pair_carry(&mut self, value: Reg, mask: Reg) -> Carry {
         Carry { value, mask }
+    }
+
+    fn high_zero(&mut self, value: Value) -> Option<Value> {
+        self.high_half_zero(value, HIGH_ZERO_DEPTH).then_some(value)
+    }
+
+    fn mul_wide(&mut self, x: Value, y: Value) -> Reg {
+        let (a, b) = (
+            self.low_word(x, LOW_WORD_DEPTH),
+            self.low_word(y, LOW_WORD_DEPTH),
+        );
+        if Op::VMadU64U32.info().available(self.backend.generation) {
+            return self.valu_pair(Op::VMadU64U32, &[a, b, Src::Imm(0)], 0);
+        }
+        let lo = self.valu(Op::VMulLoU32, &[a, b], RegClass::Int);
+        let hi = self.valu(Op::VMulHiU32, &[a, b], RegClass::Int);
+        self.combine_regs(lo, hi)
+    }
+
+    fn mad_wide(&mut self, x: Value, y: Value, z: Value) -> Reg {
+        let (a, b) = (
+            self.low_word(x, LOW_WORD_DEPTH),
+            self.low_word(y, LOW_WORD_DEPTH),
+        );
+        let c = self.put_in_src64(z);
+        self.valu_pair(Op::VMadU64U32, &[a, b, c], 0)
+    }
+
+    fn and_low(&mut self, x: Value, y: Value) -> Reg {
+        if self.is_uniform(x) && self.is_uniform(y) {
+            let halves = [x, y].map(|v| match self.const64_of(v) {
+                Some(c) => Src::Imm(c as u32),
+                None => {
+                    let pair = self.put_in_pair(v);
+                    Src::Reg(self.half(pair, false))
+                }
+            });
+            let lo = match halves {
+                [Src::Reg(r), Src::Imm(u32::MAX)] | [Src::Imm(u32::MAX), Src::Reg(r)] => r,
+                [a, b] => self.salu(Op::SAndB32, &[a, b], RegClass::Int),
+            };
+            let hi = self.salu(Op::SMovB32, &[Src::Imm(0)], RegClass::Int);
+            return self.combine_regs(lo, hi);
+        }
+        let a = self.low_word(x, LOW_WORD_DEPTH);
+        let lo = match self.const64_of(y) {
+            Some(c) if c as u32 == u32::MAX => self.src_to_vgpr(a),
+            _ => {
+                let b = self.low_word(y, LOW_WORD_DEPTH);
+                self.valu(Op::VAndB32, &[a, b], RegClass::Int)
+            }
+        };
+        let hi = self.src_to_vgpr(Src::Imm(0));
+        self.combine_regs(lo, hi)
     }
 
     fn ty_64(&mut self, ty: ir::Type) -> Option<ir::Type> {

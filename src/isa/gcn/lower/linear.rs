@@ -104,6 +104,7 @@ fn lane_op(op: Op, dst: Option<Reg>, sdst: Option<Reg>, srcs: &[Src]) -> Inst {
         neg: 0,
         abs: 0,
         clamp: false,
+        mask_in_vcc: false,
     }
 }
 

@@ -106,6 +106,7 @@ impl IsleContext<'_, '_> {
                     neg: 0,
                     abs: 0,
                     clamp: false,
+                    mask_in_vcc: false,
                 });
                 dst
             }
@@ -181,6 +182,26 @@ impl IsleContext<'_, '_> {
         op
     }
 
+    /// A compare's lane mask: in VCC (`mask_in_vcc`, for a mask read next to the compare)
+    /// with the short encoding's operands, else in any SGPR pair, which needs VOP3's.
+    pub(super) fn compare(&mut self, op: Op, a: Src, b: Src, mask_in_vcc: bool) -> Reg {
+        // 64-bit compares get register pairs (never constants) from the rules.
+        let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
+        let op = self.legalize_valu_in(op, &mut srcs, !mask_in_vcc);
+        let mask = self.vreg(SGPR, RegClass::Float);
+        self.emit(Inst::Valu {
+            op,
+            dst: None,
+            sdst: Some(mask),
+            srcs,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc,
+        });
+        mask
+    }
+
     /// The result and four temporaries of an fdiv/sqrt expansion, VGPRs of `class`.
     pub(super) fn expansion_vgprs(&mut self, class: RegClass) -> (Reg, [Reg; 4]) {
         (
@@ -203,6 +224,7 @@ impl IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         dst
     }
@@ -442,6 +464,54 @@ impl IsleContext<'_, '_> {
     }
 }
 
+/// How many definitions [`IsleContext::high_half_zero`] follows.
+pub(super) const HIGH_ZERO_DEPTH: u32 = 4;
+
+impl IsleContext<'_, '_> {
+    /// Whether the high 32 bits of the 64-bit integer `value` are known to be zero: an
+    /// `iconst` below 2^32, an `uextend` from 32 bits or fewer, a `band` with such a value,
+    /// a `umin` with one, a `bor`, `bxor`, `umax` or `select` of two, or an `ushr` by a
+    /// constant of 32 or more; `depth` limits how far definitions are followed. The rules
+    /// use it to leave out the high-half work of 64-bit index arithmetic, whatever shape
+    /// the indices take.
+    pub(super) fn high_half_zero(&self, value: Value, depth: u32) -> bool {
+        if let Some(c) = self.const64_of(value) {
+            return c >> 32 == 0;
+        }
+        let dfg = self.lower.dfg();
+        let ir::ValueDef::Result(inst, _) = dfg.value_def(dfg.resolve_aliases(value)) else {
+            return false;
+        };
+        if depth == 0 || dfg.value_type(value) != types::I64 {
+            return false;
+        }
+        let zero = |v: Value| self.high_half_zero(v, depth - 1);
+        match dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Uextend,
+                arg,
+            } => dfg.value_type(arg).bits() <= 32,
+            InstructionData::Binary {
+                opcode: Opcode::Band | Opcode::Umin,
+                args,
+            } => zero(args[0]) || zero(args[1]),
+            InstructionData::Binary {
+                opcode: Opcode::Bor | Opcode::Bxor | Opcode::Umax,
+                args,
+            } => zero(args[0]) && zero(args[1]),
+            InstructionData::Binary {
+                opcode: Opcode::Ushr,
+                args,
+            } => self.const64_of(args[1]).is_some_and(|k| k & 63 >= 32),
+            InstructionData::Ternary {
+                opcode: Opcode::Select,
+                args,
+            } => zero(args[1]) && zero(args[2]),
+            _ => false,
+        }
+    }
+}
+
 /// The opcode that computes `op` with its two sources swapped, if any.
 pub(super) fn commuted(op: Op) -> Option<Op> {
     use Op::*;
@@ -525,6 +595,7 @@ impl IsleContext<'_, '_> {
             neg,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         dst
     }
@@ -565,6 +636,7 @@ impl IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
+            mask_in_vcc: false,
         });
         Carry { value, mask }
     }
