@@ -47,9 +47,8 @@ pub struct Nv50Simulator {
 
 /// What the NV50 backend lowers today (`isle/nv50/lower.isle`, `docs/ir.md` "NV50"), for
 /// the differential tester's generator: integers of every width, f32 values, and these
-/// opcodes with these controlling types. Not yet: f32 `fadd`/`fsub`/`fmul`/`fma`/`fdiv`/
-/// `sqrt`, conversions between f32 and i64, f64 values. When the backend lowers more,
-/// this table grows.
+/// opcodes with these controlling types; GT200 adds f64 ([`GT200_PROFILE`]). When the
+/// backend lowers more, these tables grow.
 const INTS: &[Type] = &[I8, I16, I32, I64];
 const GENERATOR_PROFILE: Profile = Profile {
     value_types: &[I8, I16, I32, I64, F32],
@@ -113,15 +112,21 @@ const GENERATOR_PROFILE: Profile = Profile {
         (Opcode::Ceil, &[F32]),
         (Opcode::Trunc, &[F32]),
         (Opcode::Nearest, &[F32]),
-        (Opcode::FcvtToUint, &[I8, I16, I32]),
-        (Opcode::FcvtToSint, &[I8, I16, I32]),
-        (Opcode::FcvtToUintSat, &[I8, I16, I32]),
-        (Opcode::FcvtToSintSat, &[I8, I16, I32]),
+        (Opcode::Fadd, &[F32]),
+        (Opcode::Fsub, &[F32]),
+        (Opcode::Fmul, &[F32]),
+        (Opcode::Fdiv, &[F32]),
+        (Opcode::Fma, &[F32]),
+        (Opcode::Sqrt, &[F32]),
+        (Opcode::FcvtToUint, INTS),
+        (Opcode::FcvtToSint, INTS),
+        (Opcode::FcvtToUintSat, INTS),
+        (Opcode::FcvtToSintSat, INTS),
         (Opcode::FcvtFromUint, &[F32]),
         (Opcode::FcvtFromSint, &[F32]),
     ]),
     operand_types: INTS,
-    conversion_ints: &[I8, I16, I32],
+    conversion_ints: INTS,
     // G80 reads arguments up to `s[0x7c]` (26 words, the output pointer among them).
     max_param_words: 24,
 };
