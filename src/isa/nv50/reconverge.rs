@@ -22,8 +22,10 @@ pub enum Join {
 
 /// The reconvergence of one function, by CFG index (which is the VCode index of the
 /// function's own blocks).
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Plan {
+    /// The blocks ending in a divergent branch.
+    pub divergent: BTreeSet<usize>,
     /// Where the `joinat` of each block ending in a divergent branch that pushes one joins.
     pub joinat: BTreeMap<usize, Join>,
     /// For each join, the blocks whose edges into its block (the header, for a latch) enter
@@ -64,6 +66,7 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
     let divergent: Vec<usize> = (0..cfg.len())
         .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
         .collect();
+    plan.divergent = divergent.iter().copied().collect();
     let headers = divergent_loops(cfg, uniformity);
     for &h in &headers {
         plan_loop(cfg, &headers, h, &mut plan)?;
