@@ -130,9 +130,9 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             // paths run apart to their end, which outside loops pushes at most once per
             // branch. Inside a loop with no such region that would be once per iteration.
             let innermost = cfg.loops[b].last();
-            let enclosed = regions.iter().any(|(outer, _, a)| {
-                outer.contains(&b) && cfg.loops[*a].last() == innermost
-            });
+            let enclosed = regions
+                .iter()
+                .any(|(outer, _, a)| outer.contains(&b) && cfg.loops[*a].last() == innermost);
             if !enclosed && innermost.is_some() {
                 return Err(format!(
                     "the region of the divergent branch at the end of {block} is also entered \
