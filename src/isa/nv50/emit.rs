@@ -518,11 +518,15 @@ fn short_ifs(
                     || plan.join_preds.contains_key(&Join::Latch(x))
                     || plan.breakaddr.contains_key(&x))
         };
-        if from.iter().any(|&x| {
-            plan.breaks.contains(&(origin[x], join))
-                || plan.enters_loop(origin[x], join)
-                || (x != b && labelled(x))
-        }) {
+        // No edge of the shape may be a `break` or enter a loop: the branch's into the arms
+        // included.
+        let leaves = |from: usize, to: usize| {
+            plan.breaks.contains(&(from, to)) || plan.enters_loop(from, to)
+        };
+        if from
+            .iter()
+            .any(|&x| leaves(origin[x], join) || (x != b && (labelled(x) || leaves(b, x))))
+        {
             continue;
         }
         // A taken (or not taken) edge straight to the join: the edges of the arms must
