@@ -11,6 +11,7 @@ use super::mc::{self, Form, McInst, Op, Operand, Pred, Ty, Variant};
 use super::reconverge::{Join, Plan};
 use super::regs::{GPR, gpr};
 use crate::machinst::{Reg, RegClass};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A register operand of `r`'s width.
 fn reg_operand(r: Reg, hw: u16) -> Operand {
@@ -164,6 +165,7 @@ enum Dest {
 }
 
 /// An instruction of the layout: encoded but for a branch target.
+#[derive(Clone)]
 enum Item {
     Mc(McInst),
     Branch(McInst, Label),
@@ -367,6 +369,218 @@ fn pair_shorts(items: &mut [Item], variant: Variant) -> Result<(), String> {
     Ok(())
 }
 
+/// The most instructions an `if` arm may have to be predicated rather than branched around,
+/// for a divergent and a uniform branch: nouveau's limits (`docs/nv50.md`, "Predicating
+/// short ifs").
+const ARM_LIMIT_DIVERGENT: usize = 12;
+const ARM_LIMIT_UNIFORM: usize = 4;
+
+/// A conditional branch whose arms are predicated: the arms' instructions, each predicated
+/// on its side's condition, and the VCode block where both arms continue.
+struct ShortIf {
+    arms: Vec<Item>,
+    join: usize,
+}
+
+/// Where a jump to VCode block `x` ends up through edge blocks that only jump.
+fn through(blocks: &[Vec<Inst>], cfg_len: usize, mut x: usize) -> usize {
+    while x >= cfg_len
+        && let [Inst::Jump { target }] = blocks[x].as_slice()
+    {
+        x = *target;
+    }
+    x
+}
+
+/// One side of a conditional branch at the end of `from`: the block it runs, if that is
+/// entered only from the branch (through edge blocks that only jump) and jumps on, and where
+/// the side continues (the block itself when it is not such an arm).
+fn arm_of(
+    blocks: &[Vec<Inst>],
+    preds: &[Vec<usize>],
+    cfg_len: usize,
+    from: usize,
+    target: usize,
+) -> (Option<usize>, usize) {
+    let (mut prev, mut x) = (from, target);
+    while x >= cfg_len
+        && let [Inst::Jump { target }] = blocks[x].as_slice()
+    {
+        (prev, x) = (x, *target);
+    }
+    match blocks[x].as_slice() {
+        [.., Inst::Jump { target: next }] if preds[x] == [prev] => {
+            (Some(x), through(blocks, cfg_len, *next))
+        }
+        _ => (None, x),
+    }
+}
+
+/// The instructions of arm block `arm` (all but its jump), predicated on `pred`; `None` when
+/// one of them cannot be: a branch or end, an instruction already predicated or carrying
+/// `join`/`exit`, one that reads a `$c` (`addc`) or writes `pred`'s, one with no long
+/// normal form (immediates), or more than `limit` of them.
+fn predicated_arm(
+    insts: &[Inst],
+    pred: Pred,
+    limit: usize,
+    variant: Variant,
+) -> Result<Option<Vec<Item>>, String> {
+    let [body @ .., Inst::Jump { .. }] = insts else {
+        return Ok(None);
+    };
+    if body.iter().any(|i| {
+        matches!(
+            i,
+            Inst::Jump { .. }
+                | Inst::Branch { .. }
+                | Inst::Joinat { .. }
+                | Inst::Exit
+                | Inst::Ret { .. }
+                | Inst::Args { .. }
+        )
+    }) {
+        return Ok(None);
+    }
+    let items = lower_block(body, &|_| Dest::Break, variant)?;
+    if items.len() > limit {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for item in items {
+        let Item::Mc(mut inst) = item else {
+            return Ok(None);
+        };
+        let reads_flag = inst.src.iter().any(|s| matches!(s, Some(Operand::C(_))));
+        let writes_pred = inst.cdst == Some(pred.reg) || inst.dst == Some(Operand::C(pred.reg));
+        if inst.pred.is_some() || inst.join || inst.exit || reads_flag || writes_pred {
+            return Ok(None);
+        }
+        inst.form = Form::Long;
+        inst.pred = Some(pred);
+        if mc::encode(&inst, variant).is_err() {
+            return Ok(None);
+        }
+        out.push(Item::Mc(inst));
+    }
+    Ok(Some(out))
+}
+
+/// Finds the conditional branches of function blocks whose arms are short enough to run
+/// predicated (`docs/nv50.md`, "Predicating short ifs"): both sides are a block entered only
+/// from the branch, or nothing, and continue at one block, which is no loop's entry and not
+/// reached by a `break`. The `joinat` of such a branch goes, with its `join nop` when no
+/// other region joins there. Returns them by block and the arm blocks no longer laid out.
+fn short_ifs(
+    blocks: &[Vec<Inst>],
+    origin: &[usize],
+    cfg_len: usize,
+    plan: &mut Plan,
+    variant: Variant,
+) -> Result<(BTreeMap<usize, ShortIf>, BTreeSet<usize>), String> {
+    let mut preds = vec![Vec::new(); blocks.len()];
+    for (b, insts) in blocks.iter().enumerate() {
+        for inst in insts {
+            match inst {
+                Inst::Jump { target } => preds[*target].push(b),
+                Inst::Branch {
+                    taken, not_taken, ..
+                } => {
+                    preds[*taken].push(b);
+                    preds[*not_taken].push(b);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut ifs = BTreeMap::new();
+    let mut absorbed = BTreeSet::new();
+    for b in 0..cfg_len {
+        let Some(Inst::Branch {
+            cond,
+            c,
+            taken,
+            not_taken,
+        }) = blocks[b].last()
+        else {
+            continue;
+        };
+        let (t_arm, t_next) = arm_of(blocks, &preds, cfg_len, b, *taken);
+        let (n_arm, n_next) = arm_of(blocks, &preds, cfg_len, b, *not_taken);
+        if t_next != n_next || (t_arm.is_none() && n_arm.is_none()) || t_arm == n_arm {
+            continue;
+        }
+        let join = t_next;
+        let from: Vec<usize> = [Some(b), t_arm, n_arm].into_iter().flatten().collect();
+        let labelled = |x: usize| {
+            x < cfg_len
+                && (plan.join_preds.contains_key(&Join::Block(x))
+                    || plan.join_preds.contains_key(&Join::Latch(x))
+                    || plan.breakaddr.contains_key(&x))
+        };
+        // No edge of the shape may be a `break` or enter a loop: the branch's into the arms
+        // included.
+        let leaves = |from: usize, to: usize| {
+            plan.breaks.contains(&(from, to)) || plan.enters_loop(from, to)
+        };
+        if from
+            .iter()
+            .any(|&x| leaves(origin[x], join) || (x != b && (labelled(x) || leaves(b, x))))
+        {
+            continue;
+        }
+        // A taken (or not taken) edge straight to the join: the edges of the arms must
+        // enter the same label as it does.
+        let entered: BTreeSet<Option<Join>> = from
+            .iter()
+            .map(|&x| plan.join_entered(origin[x], join))
+            .collect();
+        if entered.len() > 1 {
+            continue;
+        }
+        let limit = if plan.divergent.contains(&b) {
+            ARM_LIMIT_DIVERGENT
+        } else {
+            ARM_LIMIT_UNIFORM
+        };
+        let pred = Pred {
+            cond: *cond,
+            reg: c.hw() as u8,
+        };
+        let inverse = Pred {
+            cond: cond.inverse(),
+            ..pred
+        };
+        let mut arms = Vec::new();
+        let mut ok = true;
+        for (arm, pred) in [(t_arm, pred), (n_arm, inverse)] {
+            if let Some(a) = arm {
+                match predicated_arm(&blocks[a], pred, limit, variant)? {
+                    Some(items) => arms.extend(items),
+                    None => ok = false,
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        if let Some(j) = plan.joinat.remove(&b)
+            && let Some(joined) = plan.join_preds.get_mut(&j)
+        {
+            for &x in &from {
+                joined.remove(&origin[x]);
+            }
+            if joined.is_empty() {
+                plan.join_preds.remove(&j);
+            }
+        }
+        absorbed.extend(t_arm);
+        absorbed.extend(n_arm);
+        ifs.insert(b, ShortIf { arms, join });
+    }
+    Ok((ifs, absorbed))
+}
+
 /// Lays out and encodes allocated blocks. `origin[b]` is the function block (CFG index)
 /// VCode block `b` is or was made for (the block an edge block splits an edge of, or whose
 /// `br_table` a compare block belongs to); the function's own blocks come first, `cfg_len`
@@ -385,6 +599,9 @@ pub fn assemble(
     plan: &Plan,
     variant: Variant,
 ) -> Result<(Vec<u8>, Vec<u32>), String> {
+    let mut plan = plan.clone();
+    let (ifs, absorbed) = short_ifs(blocks, origin, cfg_len, &mut plan, variant)?;
+    let plan = &plan;
     // Where a branch from VCode block `from` to `to` goes.
     let dest = |from: usize, to: usize| -> Dest {
         let (mut from, mut to) = (origin[from], to);
@@ -436,7 +653,25 @@ pub fn assemble(
             layout.push((Label::Breakaddr(b), vec![breakaddr]));
         }
         for &v in std::iter::once(&b).chain(after) {
-            let mut items = lower_block(&blocks[v], &|t| dest(v, t), variant)?;
+            if absorbed.contains(&v) {
+                continue;
+            }
+            let mut items = match ifs.get(&v) {
+                Some(short) => {
+                    // The block without its `joinat` and branch, the predicated arms, then
+                    // on to where they meet.
+                    let body: Vec<Inst> = blocks[v]
+                        .iter()
+                        .filter(|i| !matches!(i, Inst::Joinat { .. } | Inst::Branch { .. }))
+                        .cloned()
+                        .collect();
+                    let mut items = lower_block(&body, &|t| dest(v, t), variant)?;
+                    items.extend(short.arms.iter().cloned());
+                    items.push(jump(None, dest(v, short.join)));
+                    items
+                }
+                None => lower_block(&blocks[v], &|t| dest(v, t), variant)?,
+            };
             pair_shorts(&mut items, variant)?;
             layout.push((Label::Block(v), items));
         }

@@ -5,8 +5,9 @@
 //! the exit edges that are `break`s.
 //!
 //! A divergent loop's breaking exits all reach one block: `exit_blocks.rs` gives the loops
-//! whose exits did not one first. Not implemented (a `CompileError`): a region entered
-//! other than through its branch, which needs its blocks copied (rule 2).
+//! whose exits did not one first. A region entered other than through its branch gets no
+//! `joinat` (rule 2); not implemented (a `CompileError`): such a region inside a loop with
+//! no enclosing region of the same iteration to join it.
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
@@ -22,8 +23,10 @@ pub enum Join {
 
 /// The reconvergence of one function, by CFG index (which is the VCode index of the
 /// function's own blocks).
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Plan {
+    /// The blocks ending in a divergent branch.
+    pub divergent: BTreeSet<usize>,
     /// Where the `joinat` of each block ending in a divergent branch that pushes one joins.
     pub joinat: BTreeMap<usize, Join>,
     /// For each join, the blocks whose edges into its block (the header, for a latch) enter
@@ -64,13 +67,14 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
     let divergent: Vec<usize> = (0..cfg.len())
         .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
         .collect();
+    plan.divergent = divergent.iter().copied().collect();
     let headers = divergent_loops(cfg, uniformity);
     for &h in &headers {
         plan_loop(cfg, &headers, h, &mut plan)?;
     }
-    // Regions already joined, with their join: a nested branch joining at the same place
-    // gets no `joinat` of its own (rule 3).
-    let mut regions: Vec<(BTreeSet<usize>, Join)> = Vec::new();
+    // Regions already joined, with their join and branch block: a nested branch joining at
+    // the same place gets no `joinat` of its own (rule 3).
+    let mut regions: Vec<(BTreeSet<usize>, Join, usize)> = Vec::new();
     let mut in_loop_pdoms: BTreeMap<usize, Vec<Option<Join>>> = BTreeMap::new();
     // The stack entries pending in each block (`Plan::check_depth`).
     let mut depth = vec![0usize; cfg.len()];
@@ -113,22 +117,39 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             }
             continue;
         };
-        for &x in &region {
-            if let Some(&outside) = cfg.preds[x]
+        let second_entry = region.iter().find_map(|&x| {
+            cfg.preds[x]
                 .iter()
                 .find(|&&q| q != b && !region.contains(&q))
-            {
+                .copied()
+        });
+        if let Some(outside) = second_entry {
+            // A `join` the paths from the other entry would meet without the entry: the
+            // branch gets no `joinat` (rule 2's alternative). Its branch entries are drained
+            // by the join of an enclosing region of the same loop iteration; with none, the
+            // paths run apart to their end, which outside loops pushes at most once per
+            // branch. Inside a loop with no such region that would be once per iteration.
+            let innermost = cfg.loops[b].last();
+            let enclosed = regions
+                .iter()
+                .any(|(outer, _, a)| outer.contains(&b) && cfg.loops[*a].last() == innermost);
+            if !enclosed && innermost.is_some() {
                 return Err(format!(
                     "the region of the divergent branch at the end of {block} is also entered \
-                     from {} (copying the blocks so that it has one entry is not implemented \
-                     yet)",
+                     from {} inside a loop with no enclosing region to join it (copying the \
+                     blocks so that it has one entry is not implemented yet)",
                     cfg.order[outside]
                 ));
             }
+            let apart = reachable(cfg, b, |x| innermost.is_none_or(|&h| cfg.in_loop(x, h)));
+            for &x in apart.iter().chain([&b]) {
+                depth[x] += pushes;
+            }
+            continue;
         }
         let nested = regions
             .iter()
-            .any(|(outer, j)| *j == join && outer.contains(&b));
+            .any(|(outer, j, _)| *j == join && outer.contains(&b));
         for &x in region.iter().chain([&b]) {
             depth[x] += pushes + usize::from(!nested);
         }
@@ -139,7 +160,7 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
         let preds = plan.join_preds.entry(join).or_default();
         preds.insert(b);
         preds.extend(region.iter().copied());
-        regions.push((region, join));
+        regions.push((region, join, b));
     }
     if let Some((b, &most)) = depth.iter().enumerate().max_by_key(|&(_, d)| *d)
         && most > STACK_ENTRIES

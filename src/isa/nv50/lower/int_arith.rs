@@ -244,6 +244,32 @@ impl IsleContext<'_, '_> {
         self.op2(Op::And, Ty::B32, Src::Reg(r), Src::Imm(1))
     }
 
+    /// i64 `smin`/`smax`/`umin`/`umax`: x where `x cc y` holds (the compare of `icmp64`),
+    /// else y, by a `select` (a predicated `mov` of each half).
+    pub(super) fn minmax64(&mut self, cc: IntCC, x: Value, y: Value) -> Reg {
+        let holds = self.icmp64(cc, x, y);
+        let c = self.lower.new_vreg(FLAG, RegClass::Int);
+        let mut test = Alu::new(
+            Op::And,
+            Some(Ty::B32),
+            None,
+            &[Src::Reg(holds), Src::Reg(holds)],
+        );
+        test.cdst = Some(c);
+        self.emit(Inst::Alu(test));
+        let t = Context::put_in_reg(self, x);
+        let f = Context::put_in_reg(self, y);
+        let dst = self.vreg(t.class());
+        self.emit(Inst::Select {
+            dst,
+            cond: Cond::Lg,
+            c,
+            t,
+            f,
+        });
+        dst
+    }
+
     /// Unsigned 32-bit division: (quotient, remainder), exact for y ≠ 0; for y = 0 the
     /// remainder is x and the quotient unspecified. LLVM's AMDGPU expansion: `rcp` of y
     /// scaled to an under-estimate z of 2³²/y, one Newton–Raphson step in integers

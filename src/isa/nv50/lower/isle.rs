@@ -280,6 +280,10 @@ impl generated::Context for IsleContext<'_, '_> {
         IsleContext::icmp64(self, *cc, x, y)
     }
 
+    fn minmax64(&mut self, cc: &IntCC, x: Value, y: Value) -> Reg {
+        IsleContext::minmax64(self, *cc, x, y)
+    }
+
     fn divrem32(&mut self, ty: ir::Type, signed: bool, rem: bool, x: Value, y: Value) -> Reg {
         IsleContext::divrem32(self, ty, signed, rem, x, y)
     }
