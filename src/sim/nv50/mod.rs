@@ -29,10 +29,11 @@ use super::{Launch, Memory, Options, SimError, Simulator, Stats};
 use crate::difftest::Profile;
 use crate::ir::Opcode;
 use crate::ir::Type;
-use crate::ir::types::{F32, I8, I16, I32, I64};
+use crate::ir::types::{F32, F64, I8, I16, I32, I64};
 use crate::isa::kernel_param_layout;
 use crate::isa::nv50::mc::Variant;
 use crate::{CompiledCode, ir};
+use std::sync::OnceLock;
 
 /// Where [`Simulator::memory`] places its first buffer: below 4 GiB, because NV50 code
 /// addresses global memory through the low 32 bits of a pointer in `g15[]` (`docs/nv50.md`,
@@ -131,9 +132,43 @@ const GENERATOR_PROFILE: Profile = Profile {
     max_param_words: 24,
 };
 
+/// GT200's profile: [`GENERATOR_PROFILE`] with f64 values, every f32 operation also on
+/// f64 (GT200 lowers all of f64), and the conversions between f32 and f64.
+fn gt200_profile() -> Profile {
+    const F32_F64: &[Type] = &[F32, F64];
+    const WITH_F64: &[Type] = &[I8, I16, I32, I64, F32, F64];
+    static OPS: OnceLock<Vec<(Opcode, &'static [Type])>> = OnceLock::new();
+    let ops = OPS.get_or_init(|| {
+        let mut ops: Vec<(Opcode, &'static [Type])> = GENERATOR_PROFILE
+            .ops
+            .unwrap_or_default()
+            .iter()
+            .map(|&(op, types)| match types {
+                [F32] => (op, F32_F64),
+                [I8, I16, I32, I64, F32] => (op, WITH_F64),
+                _ => (op, types),
+            })
+            .collect();
+        ops.extend([
+            (Opcode::Fpromote, &[F64][..]),
+            (Opcode::Fdemote, &[F32][..]),
+        ]);
+        ops
+    });
+    Profile {
+        value_types: WITH_F64,
+        ops: Some(ops),
+        ..GENERATOR_PROFILE
+    }
+}
+
 impl Simulator for Nv50Simulator {
     fn generator_profile(&self) -> Profile {
-        GENERATOR_PROFILE
+        if self.variant.has_f64() {
+            gt200_profile()
+        } else {
+            GENERATOR_PROFILE
+        }
     }
 
     fn lanes(&self) -> usize {
