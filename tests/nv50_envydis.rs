@@ -296,3 +296,97 @@ fn envydis_agrees_on_random_words_we_decode() {
         }
     }
 }
+
+/// Every `.clif` file under `dir`, recursively.
+fn clif_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read filetests directory") {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            clif_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "clif") {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of every function of `filetests/nv50/` that compiles for `cpu`, in words, with
+/// the function's name.
+fn filetest_code(cpu: &str) -> Vec<(String, Vec<u32>)> {
+    let target = wavelift::Target::parse(cpu).unwrap();
+    let mut files = Vec::new();
+    clif_files(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/filetests/nv50")),
+        &mut files,
+    );
+    let mut code = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        // The reader knows no NV50 target: parse the functions without the header lines.
+        let clif: String = text
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                !(t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set "))
+            })
+            .map(|l| l.to_string() + "\n")
+            .collect();
+        let funcs = cranelift_reader::parse_functions(&clif)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for func in &funcs {
+            if let Ok(bytes) = wavelift::compile(func, &target) {
+                let words = bytes
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+                    .collect();
+                code.push((format!("{} {}", file.display(), func.name), words));
+            }
+        }
+    }
+    code
+}
+
+/// What the backend emits for the filetests is made of verified forms: every instruction
+/// decodes (the decoder reads only the table's rows, each sampled and checked with
+/// envydis above) and encodes back to its words. With `WAVELIFT_ENVYDIS` set, envydis also
+/// reads every function's code as the instructions our disassembler prints, as
+/// `gcn_filetests_llvm_mc.rs` does with llvm-mc for GCN.
+#[test]
+fn filetest_code_is_made_of_verified_forms() {
+    for (cpu, v) in [("nv50", Variant::G80), ("gt200", Variant::G200)] {
+        let code = filetest_code(cpu);
+        assert!(
+            code.len() > 50,
+            "{cpu}: only {} functions compiled",
+            code.len()
+        );
+        let mut insts = Vec::new();
+        let mut ours = Vec::new();
+        for (name, words) in &code {
+            let decoded = decode(words, v).unwrap_or_else(|e| panic!("{cpu} {name}: {e:?}"));
+            for (offset, inst) in decoded {
+                let at = offset / 4;
+                let size = encode(&inst, v).unwrap_or_else(|e| panic!("{cpu} {name}: {e}"));
+                assert_eq!(
+                    size,
+                    words[at..at + size.len()],
+                    "{cpu} {name} at {offset:#x}"
+                );
+                insts.push(size);
+                ours.push(print(&inst));
+            }
+        }
+        let Some(path) = envydis() else { continue };
+        let theirs = run_envydis(&path, v, &insts);
+        let wrong: Vec<String> = insts
+            .iter()
+            .zip(ours.iter().zip(&theirs))
+            .filter(|(_, (o, t))| o != t)
+            .map(|(w, (o, t))| format!("{cpu} {}:\n  ours    {o}\n  envydis {t}", hex(w)))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{}",
+            wrong[..wrong.len().min(30)].join("\n")
+        );
+    }
+}
