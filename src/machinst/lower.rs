@@ -323,3 +323,21 @@ pub fn lower_value_inst<B: LowerBackend>(
     }
     Ok(())
 }
+
+/// Why every GPU target rejects `opcode` whatever its types (`docs/ir.md`, "Rejected"):
+/// the part of each backend's rejection reasons that does not depend on the target.
+pub fn rejected_on_every_gpu(opcode: ir::Opcode) -> Option<&'static str> {
+    use ir::Opcode::*;
+    Some(match opcode {
+        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
+            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
+        }
+        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
+            "calls other than to intrinsics are not supported yet"
+        }
+        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
+            "atomics and fences are not supported yet"
+        }
+        _ => return None,
+    })
+}

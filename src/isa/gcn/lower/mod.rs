@@ -258,15 +258,6 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetExceptionHandlerAddress => {
             "GCN functions have no stack frame (scratch memory is not supported)"
         }
-        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
-            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
-        }
-        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
-            "calls other than to intrinsics are not supported yet"
-        }
-        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
-            "atomics and fences are not supported yet"
-        }
         Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
         | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2
         | Sload32x2 | Vconst | Shuffle | Blendv | VanyTrue | VallTrue | VhighBits
@@ -275,7 +266,7 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | Fvdemote | FvpromoteLow | X86Cvtt2dq | ExtractVector => {
             "vector operations are not supported (GCN code is scalar per lane)"
         }
-        _ => return None,
+        _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
 }
 

@@ -252,16 +252,7 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetExceptionHandlerAddress => {
             "NV50 functions have no stack frame (local memory is not used yet)"
         }
-        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
-            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
-        }
-        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
-            "calls other than to intrinsics are not supported yet"
-        }
-        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
-            "atomics and fences are not supported yet"
-        }
-        _ => return None,
+        _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
 }
 
