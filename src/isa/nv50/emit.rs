@@ -32,11 +32,7 @@ fn src_operand(src: Src, hw: &dyn Fn(Reg) -> u16) -> Operand {
             hi,
         },
         Src::Imm(c) => Operand::Imm(c),
-        Src::Shared { ty, offset } => Operand::Shared {
-            ty,
-            areg: 0,
-            offset,
-        },
+        Src::Shared { ty, areg, offset } => Operand::Shared { ty, areg, offset },
         Src::SReg(s) => Operand::SReg(s),
     }
 }
@@ -271,6 +267,13 @@ fn lower_block(
                     &[reg_operand(*data, data.hw())],
                 )));
             }
+            Inst::SetAddr { areg, value } => out.push(Item::Mc(McInst::with(
+                Op::Add,
+                Form::Long,
+                None,
+                Some(Operand::A(*areg)),
+                &[Operand::A(0), Operand::Imm(u32::from(*value))],
+            ))),
             Inst::Copy { dst, src } => {
                 if dst.file() != GPR || src.file() != GPR {
                     return Err("a copy between `$c` registers".into());
@@ -438,6 +441,7 @@ fn predicated_arm(
                 | Inst::Exit
                 | Inst::Ret { .. }
                 | Inst::Args { .. }
+                | Inst::SetAddr { .. }
         )
     }) {
         return Ok(None);

@@ -21,8 +21,9 @@ pub enum Src {
     /// A 32-bit immediate: only where the immediate form (or a shift count) encodes it,
     /// which the lowering checks ([`super::lower`]).
     Imm(u32),
-    /// `s[offset]` read as `ty`: kernel arguments and the launch's system values.
-    Shared { ty: Ty, offset: u32 },
+    /// `s[$a<areg> + offset]` read as `ty` (`areg` 0: `s[offset]`): kernel arguments and
+    /// the launch's system values.
+    Shared { ty: Ty, areg: u8, offset: u32 },
     /// A special register (`$physid`).
     SReg(SReg),
 }
@@ -99,6 +100,13 @@ pub enum Inst {
         ty: Ty,
         data: Reg,
         addr: Src,
+    },
+    /// `add $a<areg> 0x0 value`: the base of `s[]` arguments beyond an operand's offset
+    /// field on G80 (`lower::far_argument_bases`). Nothing else writes `$a`, so the fixed
+    /// register needs no allocation.
+    SetAddr {
+        areg: u8,
+        value: u16,
     },
     /// A register copy of any width (`mov b32` per register).
     Copy {
@@ -185,7 +193,7 @@ impl MachInst for Inst {
                     visit(v, OperandKind::UseFixed(*fixed));
                 }
             }
-            Inst::Jump { .. } | Inst::Joinat { .. } | Inst::Exit => {}
+            Inst::Jump { .. } | Inst::Joinat { .. } | Inst::Exit | Inst::SetAddr { .. } => {}
         }
     }
 
@@ -193,6 +201,7 @@ impl MachInst for Inst {
         matches!(
             self,
             Inst::Args { .. }
+                | Inst::SetAddr { .. }
                 | Inst::Store { .. }
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }

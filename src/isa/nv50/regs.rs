@@ -10,7 +10,8 @@
 //!   a register-exhaustion `CompileError`.
 //!
 //! `$a1`–`$a4` are not allocated: wavelift reads `s[]` (arguments, system values) at fixed
-//! offsets that the instruction's own offset field reaches, so no `$a` is ever written.
+//! offsets, and only G80's kernel arguments beyond an operand's offset field go through
+//! `$a1`/`$a2`, written once at the kernel's start (`Inst::SetAddr`).
 
 use crate::machinst::regalloc::{RegisterFile, Spill};
 use crate::machinst::{Reg, RegClass, RegFile};

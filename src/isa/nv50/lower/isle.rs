@@ -844,6 +844,7 @@ impl IsleContext<'_, '_> {
             Some(dst),
             &[Src::Shared {
                 ty: Ty::U16,
+                areg: 0,
                 offset,
             }],
         )));

@@ -57,28 +57,47 @@ impl LowerBackend for Nv50Lower<'_> {
                     defs: vec![(tid, gpr(0))],
                 });
                 self.frame.tid.set(Some(tid));
-                for (i, &param) in params.iter().enumerate() {
-                    if !ctx.is_used(param) {
-                        continue;
-                    }
+                let used: Vec<usize> = (0..params.len())
+                    .filter(|&i| ctx.is_used(params[i]))
+                    .collect();
+                let word_offsets = |i: usize| {
+                    let bytes = func.dfg.value_type(params[i]).bytes();
+                    (0..bytes.div_ceil(4)).map(move |w| self.frame.param_offsets[i] + 4 * w)
+                };
+                let far: Vec<u32> = used
+                    .iter()
+                    .flat_map(|&i| word_offsets(i))
+                    .filter(|&o| o > OPERAND_REACH && self.variant < Variant::G84)
+                    .collect();
+                let bases = far_argument_bases(&far);
+                for (k, &base) in bases.iter().enumerate() {
+                    ctx.emit(Inst::SetAddr {
+                        areg: k as u8 + 1,
+                        value: base as u16,
+                    });
+                }
+                for &i in &used {
+                    let param = params[i];
                     let ty = func.dfg.value_type(param);
-                    let offset = self.frame.param_offsets[i];
                     let mut words = Vec::new();
-                    for w in 0..ty.bytes().div_ceil(4) {
+                    for offset in word_offsets(i) {
                         let dst = ctx.new_vreg(GPR, RegClass::Int);
-                        let src = Src::Shared {
-                            ty: Ty::B32,
-                            offset: offset + 4 * w,
+                        let src = match bases
+                            .iter()
+                            .position(|&b| (b..=b + OPERAND_REACH).contains(&offset))
+                        {
+                            Some(k) if offset > OPERAND_REACH => Src::Shared {
+                                ty: Ty::B32,
+                                areg: k as u8 + 1,
+                                offset: offset - bases[k],
+                            },
+                            _ => Src::Shared {
+                                ty: Ty::B32,
+                                areg: 0,
+                                offset,
+                            },
                         };
-                        let inst = self.read_shared(dst, src).ok_or_else(|| {
-                            ctx.error(format!(
-                                "kernel argument {i} at s[{:#x}] is beyond the reach of an \
-                                 `s[]` operand on G80 (0x7c; farther needs `$a`, not supported \
-                                 yet)",
-                                offset + 4 * w
-                            ))
-                        })?;
-                        ctx.emit(inst);
+                        ctx.emit(read_shared(dst, src));
                         words.push(dst);
                     }
                     let reg = match words.as_slice() {
@@ -203,24 +222,32 @@ impl LowerBackend for Nv50Lower<'_> {
     }
 }
 
-impl Nv50Lower<'_> {
-    /// `mov b32 dst s[offset]`, or on G84 and later `ld b32 dst s[offset]` when the offset
-    /// is beyond an operand's reach (`docs/nv50.md`, "Shared memory"). `None` on G80 then.
-    pub fn read_shared(&self, dst: Reg, src: Src) -> Option<Inst> {
-        let Src::Shared { offset, .. } = src else {
-            return None;
-        };
-        if offset <= 0x7c {
-            return Some(Inst::Alu(Alu::new(
-                Op::Mov,
-                Some(Ty::B32),
-                Some(dst),
-                &[src],
-            )));
+/// The farthest 32-bit `s[]` offset an operand's 5-bit scaled offset field reaches
+/// (`docs/nv50.md`, "Shared memory").
+const OPERAND_REACH: u32 = 0x7c;
+
+/// The `$a1`, `$a2`, … bases through which G80 reads the argument words at `far` (sorted
+/// offsets beyond [`OPERAND_REACH`]): each base is the first offset it serves and reaches
+/// the next 0x7c bytes, so the at most 0xfc bytes of arguments past 0x7c need at most two
+/// (`docs/nv50.md`, "Shared memory").
+fn far_argument_bases(far: &[u32]) -> Vec<u32> {
+    let mut bases: Vec<u32> = Vec::new();
+    for &offset in far {
+        if bases.last().is_none_or(|&b| offset > b + OPERAND_REACH) {
+            bases.push(offset);
         }
-        (self.variant >= Variant::G84)
-            .then(|| Inst::Alu(Alu::new(Op::Ld, Some(Ty::B32), Some(dst), &[src])))
     }
+    bases
+}
+
+/// `mov b32 dst s[…]` when the offset field reaches (through `$a` on G80), else (G84 and
+/// later) `ld b32 dst s[offset]` (`docs/nv50.md`, "Shared memory").
+fn read_shared(dst: Reg, src: Src) -> Inst {
+    let op = match src {
+        Src::Shared { offset, .. } if offset > OPERAND_REACH => Op::Ld,
+        _ => Op::Mov,
+    };
+    Inst::Alu(Alu::new(op, Some(Ty::B32), Some(dst), &[src]))
 }
 
 /// Why no rule matched `inst`.
