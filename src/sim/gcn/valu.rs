@@ -302,6 +302,9 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VCvtF32I32 => Out::f32(i(0) as f32),
         VCvtF32U32 => Out::f32(u(0) as f32),
         VCvtF32Ubyte0 => Out::f32((u(0) & 0xff) as f32),
+        VCvtF32Ubyte1 => Out::f32((u(0) >> 8 & 0xff) as f32),
+        VCvtF32Ubyte2 => Out::f32((u(0) >> 16 & 0xff) as f32),
+        VCvtF32Ubyte3 => Out::f32((u(0) >> 24) as f32),
         VCvtI32F32 => Out::b32(f(0) as i32 as u32),
         VCvtU32F32 => Out::b32(f(0) as u32),
         VCvtF64F32 => Out::f64(float::f32_to_f64(f(0))),
@@ -1202,6 +1205,9 @@ mod tests {
         assert_same(to_f(Op::VCvtF32I32, 16777217), 16777216.0);
         assert_same(to_f(Op::VCvtF32U32, 16777219), 16777220.0);
         assert_same(to_f(Op::VCvtF32Ubyte0, 0x1234_56ff), 255.0);
+        assert_same(to_f(Op::VCvtF32Ubyte1, 0x1234_56ff), 86.0);
+        assert_same(to_f(Op::VCvtF32Ubyte2, 0x1234_56ff), 52.0);
+        assert_same(to_f(Op::VCvtF32Ubyte3, 0xfe34_56ff), 254.0);
         // f32 <-> f64: exact widening, rounded narrowing, NaN payload kept.
         let widen = |x: f32| f64::from_bits(run(Op::VCvtF64F32, [bits(x), 0, 0]).dst);
         assert_eq!(widen(0.1), 0.1f32 as f64);

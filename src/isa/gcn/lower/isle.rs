@@ -8,7 +8,7 @@ use super::{InstOutput, IsleContext};
 use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
 use crate::ir::condcodes::{FloatCC, IntCC};
-use crate::ir::{self, InstructionData, Value};
+use crate::ir::{self, InstructionData, Opcode, Value, types};
 use crate::isa::gcn::abi::device_value_vgprs;
 use crate::isa::gcn::inst::{Inst, Op64, Src, shift64_value_first};
 use crate::isa::gcn::mc::{Op, Operand};
@@ -569,6 +569,52 @@ impl generated::Context for IsleContext<'_, '_> {
         };
         let hi = self.src_to_vgpr(Src::Imm(0));
         self.combine_regs(lo, hi)
+    }
+
+    fn ubyte(&mut self, value: Value) -> Option<(Value, u8)> {
+        let ty = self.lower.dfg().value_type(value);
+        if ty == types::I8 {
+            if let Some(inst) = self.def_inst(value)
+                && let InstructionData::Unary {
+                    opcode: Opcode::Ireduce,
+                    arg,
+                } = self.lower.dfg().insts[inst]
+                && self.lower.dfg().value_type(arg) == types::I32
+                && let (x, Some(k)) = self.byte_shift(arg)
+            {
+                return Some((x, k));
+            }
+            return Some((value, 0));
+        }
+        if ty != types::I32 {
+            return None;
+        }
+        let inst = self.def_inst(value)?;
+        let InstructionData::Binary { opcode, args } = self.lower.dfg().insts[inst] else {
+            return None;
+        };
+        match opcode {
+            Opcode::Band => {
+                let (x, _) = [(args[0], args[1]), (args[1], args[0])]
+                    .into_iter()
+                    .find(|&(_, mask)| self.const64_of(mask).is_some_and(|c| c as u32 == 0xff))?;
+                match self.byte_shift(x) {
+                    (x, Some(k)) => Some((x, k)),
+                    (_, None) => Some((value, 0)),
+                }
+            }
+            Opcode::Ushr if self.const64_of(args[1]) == Some(24) => Some((args[0], 3)),
+            _ => None,
+        }
+    }
+
+    fn ubyte_to_f32_op(&mut self, k: u8) -> Op {
+        [
+            Op::VCvtF32Ubyte0,
+            Op::VCvtF32Ubyte1,
+            Op::VCvtF32Ubyte2,
+            Op::VCvtF32Ubyte3,
+        ][k as usize]
     }
 
     fn ty_64(&mut self, ty: ir::Type) -> Option<ir::Type> {

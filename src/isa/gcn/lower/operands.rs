@@ -77,6 +77,25 @@ impl IsleContext<'_, '_> {
         }
     }
 
+    /// `v` as `x >> 8k` of an i32 `x`: `(x, Some(k))` for a `ushr` by 0, 8, 16 or 24, `(v,
+    /// None)` for another `ushr`, `(v, Some(0))` otherwise.
+    pub(super) fn byte_shift(&mut self, v: Value) -> (Value, Option<u8>) {
+        let Some(inst) = self.def_inst(v) else {
+            return (v, Some(0));
+        };
+        let dfg = self.lower.dfg();
+        match dfg.insts[inst] {
+            InstructionData::Binary {
+                opcode: Opcode::Ushr,
+                args: [x, amount],
+            } if dfg.value_type(x) == types::I32 => match self.const64_of(amount) {
+                Some(c @ (0 | 8 | 16 | 24)) => (x, Some(c as u8 / 8)),
+                _ => (v, None),
+            },
+            _ => (v, Some(0)),
+        }
+    }
+
     pub(super) fn inline(&self, value: u32) -> bool {
         Operand::inline_int(value as i32 as i64).is_some()
             || Operand::inline_f32(value, self.backend.generation).is_some()

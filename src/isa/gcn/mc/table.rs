@@ -334,6 +334,9 @@ table! {
     VCvtU32F32           "v_cvt_u32_f32"        Vop1  Valu             [7 7 7 7]          [391 391 327 327]  1 0 [1 0 0] FSRC0;
     VCvtI32F32           "v_cvt_i32_f32"        Vop1  Valu             [8 8 8 8]          [392 392 328 328]  1 0 [1 0 0] FSRC0;
     VCvtF32Ubyte0        "v_cvt_f32_ubyte0"     Vop1  Valu             [17 17 17 17]      [401 401 337 337]  1 0 [1 0 0] FOUT;
+    VCvtF32Ubyte1        "v_cvt_f32_ubyte1"     Vop1  Valu             [18 18 18 18]      [402 402 338 338]  1 0 [1 0 0] FOUT;
+    VCvtF32Ubyte2        "v_cvt_f32_ubyte2"     Vop1  Valu             [19 19 19 19]      [403 403 339 339]  1 0 [1 0 0] FOUT;
+    VCvtF32Ubyte3        "v_cvt_f32_ubyte3"     Vop1  Valu             [20 20 20 20]      [404 404 340 340]  1 0 [1 0 0] FOUT;
     VCvtF64F32           "v_cvt_f64_f32"        Vop1  Valu             [16 16 16 16]      [400 400 336 336]  2 0 [1 0 0] FSRC0|FOUT;
     VCvtF32F64           "v_cvt_f32_f64"        Vop1  Valu             [15 15 15 15]      [399 399 335 335]  1 0 [2 0 0] FSRC0|FOUT;
     VCvtF16F32           "v_cvt_f16_f32"        Vop1  Valu             [10 10 10 10]      [394 394 330 330]  1 0 [1 0 0] FSRC0|FOUT;
