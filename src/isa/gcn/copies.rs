@@ -134,7 +134,7 @@ fn unit_copies(inst: &Inst) -> Option<Vec<(Unit, Unit)>> {
     };
     match *inst {
         Inst::Copy { dst, src } => pairs(dst, &[src]),
-        Inst::Combine { dst, lo, hi } => pairs(dst, &[lo, hi]),
+        Inst::Combine { dst, ref parts } => pairs(dst, parts),
         _ => None,
     }
 }
@@ -242,10 +242,11 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
             let file = s.file();
             rewrite(s, file);
         }
-        Inst::Combine { lo, hi, .. } => {
-            let file = lo.file();
-            rewrite(lo, file);
-            rewrite(hi, file);
+        Inst::Combine { parts, .. } => {
+            for part in parts {
+                let file = part.file();
+                rewrite(part, file);
+            }
         }
         // `b` may be an SGPR pair beside VGPR `a`: each stays in its file.
         Inst::Alu64 { a, b, .. } => {
@@ -278,7 +279,7 @@ fn propagate(block: &mut [Inst]) {
     // The units with an entry in `map`.
     let mut active: Vec<Unit> = Vec::new();
     for inst in block.iter_mut() {
-        // One unit of a tuple: a plain copy of that unit.
+        // One half of a tuple: a plain copy of those units.
         if let Inst::Half {
             dst,
             src: Reg::Real { file, hw, .. },
@@ -289,8 +290,8 @@ fn propagate(block: &mut [Inst]) {
                 dst,
                 src: Reg::Real {
                     file,
-                    class: RegClass::Int,
-                    hw: hw + hi as u16,
+                    class: dst.class(),
+                    hw: hw + hi as u16 * dst.width(),
                 },
             };
         }
@@ -616,7 +617,7 @@ fn retarget(inst: &mut Inst, from: &[Unit], to: &[Unit]) -> bool {
     };
     match inst {
         Inst::Copy { src, .. } => fix(src),
-        Inst::Combine { lo, hi, .. } => fix(lo) && fix(hi),
+        Inst::Combine { parts, .. } => parts.iter_mut().all(fix),
         _ => false,
     }
 }
@@ -738,8 +739,7 @@ mod tests {
             valu(Op::VAddF32, vgpr(7), &[vgpr(2), vgpr(3)]),
             Inst::Combine {
                 dst: vpair(4),
-                lo: vgpr(6),
-                hi: vgpr(7),
+                parts: smallvec![vgpr(6), vgpr(7)],
             },
             store(vpair(8), vpair(4)),
         ]);
@@ -751,8 +751,7 @@ mod tests {
             valu(Op::VAddF32, vgpr(9), &[vgpr(2), vgpr(3)]),
             Inst::Combine {
                 dst: vpair(4),
-                lo: vgpr(6),
-                hi: vgpr(9),
+                parts: smallvec![vgpr(6), vgpr(9)],
             },
             store(vpair(10), vpair(4)),
         ]);
@@ -786,8 +785,7 @@ mod tests {
         // The combine writes v4 first, so its high half must not become v4.
         let combine = Inst::Combine {
             dst: vpair(4),
-            lo: vgpr(6),
-            hi: vgpr(7),
+            parts: smallvec![vgpr(6), vgpr(7)],
         };
         let out = one_block(vec![
             copy(vgpr(7), vgpr(4)),

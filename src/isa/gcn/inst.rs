@@ -115,9 +115,10 @@ pub enum Inst {
     },
     /// A 64-bit constant into a register pair.
     Const64 { dst: Reg, value: u64 },
-    /// Builds a pair from two 32-bit registers of the same file.
-    Combine { dst: Reg, lo: Reg, hi: Reg },
-    /// Reads the low or high half of a pair.
+    /// Builds a tuple from consecutive parts of the same file (a pair from two singles, a
+    /// quad from four singles or two pairs).
+    Combine { dst: Reg, parts: SmallVec<[Reg; 4]> },
+    /// Reads the low or high half of a pair (a single) or of a quad (a pair).
     Half { dst: Reg, src: Reg, hi: bool },
     /// A register copy of any width. From the VGPR to the SGPR file it reads the first
     /// active lane (`v_readfirstlane_b32`), which is only correct for uniform values.
@@ -401,9 +402,10 @@ impl MachInst for Inst {
                 }
             }
             Inst::Const64 { dst, .. } => visit(dst, OperandKind::Def),
-            Inst::Combine { dst, lo, hi } => {
-                visit(lo, OperandKind::Use);
-                visit(hi, OperandKind::Use);
+            Inst::Combine { dst, parts } => {
+                for part in parts {
+                    visit(part, OperandKind::Use);
+                }
                 visit(dst, OperandKind::EarlyDef);
             }
             Inst::Half { dst, src: s, .. } | Inst::Copy { dst, src: s } => {

@@ -125,6 +125,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             buffer_rsrc: Default::default(),
             mask_registers,
             scalar_literals: Default::default(),
+            merges: lower::merge::Merges::find(func, &uniformity),
         };
         // Divergent branches: the blocks run one after another under lane masks (see
         // `machinst::divergence::linearize`), whose registers come before the allocator's.

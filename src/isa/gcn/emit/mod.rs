@@ -344,27 +344,29 @@ impl Emitter<'_> {
                     }
                 }
             }
-            Inst::Combine { dst, lo, hi } => {
-                self.mov32(
-                    reg_operand(*dst, 0),
-                    dst.file(),
-                    reg_operand(*lo, 0),
-                    lo.file(),
-                );
-                self.mov32(
-                    reg_operand(*dst, 1),
-                    dst.file(),
-                    reg_operand(*hi, 0),
-                    hi.file(),
-                );
+            Inst::Combine { dst, parts } => {
+                for (k, (part, j)) in parts
+                    .iter()
+                    .flat_map(|p| (0..p.width()).map(move |j| (p, j)))
+                    .enumerate()
+                {
+                    self.mov32(
+                        reg_operand(*dst, k as u16),
+                        dst.file(),
+                        reg_operand(*part, j),
+                        part.file(),
+                    );
+                }
             }
             Inst::Half { dst, src, hi } => {
-                self.mov32(
-                    reg_operand(*dst, 0),
-                    dst.file(),
-                    reg_operand(*src, *hi as u16),
-                    src.file(),
-                );
+                for k in 0..dst.width() {
+                    self.mov32(
+                        reg_operand(*dst, k),
+                        dst.file(),
+                        reg_operand(*src, *hi as u16 * dst.width() + k),
+                        src.file(),
+                    );
+                }
             }
             Inst::Copy { dst, src } => self.copy(*dst, *src),
             Inst::Undef { .. } => {}

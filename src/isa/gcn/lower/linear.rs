@@ -170,7 +170,10 @@ impl GcnLower<'_> {
                     d
                 });
                 let dst = ctx.new_vreg(SGPR, RegClass::Float);
-                ctx.emit(Inst::Combine { dst, lo, hi });
+                ctx.emit(Inst::Combine {
+                    dst,
+                    parts: smallvec![lo, hi],
+                });
                 dst
             }
         }

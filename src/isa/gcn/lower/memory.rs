@@ -3,6 +3,7 @@
 //! constant offsets folded into the instruction.
 
 use super::isle::generated::Context as _;
+use super::merge::Role;
 use super::{GcnLower, InstOutput, IsleContext};
 use crate::isa::gcn::inst::{Inst, Op64, Src};
 use crate::isa::gcn::mc::smem_offset_encodable;
@@ -90,6 +91,20 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
+        match self.backend.merges.role(inst) {
+            Some(Role::Leader(group)) => return smallvec![self.merged_load(inst, group)],
+            Some(Role::Member) => {
+                let loaded = self.backend.merges.loaded.borrow().get(&inst).copied();
+                return match loaded {
+                    Some(reg) => smallvec![reg],
+                    None => {
+                        self.fail("internal error: a merged load's dword was not loaded");
+                        smallvec![]
+                    }
+                };
+            }
+            None => {}
+        }
         let opcode = self.lower.dfg().insts[inst].opcode();
         let result = self.lower.dfg().first_result(inst);
         // In a linearized function (divergent branches) a block may run with no lane
@@ -146,6 +161,14 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
+        match self.backend.merges.role(inst) {
+            Some(Role::Leader(group)) => {
+                self.merged_store(group);
+                return smallvec![];
+            }
+            Some(Role::Member) => return smallvec![],
+            None => {}
+        }
         let opcode = self.lower.dfg().insts[inst].opcode();
         let ty = self.lower.dfg().value_type(value);
         let op = match (opcode, ty.bytes()) {
@@ -173,6 +196,88 @@ impl IsleContext<'_, '_> {
             sbase: rsrc.or(address.saddr),
         });
         smallvec![]
+    }
+
+    /// The `dwordx2`/`dwordx4` load of `group` (`merge.rs`), issued at its first member
+    /// `leader`: each member's dword is extracted (a half of a half for `dwordx4`) and
+    /// recorded for the members lowered later; the leader's own is returned.
+    fn merged_load(&mut self, leader: ir::Inst, group: usize) -> Reg {
+        let merges = &self.backend.merges;
+        let (addr, offset, members) = {
+            let g = &merges.groups[group];
+            (g.addr, g.offset, g.members.clone())
+        };
+        let (flat, class) = match members.len() {
+            2 => (Op::FlatLoadDwordx2, RegClass::Float),
+            _ => (Op::FlatLoadDwordx4, RegClass::Vector),
+        };
+        let (op, rsrc) = self.global_memory(flat);
+        let dst = self.vreg(VGPR, class);
+        if let Some(address) = self.address(op, addr, offset) {
+            self.emit(Inst::Load {
+                op,
+                dst,
+                addr: address.vaddr,
+                offset: address.offset,
+                sbase: rsrc.or(address.saddr),
+            });
+        }
+        let pairs = match members.len() {
+            2 => vec![dst],
+            _ => vec![self.half(dst, false), self.half(dst, true)],
+        };
+        let mut own = None;
+        for (k, &member) in members.iter().enumerate() {
+            let dword = self.half(pairs[k / 2], k % 2 == 1);
+            if member == leader {
+                own = Some(dword);
+            }
+            self.backend
+                .merges
+                .loaded
+                .borrow_mut()
+                .insert(member, dword);
+        }
+        own.expect("the leader is a member")
+    }
+
+    /// The `dwordx2`/`dwordx4` store of `group` (`merge.rs`), issued at its last member:
+    /// the members' data (by offset) gathered into consecutive VGPRs.
+    fn merged_store(&mut self, group: usize) {
+        let merges = &self.backend.merges;
+        let (addr, offset, members) = {
+            let g = &merges.groups[group];
+            (g.addr, g.offset, g.members.clone())
+        };
+        let data: Vec<Reg> = members
+            .iter()
+            .map(|&m| {
+                let value = self.lower.dfg().inst_args(m)[0];
+                let reg = self.value_reg(value);
+                self.vgpr_copy(reg)
+            })
+            .collect();
+        let (flat, class) = match data.len() {
+            2 => (Op::FlatStoreDwordx2, RegClass::Float),
+            _ => (Op::FlatStoreDwordx4, RegClass::Vector),
+        };
+        let tuple = self.vreg(VGPR, class);
+        self.emit(Inst::Combine {
+            dst: tuple,
+            parts: data.into(),
+        });
+        let data = tuple;
+        let (op, rsrc) = self.global_memory(flat);
+        let Some(address) = self.address(op, addr, offset) else {
+            return;
+        };
+        self.emit(Inst::Store {
+            op,
+            addr: address.vaddr,
+            offset: address.offset,
+            data,
+            sbase: rsrc.or(address.saddr),
+        });
     }
 
     pub(super) fn load_op(&mut self, opcode: Opcode, ty: ir::Type) -> Option<(Op, RegClass)> {

@@ -2,7 +2,8 @@
 //! block parameters, branch arguments, instructions through the ISLE rules) and the
 //! context those rules run in. By concern: `isle.rs` (the constructors and extractors
 //! `isle/gcn/*.isle` call), `operands.rs` (operand legalisation), `memory.rs` (memory
-//! addressing), `intrinsics.rs`, `branches.rs` (uniform branches), `conditions.rs`
+//! addressing), `merge.rs` (adjacent accesses merged into `dwordx2`/`dwordx4`),
+//! `intrinsics.rs`, `branches.rs` (uniform branches), `conditions.rs`
 //! (compare opcodes by condition code) and `linear.rs` (lane masks of linearized code).
 
 use super::abi::{Frame, device_value_vgprs};
@@ -16,6 +17,7 @@ use crate::machinst::{Reg, RegClass};
 use crate::{CompileError, FunctionKind};
 use isle::generated;
 use memory::scalar_load;
+use smallvec::smallvec;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
@@ -27,6 +29,7 @@ mod intrinsics;
 mod isle;
 pub mod linear;
 mod memory;
+pub mod merge;
 mod operands;
 
 pub struct GcnLower<'a> {
@@ -42,6 +45,8 @@ pub struct GcnLower<'a> {
     /// The SGPR each literal a VALU instruction reads over the constant bus was put in,
     /// per CLIF block: the first use's `s_mov_b32` serves the later uses of the block.
     pub scalar_literals: RefCell<HashMap<(ir::Block, u32), Reg>>,
+    /// Adjacent dword accesses merged into one (`merge.rs`).
+    pub merges: merge::Merges,
 }
 
 impl LowerBackend for GcnLower<'_> {
@@ -112,7 +117,10 @@ impl LowerBackend for GcnLower<'_> {
                 });
                 for (param, lo, hi) in combines {
                     let dst = ctx.new_vreg(VGPR, RegClass::Float);
-                    ctx.emit(Inst::Combine { dst, lo, hi });
+                    ctx.emit(Inst::Combine {
+                        dst,
+                        parts: smallvec![lo, hi],
+                    });
                     ctx.set_value_reg(param, dst);
                 }
                 self.define_buffer_rsrc(ctx);

@@ -663,9 +663,18 @@ impl IsleContext<'_, '_> {
 
 /// Register pairs: their halves and their making.
 impl IsleContext<'_, '_> {
-    pub(super) fn half(&mut self, pair: Reg, hi: bool) -> Reg {
-        let dst = self.vreg(pair.file(), RegClass::Int);
-        self.emit(Inst::Half { dst, src: pair, hi });
+    /// The low or high half of a pair (a single) or of a quad (a pair).
+    pub(super) fn half(&mut self, tuple: Reg, hi: bool) -> Reg {
+        let class = match tuple.class() {
+            RegClass::Vector => RegClass::Float,
+            _ => RegClass::Int,
+        };
+        let dst = self.vreg(tuple.file(), class);
+        self.emit(Inst::Half {
+            dst,
+            src: tuple,
+            hi,
+        });
         dst
     }
 
@@ -676,7 +685,10 @@ impl IsleContext<'_, '_> {
             (self.vgpr_copy(lo), self.vgpr_copy(hi))
         };
         let dst = self.vreg(lo.file(), RegClass::Float);
-        self.emit(Inst::Combine { dst, lo, hi });
+        self.emit(Inst::Combine {
+            dst,
+            parts: smallvec![lo, hi],
+        });
         dst
     }
 }
