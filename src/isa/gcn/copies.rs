@@ -666,12 +666,60 @@ fn remove_dead(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) 
     live_out
 }
 
+/// Scalar copies of the entry block between registers written nowhere else (kernel
+/// arguments taken from a wider load, say) propagate into every block: each read of the
+/// destination follows the copy, which dominates it, and the source still holds the value
+/// then, as nothing else writes it. SGPRs only: a VGPR copied under a lane mask holds the
+/// source's value in the active lanes alone.
+fn propagate_entry_scalars(blocks: &mut [Vec<Inst>]) {
+    let mut writes = vec![0u32; UNITS];
+    for inst in blocks.iter().flatten() {
+        for d in uses_defs(inst).1 {
+            writes[d as usize] += 1;
+        }
+    }
+    let mut map: Vec<Option<Unit>> = vec![None; UNITS];
+    let mut written = Bits::new();
+    let mut any = false;
+    let Some(entry) = blocks.first_mut() else {
+        return;
+    };
+    for inst in entry.iter_mut() {
+        if any {
+            substitute(inst, &map);
+        }
+        let (_, defs) = uses_defs(inst);
+        for (d, s) in unit_copies(inst).unwrap_or_default() {
+            let s = map[s as usize].unwrap_or(s);
+            if d >= 256
+                && s >= 256
+                && d != s
+                && writes[d as usize] == 1
+                && writes[s as usize] == 1
+                && written.get(s)
+            {
+                map[d as usize] = Some(s);
+                any = true;
+            }
+        }
+        for d in defs {
+            written.set(d, true);
+        }
+    }
+    if any {
+        for inst in blocks[1..].iter_mut().flatten() {
+            substitute(inst, &map);
+        }
+    }
+}
+
 /// Propagates copies in allocated code (blocks in layout order with their successors)
 /// and removes the ones left unread.
 pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
     for block in blocks.iter_mut() {
         propagate(block);
     }
+    propagate_entry_scalars(blocks);
     // Dead copies first: a copy left over by propagation still reads its source.
     let live = remove_dead(blocks, succs, first_sgpr);
     for (block, live) in blocks.iter_mut().zip(&live) {

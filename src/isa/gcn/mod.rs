@@ -116,6 +116,11 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
     let mut mask_registers = lower::linear::mask_registers(&frame, generation, 16);
+    // Kernel arguments loaded in fours or twos where they fit (`lower::kernarg_chunks`); a
+    // quad or pair takes aligned SGPRs for as long as one of its arguments lives, so a
+    // function that runs out of SGPRs tries again with narrower loads first. gfx6 never
+    // loads quads (`GcnLower::kernarg_widest`).
+    let mut kernarg_widest = if generation == Gen::Gfx6 { 2 } else { 4 };
     loop {
         let backend = lower::GcnLower {
             generation,
@@ -124,6 +129,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             frame: &frame,
             buffer_rsrc: Default::default(),
             mask_registers,
+            kernarg_widest,
             scalar_literals: Default::default(),
             merges: lower::merge::Merges::find(func, &uniformity),
         };
@@ -139,6 +145,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         };
         let mask_pairs = masks.map_or(0, |m| m.registers);
         match compile_vcode(func, &vcode, masks, &frame, kind, first_sgpr, generation) {
+            Err(Failure::Exhausted { .. }) if kernarg_widest > 1 => kernarg_widest /= 2,
             Err(Failure::Exhausted { .. }) if mask_pairs > 0 => mask_registers = mask_pairs / 2,
             result => return result.map_err(|e| e.into_compile_error(func)),
         }

@@ -45,8 +45,155 @@ pub struct GcnLower<'a> {
     /// The SGPR each literal a VALU instruction reads over the constant bus was put in,
     /// per CLIF block: the first use's `s_mov_b32` serves the later uses of the block.
     pub scalar_literals: RefCell<HashMap<(ir::Block, u32), Reg>>,
+    /// The most words one load of kernel arguments reads (`kernarg_chunks`): 4, 2, or 1
+    /// (one load per argument). At most 2 on gfx6, which builds its buffer resource in an
+    /// SGPR quad at entry too: the allocator then reuses an argument quad's registers once
+    /// its pairs are copied out, and the copies cost more than the load they save
+    /// (measured on the bench kernels); less after an allocation ran out of SGPRs.
+    pub kernarg_widest: u32,
     /// Adjacent dword accesses merged into one (`merge.rs`).
     pub merges: merge::Merges,
+}
+
+impl GcnLower<'_> {
+    /// Loads the used kernel arguments from the kernarg segment with as few scalar loads
+    /// as it takes (`kernarg_chunks`), then takes each argument's words from them.
+    fn load_kernel_arguments(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        params: &[Value],
+    ) -> Result<(), CompileError> {
+        let func = ctx.func;
+        // The first word and the number of words of each used argument.
+        let mut args = Vec::new();
+        for (i, &param) in params.iter().enumerate() {
+            if !ctx.is_used(param) {
+                continue;
+            }
+            let ty = func.dfg.value_type(param);
+            let words = match ty.bytes() {
+                1..=4 => 1,
+                8 => 2,
+                _ => {
+                    return Err(ctx.error(format!("kernel argument of type {ty} is not supported")));
+                }
+            };
+            args.push((param, self.frame.kernarg_offsets[i] / 4, words));
+        }
+        let Some(base) = self.frame.kernarg_ptr else {
+            return Ok(());
+        };
+        let segment_words = self.frame.kernarg_size / 4;
+        let spans: Vec<(u32, u32)> = args.iter().map(|&(_, w, n)| (w, n)).collect();
+        // The register of each loaded word.
+        let mut word_regs = HashMap::new();
+        for (first, len) in kernarg_chunks(&spans, segment_words, self.kernarg_widest) {
+            let (op, class) = match len {
+                1 => (Op::SLoadDword, RegClass::Int),
+                2 => (Op::SLoadDwordx2, RegClass::Float),
+                _ => (Op::SLoadDwordx4, RegClass::Vector),
+            };
+            let dst = ctx.new_vreg(SGPR, class);
+            let new_sgpr = || ctx.new_vreg(SGPR, RegClass::Int);
+            for inst in scalar_load(op, dst, base, 4 * first, self.generation, new_sgpr) {
+                ctx.emit(inst);
+            }
+            word_regs.insert((first, len), dst);
+        }
+        for (param, word, words) in args {
+            let reg = self.argument_words(ctx, &word_regs, word, words);
+            ctx.set_value_reg(param, reg);
+        }
+        Ok(())
+    }
+
+    /// The `words` (1 or 2) loaded words from `word` on, as one register: a loaded
+    /// register itself, a half (of a half) of one, or a pair of two loads' words.
+    fn argument_words(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        loaded: &HashMap<(u32, u32), Reg>,
+        word: u32,
+        words: u32,
+    ) -> Reg {
+        let (&(first, len), &reg) = loaded
+            .iter()
+            .find(|&(&(f, l), _)| (f..f + l).contains(&word))
+            .expect("every used word is loaded");
+        if words == len
+            || (words == 2 && (word - first).is_multiple_of(2) && first + len >= word + 2)
+        {
+            if words == len {
+                return reg;
+            }
+            // A pair of a quad.
+            return half(ctx, reg, word - first == 2);
+        }
+        if words == 2 {
+            let lo = self.argument_words(ctx, loaded, word, 1);
+            let hi = self.argument_words(ctx, loaded, word + 1, 1);
+            let dst = ctx.new_vreg(SGPR, RegClass::Float);
+            ctx.emit(Inst::Combine {
+                dst,
+                parts: smallvec![lo, hi],
+            });
+            return dst;
+        }
+        // One word of a pair, or of a quad's pair.
+        let pair = match len {
+            2 => reg,
+            _ => half(ctx, reg, word - first >= 2),
+        };
+        half(ctx, pair, (word - first) % 2 == 1)
+    }
+}
+
+/// The low or high half of an SGPR pair or quad.
+fn half(ctx: &mut Lower<'_, Inst>, tuple: Reg, hi: bool) -> Reg {
+    let class = match tuple.class() {
+        RegClass::Vector => RegClass::Float,
+        _ => RegClass::Int,
+    };
+    let dst = ctx.new_vreg(tuple.file(), class);
+    ctx.emit(Inst::Half {
+        dst,
+        src: tuple,
+        hi,
+    });
+    dst
+}
+
+/// The scalar loads (first word, 1, 2 or 4 words) that read the kernel arguments at
+/// `args` (first word, number of words; by increasing word) from a kernarg segment of
+/// `segment_words`: from each argument not yet loaded on, the longest load (up to `widest`
+/// words) that stays in the segment, ends at an argument's end and reads a further
+/// argument, as LLVM reads two pointer arguments with one `s_load_dwordx4`; else the
+/// argument alone.
+fn kernarg_chunks(args: &[(u32, u32)], segment_words: u32, widest: u32) -> Vec<(u32, u32)> {
+    let mut chunks = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let first = args[i].0;
+        let len = [4, 2]
+            .into_iter()
+            .filter(|&len| len <= widest)
+            .find(|&len| {
+                let end = first + len;
+                // Whole arguments only, more than the first one.
+                let inside: Vec<&(u32, u32)> =
+                    args[i..].iter().take_while(|&&(w, _)| w < end).collect();
+                end <= segment_words
+                    && inside.len() > 1
+                    && inside.iter().all(|&&(w, n)| w + n <= end)
+                    && (len == 2 || inside.iter().any(|&&(w, n)| w + n > first + 2))
+            })
+            .unwrap_or(args[i].1);
+        chunks.push((first, len));
+        while i < args.len() && args[i].0 < first + len {
+            i += 1;
+        }
+    }
+    chunks
 }
 
 impl LowerBackend for GcnLower<'_> {
@@ -59,30 +206,7 @@ impl LowerBackend for GcnLower<'_> {
         let mut defs = Vec::new();
         match self.kind {
             FunctionKind::Kernel => {
-                let base = self.frame.kernarg_ptr;
-                for (i, &param) in params.iter().enumerate() {
-                    if !ctx.is_used(param) {
-                        continue;
-                    }
-                    let ty = func.dfg.value_type(param);
-                    let (op, class) = match ty.bytes() {
-                        1..=4 => (Op::SLoadDword, RegClass::Int),
-                        8 => (Op::SLoadDwordx2, RegClass::Float),
-                        _ => {
-                            return Err(
-                                ctx.error(format!("kernel argument of type {ty} is not supported"))
-                            );
-                        }
-                    };
-                    let offset = self.frame.kernarg_offsets[i];
-                    let dst = ctx.new_vreg(SGPR, class);
-                    let base = base.expect("kernels with parameters enable the kernarg pointer");
-                    let new_sgpr = || ctx.new_vreg(SGPR, RegClass::Int);
-                    for inst in scalar_load(op, dst, base, offset, self.generation, new_sgpr) {
-                        ctx.emit(inst);
-                    }
-                    ctx.set_value_reg(param, dst);
-                }
+                self.load_kernel_arguments(ctx, &params)?;
                 // Work-item ids arrive in v0..v2.
                 for d in 0..self.frame.inputs.workitem_id_vgprs {
                     let v = ctx.new_vreg(VGPR, RegClass::Int);
@@ -316,5 +440,35 @@ impl IsleContext<'_, '_> {
 
     fn vreg(&mut self, file: u8, class: RegClass) -> Reg {
         self.lower.new_vreg(file, class)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernarg_chunks;
+
+    #[test]
+    fn kernel_arguments_load_in_as_few_loads_as_fit() {
+        // Two pointers: one dwordx4 (two dwordx2 where quads are not used).
+        assert_eq!(kernarg_chunks(&[(0, 2), (2, 2)], 4, 4), [(0, 4)]);
+        assert_eq!(kernarg_chunks(&[(0, 2), (2, 2)], 4, 2), [(0, 2), (2, 2)]);
+        // A pointer and two words; a word, a hole and a pointer.
+        assert_eq!(kernarg_chunks(&[(0, 2), (2, 1), (3, 1)], 4, 4), [(0, 4)]);
+        assert_eq!(kernarg_chunks(&[(0, 1), (2, 2)], 4, 4), [(0, 4)]);
+        // Never past the segment: a pointer and a word of a 3-word segment.
+        assert_eq!(kernarg_chunks(&[(0, 2), (2, 1)], 3, 4), [(0, 2), (2, 1)]);
+        // Never splitting a pointer: a word, then a pointer at word 1 (packed by hand).
+        assert_eq!(kernarg_chunks(&[(0, 1), (1, 2)], 3, 4), [(0, 1), (1, 2)]);
+        // Two words: a dwordx2, not a dwordx4 that reads nothing more.
+        assert_eq!(kernarg_chunks(&[(0, 1), (1, 1)], 8, 4), [(0, 2)]);
+        // Five pointers: two quads and a pair.
+        let five: Vec<(u32, u32)> = (0..5).map(|i| (2 * i, 2)).collect();
+        assert_eq!(kernarg_chunks(&five, 10, 4), [(0, 4), (4, 4), (8, 2)]);
+        // A lone word; one load per argument.
+        assert_eq!(kernarg_chunks(&[(3, 1)], 4, 4), [(3, 1)]);
+        assert_eq!(
+            kernarg_chunks(&[(0, 1), (1, 1), (2, 2)], 4, 1),
+            [(0, 1), (1, 1), (2, 2)]
+        );
     }
 }
