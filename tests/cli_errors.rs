@@ -287,6 +287,45 @@ fn bench_reports_speed_and_memory() {
     assert!(error.contains("--target"), "{error}");
 }
 
+/// Without Mesa's nouveau_compiler, `bench --compare-nouveau` says so and prints wavelift's
+/// numbers for each NV50 chip (CI has no Mesa); with `--compare-llc` too it is an error.
+#[test]
+fn bench_compare_nouveau_without_nouveau() {
+    let missing = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-such-nouveau_compiler");
+    let out = clif_util(&["bench", "--compare-nouveau", missing, "--repeat", "1"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.starts_with(&format!("nouveau_compiler not found at {missing}")),
+        "{stdout}"
+    );
+    for header in ["nv50: wavelift", "gt200: wavelift"] {
+        assert!(stdout.contains(header), "{header}: {stdout}");
+    }
+    let kernels = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/kernels"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "clif")
+        })
+        .count();
+    // Per chip: a header, the column names, a row per kernel and the total.
+    assert_eq!(
+        stdout.lines().count(),
+        1 + 2 * (1 + 1 + 1 + kernels + 1),
+        "{stdout}"
+    );
+    let both = clif_util(&["bench", "--compare-llc", "--compare-nouveau", missing]);
+    let error = String::from_utf8_lossy(&both.stderr);
+    assert!(
+        !both.status.success() && error.contains("cannot be used with"),
+        "{error}"
+    );
+}
+
 /// `difftest --file` on a function cranelift-interpreter cannot run (it panics on f16
 /// arithmetic) reports an interpreter failure for that function and carries on.
 #[test]

@@ -20,7 +20,7 @@ use wavelift::{Target, ir};
 #[derive(clap::Args)]
 pub struct Args {
     /// .clif files or directories [default: filetests/gcn, or bench/kernels with
-    /// --compare-llc].
+    /// --compare-llc or --compare-nouveau].
     paths: Vec<PathBuf>,
 
     /// The target CPU name or triple and CPU name.
@@ -44,15 +44,20 @@ pub struct Args {
     /// beside its LLVM IR `.ll`), compiled by wavelift and by `llc-19 -O2` for each of
     /// `--generations`, their instructions, bytes, registers and compile times side by side
     /// (docs/perf.md). The paths default to `bench/kernels`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "compare_nouveau")]
     compare_llc: bool,
 
-    /// The generations for `--compare-llc`.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "gfx600,gfx700,gfx803,gfx900"
-    )]
+    /// Instead of compile speed alone: the kernels of the benchmark suite (each `.clif`
+    /// beside its TGSI `.tgsi`), compiled by wavelift and by Mesa's `nouveau_compiler` (the
+    /// program at this path) for each of `--generations` (NV50 chips), their instructions,
+    /// bytes, `$r` count and compile times side by side (docs/perf.md). The paths default
+    /// to `bench/kernels`.
+    #[arg(long, value_name = "NOUVEAU_COMPILER")]
+    compare_nouveau: Option<PathBuf>,
+
+    /// The GCN generations for `--compare-llc` [default: gfx600,gfx700,gfx803,gfx900], or
+    /// the NV50 chips for `--compare-nouveau` [default: nv50,gt200].
+    #[arg(long, value_delimiter = ',')]
     generations: Vec<String>,
 
     /// Sizes for `--scaling` (instructions or blocks, as the shape says).
@@ -156,13 +161,33 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn bench(args: &Args) -> Result<(), String> {
-    if args.compare_llc {
+    if args.compare_llc || args.compare_nouveau.is_some() {
         let roots = if args.paths.is_empty() {
             vec![PathBuf::from("bench/kernels")]
         } else {
             args.paths.clone()
         };
-        return crate::compare_llc::compare(&roots, &args.generations, args.repeat.max(1));
+        let targets = |default: &[&str]| -> Vec<String> {
+            if args.generations.is_empty() {
+                default.iter().map(|g| g.to_string()).collect()
+            } else {
+                args.generations.clone()
+            }
+        };
+        let repeat = args.repeat.max(1);
+        return match &args.compare_nouveau {
+            Some(nouveau) => crate::compare_nouveau::compare(
+                &roots,
+                &targets(&["nv50", "gt200"]),
+                repeat,
+                nouveau,
+            ),
+            None => crate::compare_llc::compare(
+                &roots,
+                &targets(&["gfx600", "gfx700", "gfx803", "gfx900"]),
+                repeat,
+            ),
+        };
     }
     let target = Target::parse(&args.target).map_err(|e| format!("--target: {e}"))?;
     if args.scaling {

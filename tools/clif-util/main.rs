@@ -5,6 +5,7 @@
 mod bench;
 mod clif_file;
 mod compare_llc;
+mod compare_nouveau;
 mod compile;
 mod difftest;
 mod launch;

@@ -36,6 +36,20 @@ impl Chip {
             Chip::G200 => Variant::G200,
         }
     }
+
+    /// The chipset number nouveau and envytools name the chip by (`0x50` for G80).
+    pub fn chipset(self) -> u32 {
+        match self {
+            Chip::G80 => 0x50,
+            Chip::G84 => 0x84,
+            Chip::G86 => 0x86,
+            Chip::G92 => 0x92,
+            Chip::G94 => 0x94,
+            Chip::G96 => 0x96,
+            Chip::G98 => 0x98,
+            Chip::G200 => 0xa0,
+        }
+    }
 }
 
 /// The CPU names, the canonical one (what `Target::target_id` gives) first in each row.
@@ -120,15 +134,16 @@ mod tests {
 
     #[test]
     fn names_select_their_chip_and_variant() {
-        for (name, chip, variant) in [
-            ("nv50", Chip::G80, Variant::G80),
-            ("g80", Chip::G80, Variant::G80),
-            ("g92", Chip::G92, Variant::G84),
-            ("nva0", Chip::G200, Variant::G200),
-            ("g200", Chip::G200, Variant::G200),
+        for (name, chip, variant, chipset) in [
+            ("nv50", Chip::G80, Variant::G80, 0x50),
+            ("g80", Chip::G80, Variant::G80, 0x50),
+            ("g92", Chip::G92, Variant::G84, 0x92),
+            ("nva0", Chip::G200, Variant::G200, 0xa0),
+            ("g200", Chip::G200, Variant::G200, 0xa0),
         ] {
             assert_eq!(select(name, &[]).unwrap(), Arch::Nv50(chip), "{name}");
             assert_eq!(chip.variant(), variant);
+            assert_eq!(chip.chipset(), chipset);
         }
         assert_eq!(target_id("nva0"), "gt200");
         assert!(select("gt215", &[]).unwrap_err().0.contains("sm_12"));
