@@ -22,6 +22,7 @@
 //! from `first_sgpr` below the special registers (VCC, EXEC, M0 are never touched).
 
 use super::inst::{Inst, Op64, Src};
+use super::lower::linear::EXEC;
 use super::mc::Op;
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
@@ -135,6 +136,21 @@ fn unit_copies(inst: &Inst) -> Option<Vec<(Unit, Unit)>> {
     match *inst {
         Inst::Copy { dst, src } => pairs(dst, &[src]),
         Inst::Combine { dst, ref parts } => pairs(dst, parts),
+        _ => None,
+    }
+}
+
+/// A move under EXEC in linearized code, as (destination, source) units: it writes the
+/// lanes that are on, as does the VALU instruction defining its source, which can
+/// therefore write the destination itself ([`coalesce`]) when EXEC does not change in
+/// between. Not a copy for forward propagation: the lanes that are off differ.
+fn masked_copies(inst: &Inst) -> Option<Vec<(Unit, Unit)>> {
+    match *inst {
+        Inst::MaskedMove { dst, src, mask, .. }
+            if mask == EXEC && dst.file() == VGPR && src.file() == VGPR =>
+        {
+            Some(units(dst)?.into_iter().zip(units(src)?).collect())
+        }
         _ => None,
     }
 }
@@ -441,7 +457,7 @@ const WINDOW: usize = 64;
 /// Backward coalescing in one block: a result that is only copied (every unit once, into
 /// consecutive registers) and then dead is computed in the copies' destination instead,
 /// which leaves the copies copying a register to itself.
-fn coalesce(block: &mut [Inst], live_out: &Bits) {
+fn coalesce(block: &mut Vec<Inst>, live_out: &Bits) {
     let mut summaries: Vec<Summary> = block.iter().map(uses_defs).collect();
     // Liveness after each instruction.
     let mut live_after: Vec<Bits> = Vec::with_capacity(block.len());
@@ -451,6 +467,8 @@ fn coalesce(block: &mut [Inst], live_out: &Bits) {
         step(&mut live, uses, defs);
     }
     live_after.reverse();
+    // Definitions that now write a masked move's destination (see the end).
+    let mut old_reads: Vec<(usize, Reg)> = Vec::new();
     for i in 0..block.len() {
         let mut probe = block[i].clone();
         let Some((&mut r, single)) = renamable_def(&mut probe) else {
@@ -473,7 +491,17 @@ fn coalesce(block: &mut [Inst], live_out: &Bits) {
                 break;
             }
             let (uses, defs) = &summaries[j];
-            let copies = unit_copies(inst).unwrap_or_default();
+            // `v_writelane_b32` writes its lane whatever EXEC holds.
+            let lane_wise = !matches!(
+                block[i],
+                Inst::Valu {
+                    op: Op::VWritelaneB32,
+                    ..
+                }
+            );
+            let copies = unit_copies(inst)
+                .or_else(|| masked_copies(inst).filter(|_| lane_wise))
+                .unwrap_or_default();
             for (k, &su) in src_units.iter().enumerate() {
                 if !uses.contains(&su) {
                     continue;
@@ -539,6 +567,12 @@ fn coalesce(block: &mut [Inst], live_out: &Bits) {
         if let Some((d, _)) = renamable_def(&mut block[i]) {
             *d = new;
         }
+        if targets
+            .iter()
+            .any(|&(j, _)| matches!(block[j], Inst::MaskedMove { .. }))
+        {
+            old_reads.push((i, new));
+        }
         for (j, copy) in copies {
             block[j] = copy;
             summaries[j] = uses_defs(&block[j]);
@@ -553,6 +587,21 @@ fn coalesce(block: &mut [Inst], live_out: &Bits) {
                 live.set(d, true);
             }
         }
+    }
+    // A definition that took a masked move's place writes only the lanes that are on and
+    // keeps the others' values, which the move read: a move of the register to itself
+    // before the definition (it emits nothing) reads them there, so that liveness still
+    // sees the earlier writes of those lanes as needed.
+    for &(i, reg) in old_reads.iter().rev() {
+        block.insert(
+            i,
+            Inst::MaskedMove {
+                dst: reg,
+                old: reg,
+                src: reg,
+                mask: EXEC,
+            },
+        );
     }
 }
 
@@ -618,6 +667,7 @@ fn retarget(inst: &mut Inst, from: &[Unit], to: &[Unit]) -> bool {
     match inst {
         Inst::Copy { src, .. } => fix(src),
         Inst::Combine { parts, .. } => parts.iter_mut().all(fix),
+        Inst::MaskedMove { src, .. } => fix(src),
         _ => false,
     }
 }
@@ -725,13 +775,13 @@ pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
     for (block, live) in blocks.iter_mut().zip(&live) {
         coalesce(block, live);
     }
+
     remove_dead(blocks, succs, first_sgpr);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::gcn::lower::linear::EXEC;
     use crate::isa::gcn::mc::Op;
     use crate::isa::gcn::regs::{sgpr, sgpr_pair, vgpr};
     use smallvec::smallvec;
