@@ -394,11 +394,11 @@ fn blocks_no_lane_enters_are_skipped() {
             "{cpu}: n = 0 stores nothing"
         );
         assert_eq!(&written[4..8], &4u32.to_le_bytes(), "{cpu}: out[1] = 4");
-        // Every lane on or one lane on run the same instructions; none on skips the
-        // block's loads, multiply-add and store.
+        // Every lane on or one lane on run the same instructions; none on skips at least
+        // the block's load, multiply, add and store.
         assert_eq!(all, one, "{cpu}");
         assert!(
-            none + 5 <= all,
+            none + 4 <= all,
             "{cpu}: {none} instructions with no lane on, {all} with all"
         );
     }

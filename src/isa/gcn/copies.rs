@@ -763,6 +763,43 @@ fn propagate_entry_scalars(blocks: &mut [Vec<Inst>]) {
     }
 }
 
+/// Removes the `s_mov_b32` of a constant into an SGPR that already holds it, written by an
+/// earlier one of the block and not since (gfx6's buffer resources, one per base address,
+/// set the same two dwords in the same registers).
+fn remove_repeated_constants(block: &mut Vec<Inst>) {
+    let mut known: Vec<Option<u32>> = vec![None; UNITS];
+    block.retain(|inst| {
+        let constant = match inst {
+            Inst::Salu {
+                op: Op::SMovB32,
+                dst: Some(dst),
+                srcs,
+            } => match (units(*dst).as_deref(), srcs.as_slice()) {
+                (Some(&[u]), [Src::Imm(c)]) if u >= 256 => Some((u, *c)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((u, c)) = constant
+            && known[u as usize] == Some(c)
+        {
+            return false;
+        }
+        for d in uses_defs(inst).1 {
+            known[d as usize] = None;
+        }
+        for &d in inst.clobbers() {
+            for u in units(d).unwrap_or_default() {
+                known[u as usize] = None;
+            }
+        }
+        if let Some((u, c)) = constant {
+            known[u as usize] = Some(c);
+        }
+        true
+    });
+}
+
 /// Propagates copies in allocated code (blocks in layout order with their successors)
 /// and removes the ones left unread.
 pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
@@ -777,6 +814,9 @@ pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
     }
 
     remove_dead(blocks, succs, first_sgpr);
+    for block in blocks.iter_mut() {
+        remove_repeated_constants(block);
+    }
 }
 
 #[cfg(test)]

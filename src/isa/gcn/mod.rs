@@ -131,6 +131,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             mask_registers,
             kernarg_widest,
             scalar_literals: Default::default(),
+            base_resources: Default::default(),
             merges: lower::merge::Merges::find(func, &uniformity),
         };
         // Divergent branches: the blocks run one after another under lane masks (see

@@ -149,7 +149,7 @@ impl IsleContext<'_, '_> {
             dst,
             addr: address.vaddr,
             offset: address.offset,
-            sbase: rsrc.or(address.saddr),
+            sbase: address.saddr.or(rsrc),
         });
         smallvec![dst]
     }
@@ -193,7 +193,7 @@ impl IsleContext<'_, '_> {
             addr: address.vaddr,
             offset: address.offset,
             data,
-            sbase: rsrc.or(address.saddr),
+            sbase: address.saddr.or(rsrc),
         });
         smallvec![]
     }
@@ -219,7 +219,7 @@ impl IsleContext<'_, '_> {
                 dst,
                 addr: address.vaddr,
                 offset: address.offset,
-                sbase: rsrc.or(address.saddr),
+                sbase: address.saddr.or(rsrc),
             });
         }
         let pairs = match members.len() {
@@ -276,7 +276,7 @@ impl IsleContext<'_, '_> {
             addr: address.vaddr,
             offset: address.offset,
             data,
-            sbase: rsrc.or(address.saddr),
+            sbase: address.saddr.or(rsrc),
         });
     }
 
@@ -303,6 +303,22 @@ impl IsleContext<'_, '_> {
             return None;
         }
         let fits = offset == 0 || immediate_offsets(op).contains(&offset);
+        if let Some((base, index)) = self.resource_base(op, addr) {
+            let rsrc = self.base_resource(base);
+            let vaddr = self.pair_of(index, VGPR);
+            if fits {
+                return Some(Address {
+                    vaddr,
+                    saddr: Some(rsrc),
+                    offset,
+                });
+            }
+            return Some(Address {
+                vaddr: self.valu64_reg(Op64::Add, vaddr, Src::Imm(offset as u32)),
+                saddr: Some(rsrc),
+                offset: 0,
+            });
+        }
         if let Some((base, index)) = self.sgpr_base(op, addr) {
             let (index, offset) = self.fold_constant(op, index, offset);
             let fits = offset == 0 || immediate_offsets(op).contains(&offset);
@@ -363,6 +379,61 @@ impl IsleContext<'_, '_> {
                     && bounds::max_unsigned(self.lower.func, index)
                         .is_some_and(|b| b <= u32::MAX as u64)
             })
+    }
+
+    /// `addr` as `base + index` for MUBUF `addr64` (gfx6) with the base in the buffer
+    /// resource, as LLVM does: `base` uniform, `index` divergent (a uniform address is
+    /// one SGPR pair copied anyway). Either operand order of the `iadd`. The hardware adds
+    /// the resource's 48-bit base to the 64-bit VADDR (SI ISA 8.1.5), which is the 64-bit
+    /// sum for the addresses of gfx6's 40-bit virtual memory.
+    fn resource_base(&mut self, op: Op, addr: Value) -> Option<(Value, Value)> {
+        if op.info().enc != crate::isa::gcn::mc::Enc::Mubuf {
+            return None;
+        }
+        let inst = self.def_inst(addr)?;
+        let InstructionData::Binary {
+            opcode: Opcode::Iadd,
+            args,
+        } = self.lower.dfg().insts[inst]
+        else {
+            return None;
+        };
+        [(args[0], args[1]), (args[1], args[0])]
+            .into_iter()
+            .find(|&(base, index)| self.is_uniform(base) && !self.is_uniform(index))
+    }
+
+    /// The buffer resource of [`GLOBAL_BUFFER_RSRC`]'s kind with `base` (a uniform i64) as
+    /// its base address, built once per block and base.
+    fn base_resource(&mut self, base: Value) -> Reg {
+        let block = self
+            .lower
+            .cur_inst
+            .and_then(|i| self.lower.func.layout.inst_block(i));
+        let cached = |this: &Self, key| {
+            this.backend
+                .base_resources
+                .borrow()
+                .get(&(block, key))
+                .copied()
+        };
+        if let Some(rsrc) = cached(self, base) {
+            return rsrc;
+        }
+        // Dwords 2 and 3 set for each resource: shared ones would need copies wherever
+        // the allocator gives two resources different registers.
+        let [.., size, format] = GLOBAL_BUFFER_RSRC;
+        let size = self.salu(Op::SMovB32, &[Src::Imm(size)], RegClass::Int);
+        let format = self.salu(Op::SMovB32, &[Src::Imm(format)], RegClass::Int);
+        let pair = self.pair_of(base, SGPR);
+        let rsrc = self.vreg(SGPR, RegClass::Vector);
+        self.emit(Inst::Combine {
+            dst: rsrc,
+            parts: smallvec![pair, size, format],
+        });
+        let key = (block, base);
+        self.backend.base_resources.borrow_mut().insert(key, rsrc);
+        rsrc
     }
 
     /// `index + offset` as `x + (offset + c)` when `index` is `iadd(x, c)` for a constant

@@ -51,6 +51,9 @@ pub struct GcnLower<'a> {
     /// its pairs are copied out, and the copies cost more than the load they save
     /// (measured on the bench kernels); less after an allocation ran out of SGPRs.
     pub kernarg_widest: u32,
+    /// gfx6: the buffer resource with each uniform base address, per CLIF block
+    /// (`memory.rs`, `base_resource`).
+    pub base_resources: RefCell<HashMap<(Option<ir::Block>, Value), Reg>>,
     /// Adjacent dword accesses merged into one (`merge.rs`).
     pub merges: merge::Merges,
 }
