@@ -129,7 +129,7 @@ impl Decoded {
             Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc => Kind::Salu,
             Enc::Sopp => Kind::Sopp,
             Enc::Smem => Kind::Smem,
-            Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 => Kind::Valu,
+            Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa | Enc::Dpp => Kind::Valu,
             Enc::Flat | Enc::Global | Enc::Mubuf => Kind::Vmem,
         };
         let (reads, writes) = footprint(&inst, info, kind, generation);

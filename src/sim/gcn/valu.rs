@@ -98,8 +98,7 @@ pub(crate) fn exec(
     if has_modifiers && inst.enc != Enc::Vop3 {
         return Err(format!("{name}: modifiers need the VOP3 encoding"));
     }
-    let float_srcs = info.flags & 7;
-    if (inst.abs | inst.neg) & !float_srcs != 0 {
+    if (inst.abs | inst.neg) & !info.float_srcs() != 0 {
         return Err(format!(
             "{name}: abs/neg on a source that takes no float modifiers"
         ));
