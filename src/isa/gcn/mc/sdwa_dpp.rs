@@ -172,7 +172,7 @@ impl Default for Sdwa {
 /// from. A wave's 64 lanes form four rows of 16; a row, four banks of 4.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DppCtrl {
-    /// Lane 4q+i reads lane 4q+p[i] (codes 0x000–0x0ff, two bits per lane).
+    /// Lane 4q+i reads lane 4q+`p[i]` (codes 0x000–0x0ff, two bits per lane).
     QuadPerm([u8; 4]),
     /// Lane n reads lane n+k of its row; the last k lanes of a row read out of range
     /// (0x101–0x10f, k = 1–15).
