@@ -5,6 +5,7 @@
 //! relaxed branch. The long jumps' bytes are checked against `llvm-mc-14` (which must be
 //! installed unless `WAVELIFT_SKIP_LLVM_MC=1`).
 
+#[allow(dead_code)]
 mod common;
 
 use cranelift_codegen::data_value::DataValue;

@@ -6,6 +6,7 @@
 //!
 //! Like `gcn_llvm_mc.rs`, this fails without `llvm-mc-14` unless `WAVELIFT_SKIP_LLVM_MC=1`.
 
+#[allow(dead_code)]
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -532,38 +532,6 @@ fn sweep(generation: Gen) -> Vec<McInst> {
     out
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:#04x}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Disassembles each row's bytes with one `llvm-mc-14` process; returns one line per row
-/// (`None` where llvm-mc printed nothing for it), or `None` if llvm-mc is absent and the
-/// skip variable is set.
-fn llvm_disassemble(cpu: &str, rows: &[Vec<u8>]) -> Option<Vec<Option<String>>> {
-    let input: String = rows.iter().map(|b| hex(b) + "\n").collect();
-    let out = common::llvm_mc(cpu, &["-disassemble", "-show-encoding"], &input)?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    // Map llvm-mc's lines back to rows by their encoding, so that an undecodable row cannot
-    // shift the others.
-    let mut decoded = common::encoded_lines(&stdout);
-    let mut result = Vec::new();
-    let mut pending = decoded.next();
-    for row in rows {
-        match &pending {
-            Some((text, enc)) if *enc == hex(row) => {
-                result.push(Some(text.clone()));
-                pending = decoded.next();
-            }
-            _ => result.push(None),
-        }
-    }
-    Some(result)
-}
-
 /// Encodes, round-trips and prints every instance, then compares with llvm-mc.
 fn check(generation: Gen, cpu: &str, cases: &[(McInst, Option<&str>)]) {
     let mut failures = Vec::new();
@@ -580,9 +548,9 @@ fn check(generation: Gen, cpu: &str, cases: &[(McInst, Option<&str>)]) {
             Ok((back, len)) => failures.push(format!(
                 "row {k}: round trip differs ({len} of {} bytes [{}]):\n  ours  {inst:?}\n  back  {back:?}",
                 bytes.len(),
-                hex(&bytes)
+                common::hex(&bytes)
             )),
-            Err(e) => failures.push(format!("row {k}: decode of [{}] failed: {e}", hex(&bytes))),
+            Err(e) => failures.push(format!("row {k}: decode of [{}] failed: {e}", common::hex(&bytes))),
         }
         let text = print(inst, generation);
         if let Some(want) = expected
@@ -594,14 +562,14 @@ fn check(generation: Gen, cpu: &str, cases: &[(McInst, Option<&str>)]) {
         }
         encoded.push(bytes);
     }
-    if let Some(llvm) = llvm_disassemble(cpu, &encoded) {
+    if let Some(llvm) = common::llvm_disassemble(cpu, &encoded) {
         for (k, ((inst, _), theirs)) in cases.iter().zip(&llvm).enumerate() {
             let ours = print(inst, generation);
             if theirs.as_deref() != Some(ours.as_str()) {
                 failures.push(format!(
                     "row {k}: ours `{ours}`, llvm-mc-14 -mcpu={cpu} `{}`, bytes [{}]",
                     theirs.as_deref().unwrap_or("<did not decode>"),
-                    hex(&encoded[k])
+                    common::hex(&encoded[k])
                 ));
             }
         }
@@ -954,31 +922,19 @@ fn check_by_assembling(generation: Gen, cpu: &str, rows: &[(McInst, &str)]) {
         encoded.push(bytes);
     }
     let texts: Vec<String> = cases.iter().map(|inst| print(inst, generation)).collect();
-    let input: String = texts.iter().map(|t| t.clone() + "\n").collect();
-    let Some(out) = common::llvm_mc(cpu, &["-show-encoding"], &input) else {
+    let Some(theirs) = common::llvm_assemble(cpu, &texts) else {
         return;
     };
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // Errors name the input line; the encodings of the other lines follow in order.
-    let bad: Vec<usize> = stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
-        .collect();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let mut encodings = common::encoded_lines(&stdout).map(|(_, enc)| enc);
-    for (k, text) in texts.iter().enumerate() {
-        if bad.contains(&(k + 1)) {
-            failures.push(format!(
+    for (k, (text, theirs)) in texts.iter().zip(theirs).enumerate() {
+        match theirs {
+            None => failures.push(format!(
                 "row {k}: llvm-mc-14 -mcpu={cpu} rejects our `{text}`"
-            ));
-            continue;
-        }
-        let theirs = encodings.next().unwrap_or_default();
-        if theirs != hex(&encoded[k]) {
-            failures.push(format!(
+            )),
+            Some(theirs) if theirs != common::hex(&encoded[k]) => failures.push(format!(
                 "row {k}: `{text}`: ours [{}], llvm-mc-14 -mcpu={cpu} [{theirs}]",
-                hex(&encoded[k])
-            ));
+                common::hex(&encoded[k])
+            )),
+            Some(_) => {}
         }
     }
     assert!(

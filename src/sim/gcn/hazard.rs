@@ -162,8 +162,8 @@ fn rfe(_: &Decoded) -> Option<RegSet> {
 use Gen::*;
 
 /// The rules. Each row cites the manual table entry; rules whose later instruction is not in
-/// the MC table yet (DPP, GDS, `s_sendmsg`, interpolation, `s_movrel`, `s_rfe`, MUBUF)
-/// cannot fire until those instructions are decoded.
+/// the MC table yet (GDS, `s_sendmsg`, interpolation, `s_movrel`, `s_rfe`, MUBUF) cannot
+/// fire until those instructions are decoded.
 pub(crate) static RULES: &[Rule] = &[
     Rule {
         name: "a VALU write of an SGPR needs 5 wait states before a vector-memory instruction reads that SGPR",
@@ -367,7 +367,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::gcn::mc::{Enc, McInst};
+    use crate::isa::gcn::mc::{Dpp, DppCtrl, Enc, McInst, Sdwa};
 
     fn v(n: u8) -> Operand {
         Operand::vgpr(n)
@@ -518,6 +518,46 @@ mod tests {
             );
             let read = valu(Op::VReadlaneB32, g, Some(s(5)), None, &[v(1), s(4)]);
             assert_eq!(first_broken(g, &[mov, read]), None);
+        }
+    }
+
+    /// The DPP rows fire on decoded DPP instructions: 2 wait states after a VALU write of a
+    /// VGPR the DPP instruction reads (either source), 5 after a VALU write of EXEC.
+    #[test]
+    fn valu_then_dpp() {
+        for g in [Gfx8, Gfx9] {
+            let dpp = |srcs: &[Operand]| {
+                let op = if srcs.len() == 2 {
+                    Op::VAddF32
+                } else {
+                    Op::VMovB32
+                };
+                let mut m = McInst::new(op, op.info().enc);
+                m.dst = Some(v(3));
+                for (slot, &o) in m.src.iter_mut().zip(srcs) {
+                    *slot = Some(o);
+                }
+                m.dpp = Some(Dpp::new(DppCtrl::RowShr(1)));
+                m.select_encoding(g).unwrap();
+                m
+            };
+            let write = valu(Op::VMovB32, g, Some(v(1)), None, &[v(0)]);
+            check_rule(g, write.clone(), dpp(&[v(1)]), 2, "DPP operation reads");
+            check_rule(
+                g,
+                write.clone(),
+                dpp(&[v(2), v(1)]),
+                2,
+                "DPP operation reads",
+            );
+            assert_eq!(first_broken(g, &[write.clone(), dpp(&[v(2)])]), None);
+            let exec = valu(Op::VCmpLtF32, g, None, Some(Operand::EXEC), &[v(1), v(2)]);
+            check_rule(g, exec, dpp(&[v(2)]), 5, "EXEC");
+            // An SDWA instruction is no DPP operation.
+            let mut sdwa = valu(Op::VMovB32, g, Some(v(3)), None, &[v(1)]);
+            sdwa.sdwa = Some(Sdwa::default());
+            sdwa.select_encoding(g).unwrap();
+            assert_eq!(first_broken(g, &[write, sdwa]), None);
         }
     }
 

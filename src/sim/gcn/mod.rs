@@ -10,7 +10,8 @@
 //! argument list per lane); [`launch`] runs a kernel over a grid.
 //!
 //! Module layout:
-//! - `valu.rs`: per-lane semantics of every VALU operation;
+//! - `valu.rs`: per-lane semantics of every VALU operation, SDWA's selects included;
+//! - `dpp.rs`: DPP's lane fetch (which lane each lane reads, which lanes write);
 //! - `program.rs`: the decode cache (each program counter decoded once) and each
 //!   instruction's kind and register footprint;
 //! - `wave.rs`: the wave state, dispatch, SALU, SMEM, FLAT, branches, the VALU lane loop;
@@ -21,6 +22,7 @@
 //! `docs/simulator.md` describes what is modelled and what is checked.
 
 mod dispatch;
+mod dpp;
 // Models of the emitted numerical sequences, run on this simulator's semantics.
 #[cfg(test)]
 mod expansions;

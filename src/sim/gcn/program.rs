@@ -2,7 +2,7 @@
 //! same tables as the encoder and the disassembler) into a [`Decoded`] instruction that also
 //! carries what the checkers need: its kind and the registers it reads and writes.
 
-use crate::isa::gcn::mc::{self, Enc, Form, Gen, McInst, Op, OpInfo, Operand};
+use crate::isa::gcn::mc::{self, DstUnused, Enc, Form, Gen, McInst, Op, OpInfo, Operand, SdwaSel};
 
 use crate::sim::Violation;
 
@@ -97,7 +97,7 @@ pub(crate) enum Kind {
     Sopp,
     /// Scalar memory (SMEM; SMRD on gfx6/gfx7).
     Smem,
-    /// Vector ALU (VOP1, VOP2, VOPC, VOP3; later also DPP/SDWA forms).
+    /// Vector ALU (VOP1, VOP2, VOPC, VOP3, SDWA, DPP).
     Valu,
     /// Vector memory: FLAT, GLOBAL, MUBUF (later MTBUF, MIMG).
     Vmem,
@@ -115,7 +115,7 @@ pub(crate) struct Decoded {
     pub reads: RegSet,
     /// Every register written (for `s_setreg`, the hardware register).
     pub writes: RegSet,
-    /// A DPP instruction (none yet: the table has no DPP forms).
+    /// A DPP instruction.
     pub dpp: bool,
     /// Reads M0 the way LDS/GDS/`s_sendmsg`/interpolation/`s_movrel` do (none yet).
     pub m0_gds_sendmsg: bool,
@@ -129,10 +129,11 @@ impl Decoded {
             Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc => Kind::Salu,
             Enc::Sopp => Kind::Sopp,
             Enc::Smem => Kind::Smem,
-            Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 => Kind::Valu,
+            Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa | Enc::Dpp => Kind::Valu,
             Enc::Flat | Enc::Global | Enc::Mubuf => Kind::Vmem,
         };
         let (reads, writes) = footprint(&inst, info, kind, generation);
+        let dpp = inst.enc == Enc::Dpp;
         Decoded {
             inst,
             info,
@@ -140,7 +141,7 @@ impl Decoded {
             kind,
             reads,
             writes,
-            dpp: false,
+            dpp,
             m0_gds_sendmsg: false,
             m0_interp_movrel_lds: false,
         }
@@ -194,6 +195,13 @@ fn footprint(inst: &McInst, info: &OpInfo, kind: Kind, generation: Gen) -> (RegS
     }
     if matches!(kind, Kind::Valu | Kind::Vmem) {
         reads = reads.union(EXEC);
+    }
+    // SDWA keeps the destination's other bits with dst_unused:UNUSED_PRESERVE: it reads them.
+    if let (Some(sel), Some(d)) = (inst.sdwa, inst.dst)
+        && sel.dst_unused == DstUnused::Preserve
+        && sel.dst_sel != SdwaSel::Dword
+    {
+        reads = reads.union(operand_regs(d, info.dst));
     }
     match inst.op {
         // `s_addk_i32`/`s_mulk_i32` read their destination; SOPK `s_movk_i32` does not.

@@ -10,9 +10,13 @@
 //! 64-bit shifts), v_bfe_* the low 5 bits of offset and width, "find first bit" operations
 //! return 0xffffffff when there is none.
 //!
-//! Modifiers, in this order: input abs then neg, only on sources that take them (`FSRC*`;
-//! on bit 63 of 64-bit sources), the operation, then clamp. Rejected as errors rather than
-//! guessed:
+//! Modifiers, in this order: SDWA's source selects (the selected part moved to bit 0, zero-
+//! or sign-extended), input abs then neg, only on sources that take them (`FSRC*`; on bit 63
+//! of 64-bit sources and bit 15 of the f16 source of `v_cvt_f32_f16`), the operation, clamp, then SDWA's destination select. The manuals
+//! give SDWA's fields without an order; selecting first makes the selects pick register
+//! bits and the float modifiers act on the operand the operation sees, the only order in
+//! which `neg` of a selected half keeps its meaning. DPP's lane fetch happens before all of
+//! this, in the wave core (`dpp.rs`). Rejected as errors rather than guessed:
 //! - any output modifier (omod): LLVM's SIFoldOperands notes the hardware ignores it in
 //!   IEEE mode and with output denormals enabled, both of which wavelift's mode sets;
 //! - clamp on integer results other than the carry-writing adds and subtracts (which
@@ -77,10 +81,11 @@ impl LaneOutputs {
     }
 }
 
-/// Executes the lane-local VALU operation `inst` for one lane, applying its VOP3 input
-/// modifiers (abs, neg), clamp and output modifier. Operations that read other lanes
-/// (`v_readlane_b32`, `v_readfirstlane_b32`, `v_writelane_b32`) belong to the wave core and
-/// are an error here.
+/// Executes the lane-local VALU operation `inst` for one lane, applying its input
+/// modifiers (SDWA selects, abs, neg), clamp, output modifier and SDWA destination select
+/// (`input.dst_old` supplies the bits `dst_unused:UNUSED_PRESERVE` keeps). Operations that
+/// read other lanes (`v_readlane_b32`, `v_readfirstlane_b32`, `v_writelane_b32`) belong to
+/// the wave core and are an error here.
 pub(crate) fn exec(
     inst: &McInst,
     generation: Gen,
@@ -94,12 +99,18 @@ pub(crate) fn exec(
     if !info.available(generation) {
         return Err(format!("{name} does not exist on {generation:?}"));
     }
-    let has_modifiers = inst.abs | inst.neg != 0 || inst.clamp || inst.omod != 0;
-    if has_modifiers && inst.enc != Enc::Vop3 {
-        return Err(format!("{name}: modifiers need the VOP3 encoding"));
+    let output_modifiers = inst.clamp || inst.omod != 0;
+    let modifiers_fit = match inst.enc {
+        Enc::Vop3 | Enc::Sdwa => true,
+        Enc::Dpp => !output_modifiers,
+        _ => inst.abs | inst.neg == 0 && !output_modifiers,
+    };
+    if !modifiers_fit {
+        return Err(format!(
+            "{name}: modifiers need the VOP3 encoding (abs/neg also SDWA and DPP, clamp SDWA)"
+        ));
     }
-    let float_srcs = info.flags & 7;
-    if (inst.abs | inst.neg) & !float_srcs != 0 {
+    if (inst.abs | inst.neg) & !info.float_srcs() != 0 {
         return Err(format!(
             "{name}: abs/neg on a source that takes no float modifiers"
         ));
@@ -110,8 +121,20 @@ pub(crate) fn exec(
         ));
     }
     let mut src = input.src;
+    if let Some(sel) = inst.sdwa {
+        for (i, s) in src.iter_mut().enumerate().take(2) {
+            if info.src[i] != 0 {
+                *s = sel.src_sel[i].extract(*s as u32, sel.sext >> i & 1 != 0) as u64;
+            }
+        }
+    }
     for (i, s) in src.iter_mut().enumerate() {
-        let sign = if info.src[i] == 2 { 1 << 63 } else { 1 << 31 };
+        // The sign of the operand's float type: bit 15 of `v_cvt_f32_f16`'s f16 source.
+        let sign = match (info.src[i], inst.op) {
+            (2, _) => 1 << 63,
+            (_, Op::VCvtF32F16) => 1 << 15,
+            _ => 1 << 31,
+        };
         if inst.abs >> i & 1 != 0 {
             *s &= !sign;
         }
@@ -130,6 +153,13 @@ pub(crate) fn exec(
             &mut out,
         )
         .map_err(|e| format!("{name}: {e}"))?;
+    }
+    if let Some(sel) = inst.sdwa
+        && info.dst != 0
+    {
+        out.dst = sel
+            .dst_sel
+            .insert(out.dst as u32, input.dst_old as u32, sel.dst_unused) as u64;
     }
     Ok(out)
 }
@@ -501,7 +531,7 @@ fn compare_order(op: Op, order: Option<std::cmp::Ordering>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::gcn::mc::SDST_OUT;
+    use crate::isa::gcn::mc::{DstUnused, SDST_OUT, Sdwa, SdwaSel};
 
     const GENS: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
 
@@ -1293,6 +1323,11 @@ mod tests {
             |m, _| m.abs = 1,
         );
         assert_eq!(out.unwrap().dst, bits(2.0));
+        // On v_cvt_f32_f16's f16 source the sign is bit 15.
+        let out = run_in(Op::VCvtF32F16, Gen::Gfx8, [0x3c00, 0, 0], |m, _| m.neg = 1);
+        assert_eq!(out.unwrap().dst, bits(-1.0));
+        let out = run_in(Op::VCvtF32F16, Gen::Gfx8, [0xc000, 0, 0], |m, _| m.abs = 1);
+        assert_eq!(out.unwrap().dst, bits(2.0));
         // Only float sources take them; only VOP3 encodes them.
         assert!(run_in(Op::VAddU32, Gen::Gfx8, [1, 2, 0], |m, _| m.neg = 1).is_err());
         assert!(run_in(Op::VLdexpF32, Gen::Gfx8, [1, 2, 0], |m, _| m.neg = 2).is_err());
@@ -1383,6 +1418,135 @@ mod tests {
         assert_same(fixup(1.0, -0.0, 5.0), -INF);
         assert_same(fixup(1.0, INF, 5.0), 0.0);
         assert_same(fixup(1.0, 2.0, QNAN), QNAN);
+    }
+
+    /// `op` in SDWA on gfx8 with selects `sel`, raw sources and the destination's old value.
+    fn sdwa(op: Op, sel: Sdwa, src: [u32; 2], dst_old: u32) -> LaneOutputs {
+        let mut inst = McInst::new(op, Enc::Sdwa);
+        inst.sdwa = Some(sel);
+        let input = LaneInputs {
+            src: [src[0] as u64, src[1] as u64, 0],
+            dst_old: dst_old as u64,
+            ..LaneInputs::default()
+        };
+        exec(&inst, Gen::Gfx8, &input).unwrap()
+    }
+
+    fn select(src0: SdwaSel, sext: bool) -> Sdwa {
+        Sdwa {
+            src_sel: [src0, SdwaSel::Dword],
+            sext: sext as u8,
+            ..Sdwa::default()
+        }
+    }
+
+    /// SRC0_SEL/SRC0_SEXT (GCN3 ISA 12.7 "VOP_SDWA"; LLVM: `sext` "sign-extends the value of
+    /// a (sub-dword) integer operand to fill all 32 bits"), through `v_mov_b32`.
+    #[test]
+    fn sdwa_source_selects() {
+        use SdwaSel::*;
+        let mov = |sel, sext, x| sdwa(Op::VMovB32, select(sel, sext), [x, 0], 0).dst as u32;
+        for (sel, zero, sign) in [
+            (Byte0, 0xef, 0xffff_ffef),
+            (Byte1, 0xcd, 0xffff_ffcd),
+            (Byte2, 0xab, 0xffff_ffab),
+            (Byte3, 0x89, 0xffff_ff89),
+            (Word0, 0xcdef, 0xffff_cdef),
+            (Word1, 0x89ab, 0xffff_89ab),
+            (Dword, 0x89ab_cdef, 0x89ab_cdef),
+        ] {
+            assert_eq!(mov(sel, false, 0x89ab_cdef), zero, "{sel:?}");
+            assert_eq!(mov(sel, true, 0x89ab_cdef), sign, "{sel:?} sext");
+        }
+        // A part with a clear top bit extends with zeros either way.
+        assert_eq!(mov(Byte2, true, 0x1234_5678), 0x34);
+        assert_eq!(mov(Word1, true, 0x1234_5678), 0x1234);
+        // Both sources of a VOP2, and the carry-out of the selected values: byte 1 of
+        // 0xff00 sign-extended is -1, word 1 of 0x50000 is 5.
+        let add = Sdwa {
+            src_sel: [Byte1, Word1],
+            sext: 1,
+            ..Sdwa::default()
+        };
+        let out = sdwa(Op::VAddU32, add, [0xff00, 0x5_0000], 0);
+        assert_eq!((out.dst, out.sdst), (4, true));
+        // Integer conversions of a selected byte.
+        let cvt =
+            |op, sel, sext, x| f32::from_bits(sdwa(op, select(sel, sext), [x, 0], 0).dst as u32);
+        assert_eq!(cvt(Op::VCvtF32U32, Byte2, false, 0x00ff_0000), 255.0);
+        assert_eq!(cvt(Op::VCvtF32I32, Byte0, true, 0x80), -128.0);
+        // A compare of byte 0 with byte 3.
+        let cmp = Sdwa {
+            src_sel: [Byte0, Byte3],
+            ..Sdwa::default()
+        };
+        assert!(sdwa(Op::VCmpEqU32, cmp, [0x77_0012, 0x1200_0000], 0).sdst);
+        // The float modifiers act on the selected part.
+        let mut cvt = McInst::new(Op::VCvtF32F16, Enc::Sdwa);
+        cvt.sdwa = Some(select(Word1, false));
+        cvt.neg = 1;
+        let input = LaneInputs {
+            src: [0x3c00_0000, 0, 0],
+            ..LaneInputs::default()
+        };
+        // f16 1.0 (0x3c00) in the upper half, negated after the select: -1.0.
+        assert_eq!(exec(&cvt, Gen::Gfx8, &input).unwrap().dst, bits(-1.0));
+    }
+
+    /// DST_SEL with the three DST_UNUSED values (GCN3 ISA 12.7 "VOP_SDWA"; LLVM:
+    /// UNUSED_SEXT "sign-extend upper bits, zero lower bits"), through `v_mov_b32`.
+    #[test]
+    fn sdwa_destination_selects() {
+        use DstUnused::*;
+        use SdwaSel::*;
+        let old = 0x1122_3344;
+        let mov = |dst_sel, dst_unused, x| {
+            let sel = Sdwa {
+                dst_sel,
+                dst_unused,
+                ..Sdwa::default()
+            };
+            sdwa(Op::VMovB32, sel, [x, 0], old).dst as u32
+        };
+        for (sel, x, pad, sext, preserve) in [
+            (Byte0, 0x1f0, 0xf0, 0xffff_fff0, 0x1122_33f0),
+            (Byte1, 0x1f0, 0xf000, 0xffff_f000, 0x1122_f044),
+            (Byte2, 0x70, 0x70_0000, 0x70_0000, 0x1170_3344),
+            (Byte3, 0xf0, 0xf000_0000, 0xf000_0000, 0xf022_3344),
+            (Word0, 0x1_8000, 0x8000, 0xffff_8000, 0x1122_8000),
+            (Word1, 0x7fff, 0x7fff_0000, 0x7fff_0000, 0x7fff_3344),
+            (Dword, 0x8765_4321, 0x8765_4321, 0x8765_4321, 0x8765_4321),
+        ] {
+            assert_eq!(mov(sel, Pad, x), pad, "{sel:?} pad");
+            assert_eq!(mov(sel, Sext, x), sext, "{sel:?} sext");
+            assert_eq!(mov(sel, Preserve, x), preserve, "{sel:?} preserve");
+        }
+        // A 16-bit result placed in the upper half, the lower half kept: the f16 pack.
+        let pack = Sdwa {
+            dst_sel: Word1,
+            dst_unused: Preserve,
+            ..Sdwa::default()
+        };
+        assert_eq!(
+            sdwa(Op::VCvtF16F32, pack, [bits(1.0) as u32, 0], 0xbeef).dst,
+            0x3c00_beef
+        );
+        // The destination takes the low part of the result, clamped first: gfx8's unsigned
+        // saturation of 0xffffffff + 1 is 0xffffffff, whose low word goes to the upper half.
+        let mut clamped = McInst::new(Op::VAddU32, Enc::Sdwa);
+        clamped.sdwa = Some(Sdwa {
+            dst_sel: Word1,
+            dst_unused: Pad,
+            ..Sdwa::default()
+        });
+        clamped.clamp = true;
+        let input = LaneInputs {
+            src: [0xffff_ffff, 1, 0],
+            ..LaneInputs::default()
+        };
+        assert_eq!(exec(&clamped, Gen::Gfx8, &input).unwrap().dst, 0xffff_0000);
+        clamped.clamp = false;
+        assert_eq!(exec(&clamped, Gen::Gfx8, &input).unwrap().dst, 0);
     }
 
     /// The wave core's contract: results of 32-bit operations have clear upper bits.

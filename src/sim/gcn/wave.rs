@@ -6,6 +6,7 @@
 //! Instructions", 12 "Instructions" for each opcode's pseudo-code), with the SI, CI and
 //! Vega manuals for the other generations.
 
+use super::dpp::{self, Fetch};
 use super::hazard::History;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
@@ -1049,6 +1050,27 @@ impl Wave {
             if exec >> lane & 1 == 0 {
                 continue;
             }
+            // DPP's src0 comes from another lane, or is 0, or the lane does not write.
+            let fetched = match (&inst.dpp, srcs[0]) {
+                (Some(d), Src::Vgpr(r, _)) => match dpp::fetch(d, lane, exec) {
+                    Fetch::Lane(from) => Some(self.vgpr[r][from] as u64),
+                    Fetch::Zero => Some(0),
+                    Fetch::NoWrite => match inst.sdst {
+                        // The manuals say which lanes write the VGPR, not what a lane that
+                        // does not writes into a carry-out.
+                        Some(sdst) => {
+                            return Err(Violation::Unsupported(format!(
+                                "{}: lane {lane} does not write (DPP); its bit of {} is not \
+                                 documented",
+                                info.mnemonic(generation),
+                                reg_name(sdst.0, 2)
+                            )));
+                        }
+                        None => continue,
+                    },
+                },
+                _ => None,
+            };
             let mut input = LaneInputs {
                 src: [0; 3],
                 dst_old: 0,
@@ -1067,6 +1089,9 @@ impl Wave {
                         }
                     }
                 };
+            }
+            if let Some(value) = fetched {
+                input.src[0] = value;
             }
             if let Some(r) = dst {
                 input.dst_old = self.vgpr[r][lane] as u64;

@@ -531,3 +531,51 @@ fn s_nop_count_is_3_bits_before_gfx8() {
         }
     }
 }
+
+/// SDWA through the wave core: gfx9 reads an SGPR and an inline constant through the
+/// selects, `dst_unused:UNUSED_PRESERVE` keeps the destination's other bits in every lane,
+/// and gfx6–gfx8 have no such forms (SDWA, then scalar SDWA sources, are refused).
+#[test]
+fn sdwa_in_the_wave() {
+    use crate::isa::gcn::mc::{DstUnused, Sdwa, SdwaSel};
+    let v = Operand::vgpr;
+    let sdwa = |generation, src: Operand, sel: Sdwa| {
+        let mut m = McInst::valu(Op::VMovB32, generation, Some(v(1)), None, &[src]).unwrap();
+        m.sdwa = Some(sel);
+        m.select_encoding(generation).map(|()| m)
+    };
+    let byte0_to_byte2 = Sdwa {
+        dst_sel: SdwaSel::Byte2,
+        dst_unused: DstUnused::Preserve,
+        src_sel: [SdwaSel::Byte0, SdwaSel::Dword],
+        sext: 0,
+    };
+    let mut old = McInst::valu(
+        Op::VMovB32,
+        Gen::Gfx9,
+        Some(v(1)),
+        None,
+        &[Operand::LITERAL],
+    )
+    .unwrap();
+    old.literal = Some(0x1122_3344);
+    let insts = [
+        old,
+        mov(0, 0xaabb_ccdd),
+        sdwa(Gen::Gfx9, s(0), byte0_to_byte2).unwrap(),
+    ];
+    let w = run(Gen::Gfx9, &insts).unwrap();
+    assert!(w.vgpr[1].iter().all(|&x| x == 0x11dd_3344));
+    // -1's word 1, zero-extended.
+    let word1 = Sdwa {
+        src_sel: [SdwaSel::Word1, SdwaSel::Dword],
+        ..Sdwa::default()
+    };
+    let w = run(Gen::Gfx9, &[sdwa(Gen::Gfx9, int(-1), word1).unwrap()]).unwrap();
+    assert!(w.vgpr[1].iter().all(|&x| x == 0xffff));
+    assert!(sdwa(Gen::Gfx8, s(0), word1).is_err());
+    for g in [Gen::Gfx6, Gen::Gfx7] {
+        let err = sdwa(g, v(2), word1).unwrap_err();
+        assert!(err.contains("SDWA needs gfx8 or later"), "{err}");
+    }
+}

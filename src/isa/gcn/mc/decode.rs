@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::table::{Enc, Form, LANE_SELECT, OpInfo, SDST_OUT};
-use super::{Gen, McInst, Op, Operand};
+use super::{Dpp, DppCtrl, DstUnused, Gen, McInst, Op, Operand, Sdwa, SdwaSel};
 
 /// Why some bytes are not an instruction we know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,6 +100,8 @@ fn opcode(w: u32, enc: Enc, generation: Gen) -> u16 {
         Enc::Vop3 if gfx8plus => bits(w, 25, 16),
         Enc::Vop3 => bits(w, 25, 17),
         Enc::Flat | Enc::Global | Enc::Mubuf => bits(w, 24, 18),
+        // Found by their VOP1/VOP2/VOPC word.
+        Enc::Sdwa | Enc::Dpp => unreachable!("encoding() never returns SDWA or DPP"),
     }) as u16
 }
 
@@ -107,6 +109,19 @@ fn opcode(w: u32, enc: Enc, generation: Gen) -> u16 {
 pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeError> {
     let w0 = dword(bytes, 0)?;
     let enc = encoding(w0, generation)?;
+    if matches!(enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+        && matches!(bits(w0, 8, 0), SDWA_MARKER | DPP_MARKER)
+        && generation < Gen::Gfx8
+    {
+        let kind = if bits(w0, 8, 0) == SDWA_MARKER {
+            "SDWA"
+        } else {
+            "DPP"
+        };
+        return Err(DecodeError::BadOperand(format!(
+            "{kind} needs gfx8 or later; {generation:?} has none"
+        )));
+    }
     let opc = opcode(w0, enc, generation);
     let op = Op::from_opcode(enc, opc, generation).ok_or(DecodeError::UnknownOpcode {
         enc,
@@ -201,6 +216,9 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                 inst.src[0] = Some(Operand((bits(w0, 14, 9) << 1) as u16));
             }
         }
+        Enc::Vop2 | Enc::Vop1 | Enc::Vopc if matches!(bits(w0, 8, 0), SDWA_MARKER | DPP_MARKER) => {
+            return decode_extension(bytes, w0, op, generation);
+        }
         Enc::Vop2 | Enc::Vop1 | Enc::Vopc => {
             inst.dst = match enc {
                 Enc::Vopc => None,
@@ -283,6 +301,7 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                 }
             }
         }
+        Enc::Sdwa | Enc::Dpp => unreachable!("encoding() never returns SDWA or DPP"),
         Enc::Mubuf => {
             let w1 = dword(bytes, 1)?;
             len = 8;
@@ -325,6 +344,97 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
     Ok((inst, len))
 }
 
+/// SRC0 values of VOP1/VOP2/VOPC that announce an SDWA or DPP dword.
+const SDWA_MARKER: u32 = 0xf9;
+const DPP_MARKER: u32 = 0xfa;
+
+/// An SDWA or DPP instruction, whose first dword `w0` is the VOP1/VOP2/VOPC word of `op`
+/// with the marker in SRC0. Field layouts as in `encode.rs`. Only what the encoder
+/// produces is accepted (checked by encoding the result again), so that reserved bits,
+/// modifiers an operand does not take or VCC spelled as an SGPR pair are errors, not
+/// instructions that print or execute differently from their bytes.
+fn decode_extension(
+    bytes: &[u8],
+    w0: u32,
+    op: Op,
+    generation: Gen,
+) -> Result<(McInst, usize), DecodeError> {
+    let info = op.info();
+    let sdwa = bits(w0, 8, 0) == SDWA_MARKER;
+    let kind = if sdwa { "SDWA" } else { "DPP" };
+    let w1 = dword(bytes, 1)?;
+    let mut inst = McInst::new(op, if sdwa { Enc::Sdwa } else { Enc::Dpp });
+    if info.enc != Enc::Vopc {
+        inst.dst = valu_dst(info, bits(w0, 24, 17));
+    }
+    inst.sdst = (info.sdst != 0).then_some(Operand::VCC);
+    inst.src[2] = (info.src[2] != 0).then_some(Operand::VCC);
+    let vsrc1 = bits(w0, 16, 9);
+    let two_sources = info.src[1] != 0;
+    if sdwa {
+        let sel = |code: u32| {
+            SdwaSel::from_code(code)
+                .ok_or_else(|| DecodeError::BadOperand(format!("SDWA select {code} is reserved")))
+        };
+        // gfx9's S bit: the field names an SGPR or a constant, not a VGPR.
+        let source = |field: u32, scalar: u32| Operand((field + 256 * (1 - scalar)) as u16);
+        let mut selects = Sdwa::default();
+        let fields = [bits(w1, 23, 16), bits(w1, 31, 24)];
+        let registers = [bits(w1, 7, 0), vsrc1];
+        for i in 0..if two_sources { 2 } else { 1 } {
+            let f = fields[i];
+            inst.src[i] = Some(source(registers[i], f >> 7 & 1));
+            selects.src_sel[i] = sel(f & 7)?;
+            selects.sext |= ((f >> 3 & 1) << i) as u8;
+            inst.neg |= ((f >> 4 & 1) << i) as u8;
+            inst.abs |= ((f >> 5 & 1) << i) as u8;
+        }
+        let dst = bits(w1, 15, 8);
+        match info.enc {
+            Enc::Vopc if generation >= Gen::Gfx9 => {
+                if dst >> 7 != 0 {
+                    inst.sdst = Some(Operand((dst & 0x7f) as u16));
+                }
+            }
+            Enc::Vopc => inst.clamp = dst >> 5 & 1 != 0,
+            _ => {
+                selects.dst_sel = sel(dst & 7)?;
+                selects.dst_unused = DstUnused::from_code(dst >> 3 & 3).ok_or_else(|| {
+                    DecodeError::BadOperand("SDWA dst_unused 3 is reserved".into())
+                })?;
+                inst.clamp = dst >> 5 & 1 != 0;
+                inst.omod = (dst >> 6) as u8;
+            }
+        }
+        inst.sdwa = Some(selects);
+    } else {
+        let ctrl = DppCtrl::from_code(bits(w1, 16, 8)).ok_or_else(|| {
+            DecodeError::BadOperand(format!("dpp_ctrl {:#x} is reserved", bits(w1, 16, 8)))
+        })?;
+        inst.src[0] = Some(Operand::vgpr(bits(w1, 7, 0) as u8));
+        if two_sources {
+            inst.src[1] = Some(Operand::vgpr(vsrc1 as u8));
+        }
+        inst.neg = (bits(w1, 20, 20) | bits(w1, 22, 22) << 1) as u8;
+        inst.abs = (bits(w1, 21, 21) | bits(w1, 23, 23) << 1) as u8;
+        inst.dpp = Some(Dpp {
+            ctrl,
+            row_mask: bits(w1, 31, 28) as u8,
+            bank_mask: bits(w1, 27, 24) as u8,
+            bound_ctrl: bits(w1, 19, 19) != 0,
+        });
+    }
+    let mut again = Vec::new();
+    super::encode(&inst, generation, &mut again).map_err(DecodeError::BadOperand)?;
+    if again != bytes[..8] {
+        return Err(DecodeError::BadOperand(format!(
+            "{kind} word {w1:#010x} of {} sets bits the encoder never sets",
+            info.name
+        )));
+    }
+    Ok((inst, 8))
+}
+
 /// The VDST field of a VALU op: a VGPR, or an SGPR for the lane-reading ops.
 fn valu_dst(info: &OpInfo, field: u32) -> Option<Operand> {
     if info.dst == 0 {
@@ -339,8 +449,7 @@ fn valu_dst(info: &OpInfo, field: u32) -> Option<Operand> {
 /// Rejects field values the encoder would not produce (modifiers on integer sources,
 /// VGPRs read by scalar formats), so that decode(encode(x)) == x and encode(decode(b)) == b.
 fn validate(inst: &McInst, info: &OpInfo) -> Result<(), DecodeError> {
-    let float_srcs = info.flags & 7;
-    if (inst.abs | inst.neg) & !float_srcs != 0 {
+    if (inst.abs | inst.neg) & !info.float_srcs() != 0 {
         return Err(DecodeError::BadOperand(format!(
             "abs/neg on a non-float source of {}",
             info.name

@@ -3,16 +3,21 @@
 //! 12.4 SOPC, 12.5 SOPP, 12.6 SMEM, 12.7 VOP2/VOP1/VOPC/VOP3a/VOP3b, 12.12 FLAT); gfx6/gfx7
 //! differences from the Southern/Sea Islands manuals (SMRD, VOP3 opcode at bit 17 and clamp
 //! at bit 11; MUBUF, SI manual 12.5); gfx9 from the Vega manual (FLAT offset in bits 12:0,
-//! GLOBAL as FLAT with SEG = 2).
+//! GLOBAL as FLAT with SEG = 2); SDWA and DPP from the GCN3 and Vega manuals' "VOP_SDWA",
+//! "VOP_SDWAB" (gfx9) and "VOP_DPP" formats.
 
-use super::table::{Enc, Form, LANE_SELECT, OpInfo, SDST_OUT};
-use super::{Gen, McInst, Op, Operand};
+use super::table::{Enc, FOUT, Form, LANE_SELECT, OpInfo, SDST_OUT};
+use super::{DstUnused, Gen, McInst, Op, Operand, Sdwa, SdwaSel};
 
 /// Appends the encoding of `inst` for `generation` to `out`: one or two dwords, then the
 /// literal dword if a source is [`Operand::LITERAL`].
 pub fn encode(inst: &McInst, generation: Gen, out: &mut Vec<u8>) -> Result<(), String> {
     let info = inst.op.info();
     let name = info.mnemonic(generation);
+    if matches!(inst.enc, Enc::Sdwa | Enc::Dpp) {
+        // Before the opcode lookup, so that gfx6/gfx7 get the reason, not a missing opcode.
+        check_extension(inst, info, generation).map_err(|e| format!("{name}: {e}"))?;
+    }
     let opcode = info
         .opcode_in(inst.enc, generation)
         .ok_or_else(|| format!("{name} has no {:?} encoding on {generation:?}", inst.enc))?;
@@ -71,16 +76,26 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
     for (i, (src, width)) in inst.src.iter().zip(inst.src_widths()).enumerate() {
         check(&format!("src{i}"), src.is_some(), width)?;
     }
-    let is_vop3 = inst.enc == Enc::Vop3;
-    let float_srcs = info.flags & 7;
-    if (inst.abs | inst.neg) & !float_srcs != 0 || (!is_vop3 && (inst.abs | inst.neg) != 0) {
-        return Err("abs/neg only apply to float sources in VOP3".into());
-    }
-    if inst.omod > 3 || (inst.omod != 0 && (!is_vop3 || info.flags & super::table::FOUT == 0)) {
-        return Err("omod only applies to float results in VOP3".into());
-    }
-    if inst.clamp && !is_vop3 {
-        return Err("clamp needs VOP3".into());
+    match inst.enc {
+        // `encode` has checked the modifiers of these forms with `check_extension`.
+        Enc::Sdwa | Enc::Dpp => {}
+        _ if inst.sdwa.is_some() || inst.dpp.is_some() => {
+            return Err("SDWA selects and DPP controls need the SDWA and DPP encodings".into());
+        }
+        _ => {
+            let is_vop3 = inst.enc == Enc::Vop3;
+            if (inst.abs | inst.neg) & !info.float_srcs() != 0
+                || (!is_vop3 && (inst.abs | inst.neg) != 0)
+            {
+                return Err("abs/neg only apply to float sources in VOP3".into());
+            }
+            if inst.omod > 3 || (inst.omod != 0 && (!is_vop3 || info.flags & FOUT == 0)) {
+                return Err("omod only applies to float results in VOP3".into());
+            }
+            if inst.clamp && !is_vop3 {
+                return Err("clamp needs VOP3".into());
+            }
+        }
     }
     let vmem = matches!(inst.enc, Enc::Flat | Enc::Global | Enc::Mubuf);
     if (inst.glc && !vmem && inst.enc != Enc::Smem) || (inst.slc && !vmem) {
@@ -107,13 +122,141 @@ fn sdst(op: Option<Operand>) -> Result<u32, String> {
     }
 }
 
-/// A 9-bit vector-ALU source field.
+/// The SRC0 values that announce an SDWA or DPP dword (GCN3 ISA 12.7, "SRC0": 249, 250).
+const SDWA_MARKER: u32 = 0xf9;
+const DPP_MARKER: u32 = 0xfa;
+
+/// A 9-bit vector-ALU source field. The SDWA and DPP markers are not operands.
 fn src9(op: Option<Operand>) -> Result<u32, String> {
     match op {
         None => Ok(0),
+        Some(o) if o.0 as u32 == SDWA_MARKER || o.0 as u32 == DPP_MARKER => {
+            Err(format!("operand {} is the SDWA or DPP marker", o.0))
+        }
         Some(o) if o.0 < 512 => Ok(o.0 as u32),
         Some(o) => Err(format!("bad operand {o:?}")),
     }
+}
+
+/// Whether gfx9's SDWA can read `o` from its 8-bit source field with the S bit set: an
+/// SGPR, VCC, a trap temporary, M0, EXEC, an inline constant or `src_vccz`/`src_execz`/
+/// `src_scc` (never a literal).
+fn sdwa_scalar(o: Operand) -> bool {
+    (o.0 <= 127 && o.0 != 125) || o.is_inline_constant() || (251..=253).contains(&o.0)
+}
+
+/// The 8-bit source field of an SDWA source and its S bit (gfx9: 1 = not a VGPR).
+fn sdwa_src(op: Option<Operand>) -> (u32, u32) {
+    match op {
+        None => (0, 0),
+        Some(o) if o.is_vgpr() => (o.reg_index() as u32, 0),
+        Some(o) => (o.0 as u32, 1),
+    }
+}
+
+/// The rules of the SDWA and DPP forms beyond their signature, as llvm-mc-14 applies them
+/// (`tests/gcn_sdwa_dpp_llvm_mc.rs` checks that it accepts every form these allow):
+/// - gfx8/gfx9 only, for the operations [`OpInfo::sdwa_on`]/[`OpInfo::dpp_on`] name;
+/// - sources are VGPRs, except that gfx9's SDWA also reads SGPRs and inline constants;
+///   carries and masks are VCC, and so is a compare's result except in gfx9's SDWA (any
+///   SGPR pair);
+/// - abs/neg on float sources only; SDWA's `sext` on integer sources only;
+/// - SDWA: clamp except in gfx9's VOPC (its bits hold SDST); omod on gfx9 float results
+///   only; VOPC has no `dst_sel`/`dst_unused` and VOP1 no `src1_sel`; `v_mac_f32` writes
+///   whole dwords only (its accumulator is the destination);
+/// - DPP: no clamp or omod; `dpp_ctrl` a defined pattern, masks of 4 bits.
+pub(super) fn check_extension(inst: &McInst, info: &OpInfo, generation: Gen) -> Result<(), String> {
+    let sdwa = inst.enc == Enc::Sdwa;
+    let kind = if sdwa { "SDWA" } else { "DPP" };
+    if generation < Gen::Gfx8 {
+        return Err(format!(
+            "{kind} needs gfx8 or later (GCN 1.2); {generation:?} has none"
+        ));
+    }
+    let available = if sdwa {
+        info.sdwa_on(generation)
+    } else {
+        info.dpp_on(generation)
+    };
+    if !available {
+        return Err(format!("no {kind} form on {generation:?}"));
+    }
+    let scalar_sources = sdwa && generation >= Gen::Gfx9;
+    for (i, src) in inst.src[..2].iter().enumerate() {
+        if let Some(o) = *src
+            && !o.is_vgpr()
+            && !(scalar_sources && sdwa_scalar(o))
+        {
+            let allowed = if scalar_sources {
+                "a VGPR, an SGPR or an inline constant"
+            } else {
+                "a VGPR"
+            };
+            return Err(format!("{kind} src{i} must be {allowed}, got {o:?}"));
+        }
+    }
+    require_vcc(inst.src[2], "src2")?;
+    let compare = info.enc == Enc::Vopc;
+    if compare && scalar_sources {
+        // VOP_SDWAB: any SGPR pair (SD = 1), or VCC (SD = 0).
+        if let Some(o) = inst.sdst
+            && (o.0 >= 128 || o.0 % 2 != 0 || o == Operand::M0)
+        {
+            return Err(format!(
+                "the compare result must be an SGPR pair, got {o:?}"
+            ));
+        }
+    } else {
+        require_vcc(inst.sdst, "the compare result or carry-out")?;
+    }
+    if (inst.abs | inst.neg) & !info.float_srcs() != 0 {
+        return Err("abs/neg only apply to float sources".into());
+    }
+    match (inst.enc, inst.sdwa, inst.dpp) {
+        (Enc::Sdwa, Some(sel), None) => check_sdwa(inst, info, sel, generation),
+        (Enc::Dpp, None, Some(dpp)) => {
+            if inst.clamp || inst.omod != 0 {
+                return Err("DPP has no clamp or omod".into());
+            }
+            if dpp.ctrl.code().is_none() {
+                return Err(format!("dpp_ctrl {:?} is out of range", dpp.ctrl));
+            }
+            if dpp.row_mask > 0xf || dpp.bank_mask > 0xf {
+                return Err("row_mask and bank_mask have 4 bits".into());
+            }
+            Ok(())
+        }
+        _ => Err(format!(
+            "the {kind} encoding needs its own modifiers (and not the other's)"
+        )),
+    }
+}
+
+/// The SDWA part of [`check_extension`].
+fn check_sdwa(inst: &McInst, info: &OpInfo, sel: Sdwa, generation: Gen) -> Result<(), String> {
+    let compare = info.enc == Enc::Vopc;
+    let present = if info.src[1] != 0 { 0b11 } else { 0b01 };
+    if sel.sext & !(present & !info.float_srcs()) != 0 {
+        return Err("sext only applies to integer sources".into());
+    }
+    if info.src[1] == 0 && sel.src_sel[1] != SdwaSel::Dword {
+        return Err("src1_sel without src1".into());
+    }
+    if compare && (sel.dst_sel != SdwaSel::Dword || sel.dst_unused != DstUnused::Preserve) {
+        return Err("a compare has no dst_sel or dst_unused".into());
+    }
+    if inst.op == Op::VMacF32 && sel.dst_sel != SdwaSel::Dword {
+        return Err("v_mac_f32 writes whole dwords only (dst_sel:DWORD)".into());
+    }
+    if inst.clamp && compare && generation >= Gen::Gfx9 {
+        return Err("gfx9's compares have no clamp in SDWA".into());
+    }
+    if inst.omod > 3
+        || (inst.omod != 0 && (generation < Gen::Gfx9 || info.flags & FOUT == 0 || compare))
+    {
+        return Err("omod only applies to float results in gfx9's SDWA".into());
+    }
+    Ok(())
 }
 
 /// Whether GLOBAL's SADDR field can name `o`: an even SGPR or VCC (the 64-bit scalar
@@ -163,6 +306,24 @@ fn vdst(inst: &McInst, info: &OpInfo) -> Result<u32, String> {
         sdst(inst.dst)
     } else {
         vgpr(inst.dst)
+    }
+}
+
+/// The 32-bit word of `info`'s native VOP1, VOP2 or VOPC encoding (GCN3 ISA 12.7.1–12.7.3)
+/// with `src0` in SRC0 and `vsrc1` in VSRC1; SDWA and DPP put their marker in SRC0.
+///   VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]
+///   VOP1: 0111111 | VDST[24:17] | OP[16:9] | SRC0[8:0]
+///   VOPC: 0111110 | OP[24:17] | VSRC1[16:9] | SRC0[8:0] (the result goes to VCC or, in
+///   gfx9's SDWA, to SDST)
+fn vop32(inst: &McInst, info: &OpInfo, op: u32, src0: u32, vsrc1: u32) -> Result<u32, String> {
+    match info.enc {
+        Enc::Vop2 => {
+            require_vcc(inst.src[2], "src2")?;
+            Ok(op << 25 | vdst(inst, info)? << 17 | vsrc1 << 9 | src0)
+        }
+        Enc::Vop1 => Ok(0x3f << 25 | vdst(inst, info)? << 17 | op << 9 | src0),
+        Enc::Vopc => Ok(0x3e << 25 | op << 17 | vsrc1 << 9 | src0),
+        enc => Err(format!("{enc:?} is not a 32-bit VALU encoding")),
     }
 }
 
@@ -259,23 +420,76 @@ fn encode_words(
                 }
             }
         }
-        // 12.7.1 VOP2: 0 | OP[30:25] | VDST[24:17] | VSRC1[16:9] | SRC0[8:0]; VSRC1 holds
-        // the scalar lane number of v_readlane/v_writelane (gfx6/gfx7).
-        Enc::Vop2 => {
-            require_vcc(inst.sdst, "carry-out")?;
-            require_vcc(s2, "src2")?;
+        // VSRC1 holds the scalar lane number of v_readlane/v_writelane (gfx6/gfx7).
+        Enc::Vop2 | Enc::Vop1 | Enc::Vopc => {
+            require_vcc(inst.sdst, "the compare result or carry-out")?;
             let vsrc1 = match info.flags & LANE_SELECT {
                 0 => vgpr(s1)?,
                 _ => ssrc(s1)?,
             };
-            one(op << 25 | vdst(inst, info)? << 17 | vsrc1 << 9 | src9(s0)?)
+            one(vop32(inst, info, op, src9(s0)?, vsrc1)?)
         }
-        // 12.7.2 VOP1: 0111111 | VDST[24:17] | OP[16:9] | SRC0[8:0]
-        Enc::Vop1 => one(0x3f << 25 | vdst(inst, info)? << 17 | op << 9 | src9(s0)?),
-        // 12.7.3 VOPC: 0111110 | OP[24:17] | VSRC1[16:9] | SRC0[8:0]; the result goes to VCC.
-        Enc::Vopc => {
-            require_vcc(inst.sdst, "the compare result")?;
-            one(0x3e << 25 | op << 17 | vgpr(s1)? << 9 | src9(s0)?)
+        // VOP_SDWA: SRC0[7:0] | DST_SEL[10:8] | DST_UNUSED[12:11] | CLAMP[13] | OMOD[15:14]
+        // (gfx9) | SRC0_SEL[18:16] | SRC0_SEXT[19] | SRC0_NEG[20] | SRC0_ABS[21] | S0[23]
+        // (gfx9) | SRC1_SEL[26:24] | SRC1_SEXT[27] | SRC1_NEG[28] | SRC1_ABS[29] | S1[31]
+        // (gfx9). gfx9's VOPC (VOP_SDWAB) has SDST[14:8] | SD[15] in place of DST_SEL..OMOD;
+        // gfx8's VOPC leaves DST_SEL and DST_UNUSED zero; VOP1 leaves bits 31:24 zero.
+        Enc::Sdwa => {
+            let Some(sel) = inst.sdwa else {
+                return Err("SDWA without its selects".into());
+            };
+            let (src0, s0_scalar) = sdwa_src(s0);
+            let (vsrc1, s1_scalar) = sdwa_src(s1);
+            let w0 = vop32(inst, info, op, SDWA_MARKER, vsrc1)?;
+            let dst_bits = match info.enc {
+                Enc::Vopc if generation >= Gen::Gfx9 => match inst.sdst {
+                    None | Some(Operand::VCC) => 0,
+                    Some(o) => 1 << 7 | o.0 as u32,
+                },
+                Enc::Vopc => (inst.clamp as u32) << 5,
+                _ => {
+                    sel.dst_sel.code()
+                        | sel.dst_unused.code() << 3
+                        | (inst.clamp as u32) << 5
+                        | (inst.omod as u32) << 6
+                }
+            };
+            let src_bits = |i: usize, scalar: u32| {
+                sel.src_sel[i].code()
+                    | (sel.sext as u32 >> i & 1) << 3
+                    | (inst.neg as u32 >> i & 1) << 4
+                    | (inst.abs as u32 >> i & 1) << 5
+                    | scalar << 7
+            };
+            let src1_bits = if info.src[1] != 0 {
+                src_bits(1, s1_scalar)
+            } else {
+                0
+            };
+            let w1 = src0 | dst_bits << 8 | src_bits(0, s0_scalar) << 16 | src1_bits << 24;
+            Ok([Some(w0), Some(w1)])
+        }
+        // VOP_DPP: SRC0[7:0] | DPP_CTRL[16:8] | BOUND_CTRL[19] | SRC0_NEG[20] | SRC0_ABS[21]
+        // | SRC1_NEG[22] | SRC1_ABS[23] | BANK_MASK[27:24] | ROW_MASK[31:28].
+        Enc::Dpp => {
+            let Some(dpp) = inst.dpp else {
+                return Err("DPP without its controls".into());
+            };
+            let ctrl = dpp
+                .ctrl
+                .code()
+                .ok_or_else(|| format!("dpp_ctrl {:?} out of range", dpp.ctrl))?;
+            let w0 = vop32(inst, info, op, DPP_MARKER, vgpr(s1)?)?;
+            let w1 = vgpr(s0)?
+                | ctrl << 8
+                | (dpp.bound_ctrl as u32) << 19
+                | (inst.neg as u32 & 1) << 20
+                | (inst.abs as u32 & 1) << 21
+                | (inst.neg as u32 >> 1 & 1) << 22
+                | (inst.abs as u32 >> 1 & 1) << 23
+                | (dpp.bank_mask as u32) << 24
+                | (dpp.row_mask as u32) << 28;
+            Ok([Some(w0), Some(w1)])
         }
         // 12.7.4 VOP3a: 110100 | OP[25:16] | CLAMP[15] | ABS[10:8] | VDST[7:0]
         //        VOP3b: 110100 | OP[25:16] | CLAMP[15] | SDST[14:8] | VDST[7:0]

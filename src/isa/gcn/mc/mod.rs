@@ -11,6 +11,7 @@ mod decode;
 mod encode;
 mod fields;
 mod print;
+mod sdwa_dpp;
 mod table;
 
 pub use decode::{DecodeError, decode};
@@ -19,8 +20,10 @@ pub use fields::{
     decode_waitcnt, nop_wait_states_max, smem_offset_encodable, waitcnt_imm, waitcnt_max,
 };
 pub use print::print;
+pub use sdwa_dpp::{Dpp, DppCtrl, DstUnused, Sdwa, SdwaSel};
 pub use table::{
-    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, LANE_SELECT, Op, OpInfo, SDST_OUT, SRC0_VGPR, VOP2_GFX67,
+    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, LANE_SELECT, NO_SDWA_GFX9, Op, OpInfo, SDST_OUT,
+    SRC0_VGPR, VOP2_GFX67,
 };
 
 /// A GCN generation. Encodings, opcode numbers, wait-count fields and hazards differ by it.
@@ -109,7 +112,11 @@ impl Operand {
 ///
 /// Which fields an opcode uses is given by its [`OpInfo`] signature; unused ones are `None`
 /// or zero. `enc` is the encoding actually used (`_e32` VOP1/VOP2/VOPC or `_e64` VOP3 for a
-/// VALU op that has both); [`McInst::valu`] picks the shortest legal one.
+/// VALU op that has both, or `_sdwa`/`_dpp`); [`McInst::valu`] picks the shortest legal one.
+///
+/// SDWA and DPP are operand modifiers like VOP3's: `sdwa` (`dpp`) is set exactly when `enc`
+/// is [`Enc::Sdwa`] ([`Enc::Dpp`]); their source modifiers abs/neg and SDWA's clamp and omod
+/// (gfx9) are the fields VOP3 uses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct McInst {
     pub op: Op,
@@ -125,12 +132,16 @@ pub struct McInst {
     pub literal: Option<u32>,
     /// SOPK/SOPP simm16, SMEM and FLAT offsets, branch offsets in dwords.
     pub imm: i32,
-    /// VOP3 input modifiers, one bit per source.
+    /// VOP3, SDWA and DPP input modifiers, one bit per source.
     pub abs: u8,
     pub neg: u8,
     pub clamp: bool,
-    /// VOP3 output modifier: 0 none, 1 ×2, 2 ×4, 3 ÷2.
+    /// VOP3 (and gfx9 SDWA) output modifier: 0 none, 1 ×2, 2 ×4, 3 ÷2.
     pub omod: u8,
+    /// SDWA operand selects, when `enc` is [`Enc::Sdwa`].
+    pub sdwa: Option<Sdwa>,
+    /// DPP lane controls, when `enc` is [`Enc::Dpp`].
+    pub dpp: Option<Dpp>,
     /// Memory cache-policy bits.
     pub glc: bool,
     pub slc: bool,
@@ -151,6 +162,8 @@ impl McInst {
             neg: 0,
             clamp: false,
             omod: 0,
+            sdwa: None,
+            dpp: None,
             glc: false,
             slc: false,
         }
@@ -209,11 +222,13 @@ impl McInst {
         Ok(inst)
     }
 
-    /// Sets `enc` to the shortest legal encoding of this VALU instruction: VOP1/VOP2/VOPC
-    /// (`_e32`) when src1 is a VGPR, there are no modifiers, the compare result or carry-out
-    /// and carry-in go to VCC and a literal appears only in src0; VOP3 (`_e64`, no literal
-    /// on gfx6–gfx9) otherwise. Then checks the constant-bus limit with [`legal`].
-    /// Commuting sources to make src1 a VGPR is the caller's job.
+    /// Sets `enc` to the shortest legal encoding of this VALU instruction: SDWA or DPP when
+    /// `sdwa` or `dpp` is set (an error where that form does not exist or the operands do
+    /// not fit it); otherwise VOP1/VOP2/VOPC (`_e32`) when src1 is a VGPR, there are no
+    /// modifiers, the compare result or carry-out and carry-in go to VCC and a literal
+    /// appears only in src0; VOP3 (`_e64`, no literal on gfx6–gfx9) otherwise. Then checks
+    /// the constant-bus limit with [`legal`]. Commuting sources to make src1 a VGPR is the
+    /// caller's job.
     pub fn select_encoding(&mut self, generation: Gen) -> Result<(), String> {
         let info = self.op.info();
         let name = info.mnemonic(generation);
@@ -222,6 +237,15 @@ impl McInst {
         }
         if !info.available(generation) {
             return Err(format!("{name} does not exist on {generation:?}"));
+        }
+        if self.sdwa.is_some() || self.dpp.is_some() {
+            self.enc = if self.sdwa.is_some() {
+                Enc::Sdwa
+            } else {
+                Enc::Dpp
+            };
+            encode::check_extension(self, info, generation).map_err(|e| format!("{name}: {e}"))?;
+            return legal(self, generation);
         }
         // VSRC1 names a VGPR, or the lane number of the lane-access operations.
         let vsrc1 = |s: Operand| match info.flags & LANE_SELECT {
@@ -258,8 +282,8 @@ impl McInst {
 /// encoding cannot express (GCN3 ISA manual 6.1.2 "SGPR and constant-bus reads" / 4.4, and
 /// 3.2 for register alignment):
 /// - a VALU instruction reads at most one scalar value over the constant bus: an SGPR (or a
-///   pair), VCC, M0, EXEC or a literal, where reading the same one twice counts once and
-///   the implicit VCC read of VOP2 carry-in/`v_cndmask_b32` counts too;
+///   pair), VCC, M0, EXEC or a literal, where reading the same one twice (at the same width)
+///   counts once and the implicit VCC read of VOP2 carry-in/`v_cndmask_b32` counts too;
 /// - at most one literal value per instruction;
 /// - 64-bit SGPR operands start at an even SGPR, wider ones at a multiple of 4.
 pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
@@ -290,18 +314,21 @@ pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
                 "{name}: the lane mask in src2 must be an SGPR pair or VCC"
             ));
         }
-        let mut reads: Vec<Operand> = Vec::new();
-        for s in inst.src.iter().flatten().copied() {
+        // The same register read at another width is another value (llvm-mc-14 refuses
+        // `v_cndmask_b32_e64 v1, s0, v2, s[0:1]` and `vcc_lo` beside an implicit `vcc`).
+        let mut reads: Vec<(Operand, u8)> = Vec::new();
+        for (s, width) in inst.src.iter().zip(inst.src_widths()) {
+            let Some(s) = *s else { continue };
             let bus = s.is_literal() || (s.0 < 128 && s.0 != 125) || (s.0 >= 251 && s.0 <= 253);
             // VOP2's VCC carry-in/mask (src2) is read implicitly, still over the bus.
-            if bus && !reads.contains(&s) {
-                reads.push(s);
+            if bus && !reads.contains(&(s, width)) {
+                reads.push((s, width));
             }
         }
         if reads.len() > 1 {
             let list: Vec<String> = reads
                 .iter()
-                .map(|&r| print::operand(Some(r), 1, inst.literal, generation))
+                .map(|&(r, width)| print::operand(Some(r), width, inst.literal, generation))
                 .collect();
             return Err(format!(
                 "{name}: {} scalar values ({}) but the constant bus allows one",
@@ -317,7 +344,8 @@ pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// Encodings printed by `llvm-mc-14 -arch=amdgcn -mcpu=tonga -show-encoding`.
+    /// Encodings printed by `llvm-mc-14 -arch=amdgcn -mcpu=tonga -show-encoding` (and read
+    /// back by its `-disassemble`, which prints gfx8's VOPC SDWA without `_sdwa`).
     fn known() -> Vec<(McInst, Vec<u8>, &'static str)> {
         let v = Operand::vgpr;
         let s = Operand::sgpr;
@@ -337,7 +365,53 @@ mod tests {
         .unwrap();
         cmp.neg = 1;
         cmp.select_encoding(Gen::Gfx8).unwrap();
+        let mut sdwa =
+            McInst::valu(Op::VAddF32, Gen::Gfx8, Some(v(1)), None, &[v(2), v(3)]).unwrap();
+        sdwa.sdwa = Some(Sdwa {
+            dst_sel: SdwaSel::Word1,
+            dst_unused: DstUnused::Sext,
+            src_sel: [SdwaSel::Byte2, SdwaSel::Word0],
+            sext: 0,
+        });
+        sdwa.select_encoding(Gen::Gfx8).unwrap();
+        let mut sdwa_cmp = McInst::valu(
+            Op::VCmpEqF32,
+            Gen::Gfx8,
+            None,
+            Some(Operand::VCC),
+            &[v(1), v(2)],
+        )
+        .unwrap();
+        sdwa_cmp.sdwa = Some(Sdwa {
+            src_sel: [SdwaSel::Byte0, SdwaSel::Dword],
+            ..Sdwa::default()
+        });
+        sdwa_cmp.select_encoding(Gen::Gfx8).unwrap();
+        let mut dpp = McInst::valu(Op::VMovB32, Gen::Gfx8, Some(v(1)), None, &[v(2)]).unwrap();
+        dpp.dpp = Some(Dpp {
+            ctrl: DppCtrl::RowShl(1),
+            row_mask: 0xa,
+            bank_mask: 0x5,
+            bound_ctrl: true,
+        });
+        dpp.select_encoding(Gen::Gfx8).unwrap();
         vec![
+            (
+                sdwa,
+                vec![0xf9, 0x06, 0x02, 0x02, 0x02, 0x0d, 0x02, 0x04],
+                "v_add_f32_sdwa v1, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_SEXT \
+                 src0_sel:BYTE_2 src1_sel:WORD_0",
+            ),
+            (
+                sdwa_cmp,
+                vec![0xf9, 0x04, 0x84, 0x7c, 0x01, 0x00, 0x00, 0x06],
+                "v_cmp_eq_f32 vcc, v1, v2 src0_sel:BYTE_0 src1_sel:DWORD",
+            ),
+            (
+                dpp,
+                vec![0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x09, 0xa5],
+                "v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0xa bank_mask:0x5 bound_ctrl:1",
+            ),
             (
                 McInst::valu(Op::VAddF32, Gen::Gfx8, Some(v(1)), None, &[v(2), v(3)]).unwrap(),
                 vec![0x02, 0x07, 0x02, 0x02],
@@ -436,6 +510,17 @@ mod tests {
             add(&[s(0), v(1), Operand::VCC]).is_err(),
             "implicit VCC carry-in uses the bus"
         );
+        let mask =
+            |srcs: &[Operand]| McInst::valu(Op::VCndmaskB32, Gen::Gfx8, Some(v(0)), None, srcs);
+        assert!(
+            mask(&[s(0), v(1), s(0)]).is_err(),
+            "s0 and s[0:1] are two values (llvm-mc-14 refuses it too)"
+        );
+        assert!(
+            mask(&[Operand::VCC, v(1), Operand::VCC]).is_err(),
+            "vcc_lo beside vcc"
+        );
+        assert!(mask(&[Operand::inline_int(1).unwrap(), v(1), s(0)]).is_ok());
         let mut lit = McInst::valu(
             Op::VAddF32,
             Gen::Gfx8,

@@ -63,11 +63,25 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             if info.sdst != 0 {
                 args.push(op(inst.sdst, 2));
             }
+            let sext = inst.sdwa.map_or(0, |sel| sel.sext);
             for i in 0..info.num_srcs() {
                 let text = op(inst.src[i], info.src[i]);
                 let (abs, neg) = (inst.abs >> i & 1 != 0, inst.neg >> i & 1 != 0);
                 let text = if abs { format!("|{text}|") } else { text };
-                args.push(if neg { format!("-{text}") } else { text });
+                let text = if sext >> i & 1 != 0 {
+                    format!("sext({text})")
+                } else {
+                    text
+                };
+                // A negated constant without abs prints as `neg(…)`: `-1.0` is another
+                // inline constant (AMDGPUInstPrinter::printOperandAndFPInputMods).
+                let constant =
+                    inst.src[i].is_some_and(|o| o.is_inline_constant() || o.is_literal());
+                args.push(match (neg, constant && !abs) {
+                    (false, _) => text,
+                    (true, false) => format!("-{text}"),
+                    (true, true) => format!("neg({text})"),
+                });
             }
         }
     }
@@ -107,13 +121,42 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         3 => " div:2",
         _ => "",
     });
+    if let Some(sel) = inst.sdwa {
+        if info.enc != Enc::Vopc {
+            let _ = write!(
+                s,
+                " dst_sel:{} dst_unused:{}",
+                sel.dst_sel.name(),
+                sel.dst_unused.name()
+            );
+        }
+        let _ = write!(s, " src0_sel:{}", sel.src_sel[0].name());
+        if info.src[1] != 0 {
+            let _ = write!(s, " src1_sel:{}", sel.src_sel[1].name());
+        }
+    }
+    if let Some(dpp) = inst.dpp {
+        let _ = write!(
+            s,
+            " {} row_mask:{:#x} bank_mask:{:#x}",
+            dpp.ctrl, dpp.row_mask, dpp.bank_mask
+        );
+        if dpp.bound_ctrl {
+            s.push_str(" bound_ctrl:1");
+        }
+    }
     s
 }
 
-/// `_e32` / `_e64` when the operation has both a 32-bit and a VOP3 form on `generation`.
+/// `_e32` / `_e64` when the operation has both a 32-bit and a VOP3 form on `generation`;
+/// `_sdwa`, `_dpp`. llvm-mc-14 prints gfx8's VOPC SDWA without a suffix
+/// (`v_cmp_eq_f32 vcc, v1, v2 src0_sel:BYTE_0 src1_sel:DWORD`), and accepts it back.
 fn valu_suffix(inst: &McInst, info: &OpInfo, generation: Gen) -> &'static str {
     let g = generation as usize;
     match inst.enc {
+        Enc::Sdwa if info.enc == Enc::Vopc && generation == Gen::Gfx8 => "",
+        Enc::Sdwa => "_sdwa",
+        Enc::Dpp => "_dpp",
         Enc::Vop1 | Enc::Vop2 | Enc::Vopc if info.vop3[g].is_some() => "_e32",
         Enc::Vop3 if info.enc != Enc::Vop3 && info.opcode[g].is_some() => "_e64",
         Enc::Vop3 if info.flags & VOP2_GFX67 != 0 && generation <= Gen::Gfx7 => "_e64",

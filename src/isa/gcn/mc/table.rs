@@ -15,8 +15,9 @@ use super::Gen;
 /// [`Enc::Smem`] is scalar memory in general: gfx8/gfx9 encode it as SMEM (12.4), gfx6/gfx7
 /// as SMRD (SI manual 12.3). [`Enc::Global`] is gfx9's FLAT encoding with SEG = global
 /// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF in its `addr64` form (SI manual 12.5), which
-/// only gfx6/gfx7 have. Further formats (DS, VINTRP, SDWA, DPP) are added as new variants
-/// with their own layout in `encode.rs`/`decode.rs`.
+/// only gfx6/gfx7 have. [`Enc::Sdwa`] and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension
+/// dword; they use the operation's native opcode. Further formats (DS, VINTRP) are added as
+/// new variants with their own layout in `encode.rs`/`decode.rs`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Enc {
     Sop1,
@@ -29,6 +30,12 @@ pub enum Enc {
     Vop2,
     Vopc,
     Vop3,
+    /// VOP1/VOP2/VOPC with SRC0 = 0xF9 and a second dword of sub-dword operand selects
+    /// (gfx8/gfx9; GCN3 ISA 12.7 "VOP_SDWA", Vega ISA 12.7 "VOP_SDWA"/"VOP_SDWAB").
+    Sdwa,
+    /// VOP1/VOP2 with SRC0 = 0xFA and a second dword reading src0 from another lane
+    /// (gfx8/gfx9; "VOP_DPP").
+    Dpp,
     Flat,
     Global,
     Mubuf,
@@ -82,23 +89,27 @@ pub enum Form {
     MubufStore,
 }
 
-/// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n).
-pub const FSRC0: u8 = 1 << 0;
-pub const FSRC1: u8 = 1 << 1;
-pub const FSRC2: u8 = 1 << 2;
+/// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n); the others
+/// take SDWA's integer `sext`.
+pub const FSRC0: u16 = 1 << 0;
+pub const FSRC1: u16 = 1 << 1;
+pub const FSRC2: u16 = 1 << 2;
 /// The result is a float: the VOP3 output modifier (omod) applies.
-pub const FOUT: u8 = 1 << 3;
+pub const FOUT: u16 = 1 << 3;
 /// On gfx6/gfx7 this VOP3-only gfx8 operation also has a VOP2 form (we always use VOP3
 /// there; llvm-mc then spells it with `_e64`).
-pub const VOP2_GFX67: u8 = 1 << 4;
+pub const VOP2_GFX67: u16 = 1 << 4;
 /// The VALU destination is an SGPR (`v_readlane_b32`, `v_readfirstlane_b32`).
-pub const SDST_OUT: u8 = 1 << 5;
+pub const SDST_OUT: u16 = 1 << 5;
 /// Source 0 must be a VGPR (the lane-access operations).
-pub const SRC0_VGPR: u8 = 1 << 6;
+pub const SRC0_VGPR: u16 = 1 << 6;
 /// Source 1 is a lane number, a scalar operand; the VOP2 form holds it in the 8-bit VSRC1
 /// field, which names a VGPR for every other operation (`v_readlane_b32`,
 /// `v_writelane_b32`: VOP2 on gfx6/gfx7 only, VOP3 only on gfx8/gfx9; SI manual 12.7.1).
-pub const LANE_SELECT: u8 = 1 << 7;
+pub const LANE_SELECT: u16 = 1 << 7;
+/// No SDWA form on gfx9 although gfx8 has one (`v_mac_f32`: llvm-mc-14 "sdwa variant of
+/// this instruction is not supported" for `gfx900`).
+pub const NO_SDWA_GFX9: u16 = 1 << 8;
 
 /// One row of the table.
 #[derive(Debug)]
@@ -118,20 +129,53 @@ pub struct OpInfo {
     pub dst: u8,
     pub sdst: u8,
     pub src: [u8; 3],
-    pub flags: u8,
+    pub flags: u16,
 }
 
 impl OpInfo {
     /// The opcode number of this operation in encoding `enc` on `generation`.
+    /// SDWA and DPP use the native VOP1/VOP2/VOPC opcode.
     pub fn opcode_in(&self, enc: Enc, generation: Gen) -> Option<u16> {
         let g = generation as usize;
-        if enc == self.enc {
-            self.opcode[g]
-        } else if enc == Enc::Vop3 {
-            self.vop3[g]
-        } else {
-            None
+        match enc {
+            _ if enc == self.enc => self.opcode[g],
+            Enc::Vop3 => self.vop3[g],
+            Enc::Sdwa if self.sdwa_on(generation) => self.opcode[g],
+            Enc::Dpp if self.dpp_on(generation) => self.opcode[g],
+            _ => None,
         }
+    }
+
+    /// Whether the operation has an SDWA form on `generation`: gfx8 and gfx9 give one to
+    /// every VOP1/VOP2/VOPC operation whose operands are all 32-bit (VOP2's carry and mask
+    /// being VCC), except the lane accesses and gfx9's `v_mac_f32` ([`NO_SDWA_GFX9`]).
+    /// Checked against llvm-mc-14 for every row by `tests/gcn_sdwa_dpp_llvm_mc.rs`.
+    pub fn sdwa_on(&self, generation: Gen) -> bool {
+        self.extensible_on(generation)
+            && !(generation == Gen::Gfx9 && self.flags & NO_SDWA_GFX9 != 0)
+    }
+
+    /// Whether the operation has a DPP form on `generation`: as SDWA, but no VOPC (llvm-mc-14
+    /// on gfx8/gfx9: "dpp variant of this instruction is not supported").
+    pub fn dpp_on(&self, generation: Gen) -> bool {
+        self.extensible_on(generation) && self.enc != Enc::Vopc
+    }
+
+    fn extensible_on(&self, generation: Gen) -> bool {
+        let lane_mask = self.src[2] == 2 && self.dst == 1;
+        generation >= Gen::Gfx8
+            && matches!(self.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+            && self.opcode[generation as usize].is_some()
+            && self.dst <= 1
+            && self.src[0] == 1
+            && self.src[1] <= 1
+            && (self.src[2] == 0 || lane_mask)
+            && self.flags & (SDST_OUT | LANE_SELECT) == 0
+    }
+
+    /// The sources that take the float modifiers abs/neg (bit n: source n).
+    pub fn float_srcs(&self) -> u8 {
+        (self.flags & (FSRC0 | FSRC1 | FSRC2)) as u8
     }
 
     /// Whether the operation exists on `generation` at all (in its native encoding, or
@@ -178,7 +222,8 @@ impl Op {
     }
 
     /// The operation with `opcode` in encoding `enc` on `generation` (VOP3 also finds the
-    /// `_e64` forms of VOP1/VOP2/VOPC operations).
+    /// `_e64` forms of VOP1/VOP2/VOPC operations). SDWA and DPP reuse the opcodes of
+    /// VOP1, VOP2 and VOPC, which overlap: look those up in the base encoding.
     pub fn from_opcode(enc: Enc, opcode: u16, generation: Gen) -> Option<Op> {
         OPS.iter()
             .find(|info| info.opcode_in(enc, generation) == Some(opcode))
@@ -380,7 +425,7 @@ table! {
     VAndB32              "v_and_b32"            Vop2  Valu             [27 27 19 19]      [283 283 275 275]  1 0 [1 1 0] 0;
     VOrB32               "v_or_b32"             Vop2  Valu             [28 28 20 20]      [284 284 276 276]  1 0 [1 1 0] 0;
     VXorB32              "v_xor_b32"            Vop2  Valu             [29 29 21 21]      [285 285 277 277]  1 0 [1 1 0] 0;
-    VMacF32              "v_mac_f32"            Vop2  Valu             [31 31 22 22]      [287 287 278 278]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMacF32              "v_mac_f32"            Vop2  Valu             [31 31 22 22]      [287 287 278 278]  1 0 [1 1 0] FSRC0|FSRC1|FOUT|NO_SDWA_GFX9;
     VAddU32              "v_add_u32"            Vop2  Valu             [37 37 25 25]      [293 293 281 281]  1 2 [1 1 0] 0;
     VSubU32              "v_sub_u32"            Vop2  Valu             [38 38 26 26]      [294 294 282 282]  1 2 [1 1 0] 0;
     VSubrevU32           "v_subrev_u32"         Vop2  Valu             [39 39 27 27]      [295 295 283 283]  1 2 [1 1 0] 0;
