@@ -202,6 +202,13 @@ impl generated::Context for IsleContext<'_, '_> {
         self.vcmp(&Op::VCmpUF32, a, b)
     }
 
+    fn fminmax32(&mut self, max: bool, x: Value, y: Value) -> Reg {
+        let (core, (a, b)) = self.minmax_core(max, x, y, super::operands::MINMAX_CHAIN_DEPTH);
+        let (a, b) = (self.put_in_src(a), self.put_in_src(b));
+        let unordered = self.vcmp(&Op::VCmpUF32, a, b);
+        self.cndmask(Src::Reg(core), Src::Imm(0x7fc0_0000), unordered)
+    }
+
     fn cndmask(&mut self, f: Src, t: Src, mask: Reg) -> Reg {
         // The mask is a constant-bus read, so both values must be VGPRs or inline constants.
         let mut srcs: SmallVec<[Src; 3]> = smallvec![self.off_bus(f), self.off_bus(t)];

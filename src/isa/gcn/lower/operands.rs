@@ -14,6 +14,9 @@ use crate::ir::{self, InstructionData, Opcode, Value, types};
 use crate::machinst::{Reg, RegClass};
 use smallvec::{SmallVec, smallvec};
 
+/// How many nested `fmin`/`fmax` with constant bounds share one NaN compare.
+pub(super) const MINMAX_CHAIN_DEPTH: u32 = 4;
+
 impl IsleContext<'_, '_> {
     /// `reg` in the VGPR file, copying it there once if it lives in an SGPR.
     pub(super) fn vgpr_copy(&mut self, reg: Reg) -> Reg {
@@ -94,6 +97,49 @@ impl IsleContext<'_, '_> {
             },
             _ => (v, Some(0)),
         }
+    }
+
+    /// `v_max_f32`/`v_min_f32` of `x` and `y` without CLIF's NaN rule, and the two values
+    /// whose unordered compare tells where that rule applies. With a constant, non-NaN
+    /// operand the result is NaN exactly where the other one is, so through a chain of such
+    /// operations (a clamp: `fmin(fmax(x, lo), hi)`) one compare of the innermost value
+    /// serves them all.
+    pub(super) fn minmax_core(
+        &mut self,
+        max: bool,
+        x: Value,
+        y: Value,
+        depth: u32,
+    ) -> (Reg, (Value, Value)) {
+        let is_number = |c: Option<u32>| c.is_some_and(|bits| !f32::from_bits(bits).is_nan());
+        let op = if max { Op::VMaxF32 } else { Op::VMinF32 };
+        let operand = if is_number(self.const32(y)) {
+            Some((x, y))
+        } else if is_number(self.const32(x)) {
+            Some((y, x))
+        } else {
+            None
+        };
+        let Some((v, c)) = operand else {
+            let srcs = [self.put_in_src(x), self.put_in_src(y)];
+            return (self.valu(op, &srcs, RegClass::Int), (x, y));
+        };
+        let dfg = self.lower.dfg();
+        if depth > 0
+            && let Some(inst) = self.def_inst(v)
+            && let InstructionData::Binary {
+                opcode: opcode @ (Opcode::Fmax | Opcode::Fmin),
+                args: [a, b],
+            } = dfg.insts[inst]
+            && dfg.value_type(v) == types::F32
+            && [a, b].iter().any(|&w| is_number(self.const32(w)))
+        {
+            let (inner, sources) = self.minmax_core(opcode == Opcode::Fmax, a, b, depth - 1);
+            let c = self.put_in_src(c);
+            return (self.valu(op, &[Src::Reg(inner), c], RegClass::Int), sources);
+        }
+        let srcs = [self.put_in_src(v), self.put_in_src(c)];
+        (self.valu(op, &srcs, RegClass::Int), (v, v))
     }
 
     pub(super) fn inline(&self, value: u32) -> bool {
