@@ -271,12 +271,31 @@ fn lower_block(
                     &[reg_operand(*data, data.hw())],
                 )));
             }
-            Inst::Copy { dst, src } => {
-                if dst.file() != GPR || src.file() != GPR {
-                    return Err("a copy between `$c` registers".into());
+            // `$c` spills into `$r` and reloads from it: the allocator's moves between the
+            // files (`regs.rs`). Both keep all four flags (`mov $r $c` writes them to bits
+            // 0–3: `isa.rst`, "Registers"), so a reloaded `$c` answers every condition.
+            Inst::Copy { dst, src } => match (dst.file() == GPR, src.file() == GPR) {
+                (true, true) => copy_regs(&mut out, dst.hw(), src.hw(), dst.width(), variant)?,
+                (true, false) => out.push(Item::Mc(McInst::with(
+                    Op::Mov,
+                    Form::Long,
+                    None,
+                    Some(Operand::R(dst.hw() as u8)),
+                    &[Operand::C(src.hw() as u8)],
+                ))),
+                (false, true) => out.push(Item::Mc(McInst::with(
+                    Op::Mov,
+                    Form::Long,
+                    None,
+                    Some(Operand::C(dst.hw() as u8)),
+                    &[Operand::R(src.hw() as u8)],
+                ))),
+                (false, false) => {
+                    return Err("a copy between `$c` registers (the allocator moves them \
+                                through a `$r`)"
+                        .into());
                 }
-                copy_regs(&mut out, dst.hw(), src.hw(), dst.width(), variant)?;
-            }
+            },
             Inst::Combine { dst, lo, hi } => {
                 copy_regs(&mut out, dst.hw(), lo.hw(), 1, variant)?;
                 copy_regs(&mut out, dst.hw() + 1, hi.hw(), 1, variant)?;

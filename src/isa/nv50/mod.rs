@@ -143,8 +143,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         AllocError::Exhausted { .. } => CompileError::new(
             func,
             format!(
-                "register exhaustion: the function needs more registers than the hardware \
-                 has ({GPR_LIMIT} `$r`, {FLAG_LIMIT} `$c`) and spilling is not supported yet"
+                "register exhaustion: the function needs more than the {GPR_LIMIT} `$r` the \
+                 hardware has (`$c` flags beyond {FLAG_LIMIT} included, which spill into \
+                 `$r`), and spilling into local memory is not supported yet"
             ),
         ),
         other => CompileError::new(func, other.to_string()),
