@@ -137,6 +137,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         frame: &frame,
         cfg: &cfg,
         plan: &plan,
+        in_flags: &lower::compares_in_flags(func),
     };
     let vcode = lower_function(func, &cfg, &backend)?;
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
