@@ -6,8 +6,8 @@
 //!
 //! A divergent loop's breaking exits all reach one block: `exit_blocks.rs` gives the loops
 //! whose exits did not one first. A region entered other than through its branch gets no
-//! `joinat` (rule 2); not implemented (a `CompileError`): such a region inside a loop with
-//! no enclosing region of the same iteration to join it.
+//! `joinat` (rule 2): an enclosing region joins its paths, one made for it inside a loop
+//! where there is none (`anchor`).
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
@@ -62,7 +62,41 @@ impl Plan {
 
 /// Plans the `joinat`s and `breakaddr`s of `func`'s divergent branches and loops; `Err`
 /// says why one cannot be placed.
+///
+/// A divergent branch inside a loop whose region has a second entry and no enclosing
+/// region of the same iteration to join it gets one: the nearest block dominating it whose
+/// region holds it and has one entry (`anchor`) pushes a `joinat` too, even where its own
+/// branch is uniform. Adding one changes which regions nest, so planning starts again with
+/// it; each round adds a block, so this ends.
 pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
+    let mut anchors = BTreeSet::new();
+    loop {
+        match plan_with(cfg, uniformity, &anchors)? {
+            Planned::Done(plan) => return Ok(plan),
+            Planned::Anchor(s) => {
+                if !anchors.insert(s) {
+                    return Err(format!(
+                        "internal error: {} is already a joinat anchor",
+                        cfg.order[s]
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// A round of planning: a plan, or a block that must push a `joinat` first.
+enum Planned {
+    Done(Plan),
+    Anchor(usize),
+}
+
+/// Plans with `anchors`, the blocks that push a `joinat` whatever their branch.
+fn plan_with(
+    cfg: &Cfg,
+    uniformity: &Uniformity,
+    anchors: &BTreeSet<usize>,
+) -> Result<Planned, String> {
     let mut plan = Plan::default();
     let divergent: Vec<usize> = (0..cfg.len())
         .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
@@ -83,14 +117,18 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             depth[b] += 1;
         }
     }
-    for &b in &divergent {
+    let branches: BTreeSet<usize> = plan.divergent.union(anchors).copied().collect();
+    for &b in &branches {
         let block = cfg.order[b];
-        // A `brif` pushes at most one branch entry, a `br_table`'s chain one per compare
-        // but the last (and a warp splits at most 31 times).
+        // A divergent `brif` pushes at most one branch entry, a `br_table`'s chain one per
+        // compare but the last (and a warp splits at most 31 times); a uniform one none.
         let mut targets = cfg.succs[b].clone();
         targets.sort_unstable();
         targets.dedup();
-        let pushes = (targets.len() - 1).min(31);
+        let pushes = match plan.divergent.contains(&b) {
+            true => (targets.len() - 1).min(31),
+            false => 0,
+        };
         let (join, region) = match cfg.loops[b].last() {
             None => match cfg.ipdom[b] {
                 Some(p) => {
@@ -117,29 +155,30 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             }
             continue;
         };
-        let second_entry = region.iter().find_map(|&x| {
-            cfg.preds[x]
-                .iter()
-                .find(|&&q| q != b && !region.contains(&q))
-                .copied()
-        });
-        if let Some(outside) = second_entry {
+        if let Some(outside) = second_entry(cfg, b, &region) {
             // A `join` the paths from the other entry would meet without the entry: the
             // branch gets no `joinat` (rule 2's alternative). Its branch entries are drained
             // by the join of an enclosing region of the same loop iteration; with none, the
             // paths run apart to their end, which outside loops pushes at most once per
-            // branch. Inside a loop with no such region that would be once per iteration.
+            // branch. Inside a loop that would be once per iteration: an enclosing region
+            // is made (`anchor`).
             let innermost = cfg.loops[b].last();
             let enclosed = regions
                 .iter()
                 .any(|(outer, _, a)| outer.contains(&b) && cfg.loops[*a].last() == innermost);
-            if !enclosed && innermost.is_some() {
-                return Err(format!(
-                    "the region of the divergent branch at the end of {block} is also entered \
-                     from {} inside a loop with no enclosing region to join it (copying the \
-                     blocks so that it has one entry is not implemented yet)",
-                    cfg.order[outside]
-                ));
+            if let Some(&h) = innermost
+                && !enclosed
+            {
+                let pdoms = &in_loop_pdoms[&h];
+                return match anchor(cfg, h, b, pdoms) {
+                    Some(s) if !anchors.contains(&s) => Ok(Planned::Anchor(s)),
+                    _ => Err(format!(
+                        "internal error: the region of the divergent branch at the end of \
+                         {block} is also entered from {}, and no block of its loop \
+                         iteration encloses it in a region of one entry",
+                        cfg.order[outside]
+                    )),
+                };
             }
             let apart = reachable(cfg, b, |x| innermost.is_none_or(|&h| cfg.in_loop(x, h)));
             for &x in apart.iter().chain([&b]) {
@@ -172,7 +211,41 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             cfg.order[b]
         ));
     }
-    Ok(plan)
+    Ok(Planned::Done(plan))
+}
+
+/// A block other than `b` with an edge into `b`'s region from outside it, if any.
+fn second_entry(cfg: &Cfg, b: usize, region: &BTreeSet<usize>) -> Option<usize> {
+    region.iter().find_map(|&x| {
+        cfg.preds[x]
+            .iter()
+            .find(|&&q| q != b && !region.contains(&q))
+            .copied()
+    })
+}
+
+/// The nearest block dominating `b` in the loop with header `h` (and in no loop nested in
+/// it, where a `joinat` would push once per inner iteration) whose region, up to its
+/// post-dominator within the loop (`pdoms`), holds `b` and is entered only through it. Its
+/// `joinat` drains the branch entries of `b`'s region, whose paths stay in its region until
+/// its join. The header always qualifies when `b` is in its region: every block of the
+/// loop but the header is entered from the loop only, and a block entered from beyond the
+/// header's join would close a cycle without the header, an inner loop whose header lies
+/// past that join (`docs/nv50.md`, "Placing joinat and join", rule 2).
+fn anchor(cfg: &Cfg, h: usize, b: usize, pdoms: &[Option<Join>]) -> Option<usize> {
+    let mut s = b;
+    while s != h {
+        s = cfg.idom[s];
+        if cfg.loops[s].last() != Some(&h) {
+            continue;
+        }
+        let Some(join) = pdoms[s] else { continue };
+        let region = loop_region(cfg, h, s, join);
+        if region.contains(&b) && second_entry(cfg, s, &region).is_none() {
+            return Some(s);
+        }
+    }
+    None
 }
 
 /// The entries of a warp's control-flow stack (nouveau's `stack_size`: `docs/nv50.md`).
