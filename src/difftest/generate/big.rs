@@ -11,7 +11,9 @@
 //! conditions, loop trip counts and table indices are bits of a selector, an `i32` in scope
 //! (a parameter when there is one: per lane in device functions, uniform in their kernels),
 //! mixed with the carried value. A loop runs `base + bit` times with `base` 1 for at most
-//! three loops of a shape, so that no lane runs more than 8 times through a nest.
+//! three loops of a shape, so that no lane runs more than 8 times through a nest; a third
+//! of the loops run a constant number of times (uniform counters, whose bits some branches
+//! test), and some regions are entered from two places (`big_shared`).
 
 use super::{Generator, Spec};
 use crate::difftest::values::SplitMix64;
@@ -35,6 +37,9 @@ struct Big {
     doubles: u32,
     /// The exit blocks of the enclosing loops, innermost last (break targets).
     exits: Vec<Block>,
+    /// The counters of the enclosing loops with a constant trip count, innermost last:
+    /// uniform while no divergent branch around them makes them otherwise.
+    counters: Vec<Value>,
 }
 
 impl Generator<'_, '_, '_> {
@@ -74,6 +79,7 @@ impl Generator<'_, '_, '_> {
             sel,
             doubles: 3,
             exits: Vec::new(),
+            counters: Vec::new(),
         };
         match big.rng.below(3) {
             0 => {
@@ -165,13 +171,14 @@ impl Generator<'_, '_, '_> {
     fn big_statements(&mut self, big: &mut Big, acc: Value, depth: u32) -> Result<Value> {
         let mut acc = self.big_step(big, acc)?;
         if depth > 0 {
-            acc = match big.rng.below(8) {
+            acc = match big.rng.below(9) {
                 0..=2 => self.big_if(big, acc, depth, false)?,
                 3..=5 => self.big_loop(big, acc, depth, false)?,
                 6 => {
                     let targets = 2 + big.rng.below(6) as usize;
                     self.big_table(big, acc, targets, depth - 1)?
                 }
+                7 => self.big_shared(big, acc, depth)?,
                 _ => acc,
             };
             acc = self.big_step(big, acc)?;
@@ -254,7 +261,12 @@ impl Generator<'_, '_, '_> {
             self.spec[v] = Spec::Exact;
             self.scope.push(v);
         }
-        let bit = self.big_bits(big, None, 1);
+        // A third of the loops run a constant number of times: a uniform counter.
+        let uniform = big.rng.chance(1, 3);
+        let bit = match uniform {
+            true => self.big_const(big.rng.below(2) as i64),
+            false => self.big_bits(big, None, 1),
+        };
         let base = self.big_const(base);
         let trips = self.cursor().ins().iadd(bit, base);
         let more = self
@@ -267,7 +279,21 @@ impl Generator<'_, '_, '_> {
         let in_header = self.scope.len();
         self.block = body;
         big.exits.push(exit);
-        let a = self.big_body(big, carried, depth, nest)?;
+        if uniform {
+            big.counters.push(counter);
+        }
+        // Half the constant-trip loops outside nests hold a region entered from two places
+        // right in their body, where no divergent branch around it is likely.
+        let a = match uniform && !nest && big.rng.chance(1, 2) {
+            true => {
+                let a = self.big_step(big, carried)?;
+                self.big_shared(big, a, depth)?
+            }
+            false => self.big_body(big, carried, depth, nest)?,
+        };
+        if uniform {
+            big.counters.pop();
+        }
         big.exits.pop();
         let one = self.big_const(1);
         let next = self.cursor().ins().iadd(counter, one);
@@ -276,6 +302,42 @@ impl Generator<'_, '_, '_> {
             .jump(header, &[BlockArg::Value(next), BlockArg::Value(a)]);
         // The header dominates the exit: its values stay in scope.
         Ok(self.big_enter_join(exit, out, in_header))
+    }
+
+    /// An `if` whose `then` side branches on to two blocks, the second of which its `else`
+    /// side enters too: a region entered from two places. The outer condition is a bit of
+    /// the innermost constant-trip loop's counter where there is one (uniform unless a
+    /// divergent branch around makes it otherwise: NV50 then makes an enclosing region for
+    /// the inner branch, `isa/nv50/reconverge.rs`), the inner one of the selector.
+    fn big_shared(&mut self, big: &mut Big, acc: Value, depth: u32) -> Result<Value> {
+        let outer = match big.counters.last() {
+            Some(&counter) if big.rng.chance(3, 4) => {
+                let one = self.big_const(1);
+                self.cursor().ins().band(counter, one)
+            }
+            _ => self.big_bits(big, Some(acc), 1),
+        };
+        let [then, other, direct] = [self.big_block(), self.big_block(), self.big_block()];
+        let (shared, entered) = self.big_join();
+        let (join, param) = self.big_join();
+        self.cursor().ins().brif(outer, then, &[], other, &[]);
+        let scope = self.scope.len();
+        self.block = then;
+        let inner = self.big_bits(big, Some(acc), 1);
+        self.cursor()
+            .ins()
+            .brif(inner, direct, &[], shared, &[BlockArg::Value(acc)]);
+        self.block = other;
+        let a = self.big_statements(big, acc, depth - 1)?;
+        self.cursor().ins().jump(shared, &[BlockArg::Value(a)]);
+        self.scope.truncate(scope);
+        self.block = direct;
+        let a = self.big_statements(big, acc, 0)?;
+        self.cursor().ins().jump(join, &[BlockArg::Value(a)]);
+        let p = self.big_enter_join(shared, entered, scope);
+        let a = self.big_statements(big, p, depth - 1)?;
+        self.cursor().ins().jump(join, &[BlockArg::Value(a)]);
+        Ok(self.big_enter_join(join, param, scope))
     }
 
     /// A `br_table` of `entries` entries on bits of the selector (some out of range, to the
