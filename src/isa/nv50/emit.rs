@@ -608,7 +608,8 @@ fn short_ifs(
 ///
 /// Layout: each function block, preceded by what emission places before it (a loop
 /// latch's `join nop` and `bra`, the `join nop` of regions joining there, the loop's
-/// `breakaddr`), followed by its edge and compare blocks, last made first, so that the
+/// `breakaddr`) and starting with the `joinat` of its latch where the plan says so
+/// (`Plan::header_joinat`), followed by its edge and compare blocks, last made first, so that the
 /// other side of a branch usually falls through. An edge block that only jumps is not laid
 /// out: branches to it go where it goes.
 pub fn assemble(
@@ -691,6 +692,12 @@ pub fn assemble(
                 }
                 None => lower_block(&blocks[v], &|t| dest(v, t), variant)?,
             };
+            if v == b && plan.header_joinat.contains(&b) {
+                // In every iteration, entered or repeated: the back edges run the latch's
+                // `join nop`, then come here.
+                let joinat = McInst::new(Op::Joinat, Form::Long);
+                items.insert(0, Item::Branch(joinat, Label::Latch(b)));
+            }
             pair_shorts(&mut items, variant)?;
             layout.push((Label::Block(v), items));
         }
