@@ -69,7 +69,7 @@ impl Plan {
 /// says why one cannot be placed.
 ///
 /// A divergent branch inside a loop whose region has a second entry and no enclosing
-/// region of the same iteration to join it gets one ([`anchor`]): the nearest block
+/// region of the same iteration to join it gets one (`anchor`): the nearest block
 /// dominating it whose region holds it and has one entry pushes a `joinat` too, even where
 /// its own branch is uniform, or else the loop's header pushes one of its latch at its
 /// start. Adding one changes which regions nest, so planning starts again with it; each
