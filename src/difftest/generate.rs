@@ -158,6 +158,11 @@ enum Family {
     Overflow,
     /// `Overflow` with an i8 carry (borrow) in.
     OverflowCarry,
+    /// Several `icmp`s, each the condition of two or more `select`s of the controlling
+    /// type, the second round in another order: many conditions live at once, each read
+    /// several times (NV50 keeps such a compare in one of its four `$c` registers and
+    /// spills the others into `$r`).
+    CompareSelects,
 }
 
 struct OpSpec {
@@ -239,6 +244,7 @@ const OPS: &[OpSpec] = &[
     op(Icmp, Opcode::Icmp, INTS, WIDE_INTS),
     op(Fcmp, Opcode::Fcmp, FLOATS, WIDE_FLOATS),
     op(Select, Opcode::Select, VALUE_TYPES, &[I128, F64]),
+    op(CompareSelects, Opcode::Select, VALUE_TYPES, &[I128, F64]),
     op(Extend, Opcode::Uextend, &[I16, I32, I64], &[I128]),
     op(Extend, Opcode::Sextend, &[I16, I32, I64], &[I128]),
     op(Ireduce, Opcode::Ireduce, NARROW_INTS, &[I64]),
@@ -469,7 +475,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         if matches!(spec.opcode, Opcode::FcvtToSint | Opcode::FcvtToUint) && self.u.ratio(2, 3)? {
             spec = self.u.choose(OPS)?;
         }
-        if self.config.exclude.contains(&spec.opcode) {
+        if self.config.exclude.contains(&spec.opcode)
+            || matches!(spec.family, CompareSelects) && self.config.exclude.contains(&Opcode::Icmp)
+        {
             return Ok(());
         }
         let types: Vec<Type> =
@@ -565,12 +573,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.cursor().ins().fcmp(cc, x, y)
             }
             Select => {
-                let cond_types = if self.config.wide {
-                    WIDE_INTS
-                } else {
-                    self.config.profile.operand_types
-                };
-                let cond_ty = self.prefer_present(cond_types)?;
+                let cond_ty = self.prefer_present(self.condition_types())?;
                 let c = self.operand(cond_ty)?;
                 let (x, y) = (self.operand(ty)?, self.operand(ty)?);
                 if opcode == Opcode::SelectSpectreGuard {
@@ -578,6 +581,35 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 } else {
                     self.cursor().ins().select(c, x, y)
                 }
+            }
+            CompareSelects => {
+                let count = self.u.int_in_range(3..=7usize)?;
+                let mut conditions = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let cmp_ty = self.prefer_present(self.condition_types())?;
+                    let cc = *self.u.choose(IntCC::all())?;
+                    let (x, y) = (self.operand(cmp_ty)?, self.operand(cmp_ty)?);
+                    let c = self.cursor().ins().icmp(cc, x, y);
+                    self.define(c);
+                    // Counted as used, so that other operations rarely pick it (a use
+                    // other than a condition puts it in a register like any value).
+                    self.uses[c] += 2;
+                    conditions.push(c);
+                }
+                let mut order: Vec<usize> = (0..count).chain(0..count).collect();
+                for i in (count + 1..2 * count).rev() {
+                    let j = self.u.int_in_range(count..=i)?;
+                    order.swap(i, j);
+                }
+                let mut last = None;
+                for k in order {
+                    if let Some(v) = last {
+                        self.define(v);
+                    }
+                    let (x, y) = (self.operand(ty)?, self.operand(ty)?);
+                    last = Some(self.cursor().ins().select(conditions[k], x, y));
+                }
+                last.expect("at least two selects")
             }
             Bitselect => {
                 let (c, x, y) = (self.operand(ty)?, self.operand(ty)?, self.operand(ty)?);
@@ -667,6 +699,15 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 self.func.dfg.first_result(inst)
             }
         })
+    }
+
+    /// The types of `select` conditions (and of the compares of `CompareSelects`).
+    fn condition_types(&self) -> &'static [Type] {
+        if self.config.wide {
+            WIDE_INTS
+        } else {
+            self.config.profile.operand_types
+        }
     }
 
     /// An operand of type `ty`: a value in scope (mostly a recent one), else a new constant.

@@ -149,6 +149,11 @@ pub fn prepare(
     type_gate::run(func, check)?;
     ctx.compute_cfg();
     ctx.compute_domtree();
+    // The egraph pass elaborates the reachable blocks only and leaves the values that
+    // unreachable ones use undefined, which its own verification then rejects: they go
+    // first, as in `Context::optimize`.
+    ctx.eliminate_unreachable_code(&flags)
+        .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;
     // The egraph pass assumes no value aliases (frontends and the text format make them),
     // as in `Context::optimize`.
     ctx.func.dfg.resolve_all_aliases();

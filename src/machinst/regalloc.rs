@@ -45,16 +45,21 @@ pub struct RegisterFile {
 
 /// Where the allocator puts a value it cannot keep in the registers of its class.
 ///
-/// Only [`Spill::SpareRegisters`] is implemented: for a file with another variant, a spill
-/// is [`AllocError::Exhausted`], as if the file could not spill at all.
+/// [`Spill::Memory`] is not implemented: for such a file, a spill is
+/// [`AllocError::Exhausted`], as if the file could not spill at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code, reason = "the variants no target uses yet")]
+#[allow(dead_code, reason = "the variant no target uses yet")]
 pub enum Spill {
     /// Into the file's own registers above the partition (up to `limit`): regalloc2's spill
     /// slots become registers, a spill a register move (GCN's SGPRs and VGPRs).
     SpareRegisters,
-    /// Into registers of another file, by the target's moves between the two (NV50's four
-    /// 1-bit `$c` flag registers spill into `$r`). Not implemented yet.
+    /// Into registers of another file, which is allocated first (it comes earlier in the
+    /// list given to [`run`]): the spill slots become registers of that file above all it
+    /// uses, a spill or reload a move between the files (NV50's four `$c` flag registers
+    /// spill into `$r`: `mov $r $c`, `mov $c $r`). Such a file holds singles only, all its
+    /// registers in one class (it has too few to partition), and has no moves of its own:
+    /// a move between two of its registers goes through one more register of the other
+    /// file (`$c` to `$r` to `$c`).
     IntoFile(RegFile),
     /// Into memory (GCN's scratch), by the target's loads and stores. Not implemented yet.
     Memory,
@@ -113,6 +118,7 @@ impl RegisterFile {
             classes,
             limit: self.limit,
             spill: self.spill,
+            whole: next == self.limit && wide_start == self.limit,
         })
     }
 
@@ -152,16 +158,36 @@ pub fn run<I: MachInst>(
     files: &[RegisterFile],
     gen_move: fn(Reg, Reg) -> I,
 ) -> Result<Allocated<I>, AllocError> {
-    let mut demand: Vec<[usize; 3]> = files.iter().map(|f| pressure(vcode, f.file)).collect();
+    let mut demand = Vec::with_capacity(files.len());
+    for f in files {
+        let measured = pressure(vcode, f.file);
+        demand.push(match f.spill {
+            Spill::IntoFile(_) if measured[1] > 0 || measured[2] > 0 => {
+                return Err(AllocError::Internal(format!(
+                    "file {} spills into another file but has values wider than one register",
+                    f.file
+                )));
+            }
+            _ => measured,
+        });
+    }
     let min_singles: Vec<usize> = files.iter().map(|f| f.fixed_singles(vcode)).collect();
-    let capped = |demand: [usize; 3]| demand.map(|d| d.min(MAX_PER_CLASS));
+    // A file that spills into another grows up to its size, then spills.
+    let capped = |i: usize, demand: [usize; 3]| match files[i].spill {
+        Spill::IntoFile(_) => [
+            demand[0].min((files[i].limit - files[i].first) as usize),
+            0,
+            0,
+        ],
+        _ => demand.map(|d| d.min(MAX_PER_CLASS)),
+    };
     let mut tried = Vec::new();
     // The file that ran out last (the error names it when nothing works).
     let mut exhausted = files.first().map_or(0, |f| f.file);
     'grow: for _attempt in 0..16 {
         let mut envs = Vec::with_capacity(files.len());
         for (i, f) in files.iter().enumerate() {
-            match f.partition(capped(demand[i]), min_singles[i]) {
+            match f.partition(capped(i, demand[i]), min_singles[i]) {
                 Some(env) => envs.push(env),
                 None => {
                     exhausted = f.file;
@@ -180,14 +206,14 @@ pub fn run<I: MachInst>(
                 "file {file} ran out, not described"
             )));
         };
-        let before = capped(demand[i]);
+        let before = capped(i, demand[i]);
         for d in demand[i].iter_mut() {
             if *d > 0 {
                 *d += 1 + *d / 4;
             }
         }
         tried.push(envs);
-        if capped(demand[i]) == before {
+        if capped(i, demand[i]) == before {
             break;
         }
     }
@@ -233,6 +259,9 @@ struct FileEnv {
     /// constraints conflict, not only when registers run out).
     limit: u16,
     spill: Spill,
+    /// Every register of the range is a single: a file that spills into another spills
+    /// only then.
+    whole: bool,
 }
 
 impl FileEnv {
@@ -672,13 +701,109 @@ impl<I: MachInst> Function for FileView<'_, I> {
     }
 }
 
+/// Where the spill slots of one file's allocation live: registers of its own file above
+/// the partition ([`Spill::SpareRegisters`]) or of the file it spills into
+/// ([`Spill::IntoFile`]), which also gives the scratch register of its moves.
+struct SlotPlace {
+    file: RegFile,
+    base: u16,
+    /// The file spilled into and one past the last register taken there.
+    into: Option<(RegFile, u16)>,
+    /// The register of the other file a move within the file goes through.
+    scratch: Option<Reg>,
+}
+
+impl SlotPlace {
+    /// Places `count` slots of `env`'s file (and a scratch register when `moves_within`);
+    /// `tops` holds each file allocated before, one past the highest register it uses and
+    /// its limit. Spills where the file may not spill (see [`allocate`]), or past the end
+    /// of the file they go to, are [`AllocError::Exhausted`].
+    fn new(
+        env: &FileEnv,
+        tops: &[(RegFile, u16, u16)],
+        spill: bool,
+        count: usize,
+        moves_within: bool,
+    ) -> Result<SlotPlace, AllocError> {
+        let exhausted = Err(AllocError::Exhausted { file: env.file });
+        match env.spill {
+            Spill::SpareRegisters => {
+                // Above the allocator's registers, aligned as regalloc2 aligns slots (to
+                // their size, at most 4).
+                let base = env
+                    .classes
+                    .iter()
+                    .zip([1u16, 2, 4])
+                    .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
+                    .filter(|&(hw, _)| hw < env.limit)
+                    .map(|(hw, width)| hw + width)
+                    .max()
+                    .unwrap_or(0)
+                    .next_multiple_of(4);
+                if count > 0 && !spill || base as usize + count > env.limit as usize {
+                    return exhausted;
+                }
+                Ok(SlotPlace {
+                    file: env.file,
+                    base,
+                    into: None,
+                    scratch: None,
+                })
+            }
+            Spill::IntoFile(into) => {
+                if count > 0 && !env.whole {
+                    return exhausted;
+                }
+                let Some(&(_, base, limit)) = tops.iter().find(|(f, _, _)| *f == into) else {
+                    return Err(AllocError::Internal(format!(
+                        "file {} spills into file {into}, which is not allocated before it",
+                        env.file
+                    )));
+                };
+                // The slots, then the scratch register.
+                let end = base as usize + count + usize::from(moves_within);
+                if end > limit as usize {
+                    return exhausted;
+                }
+                Ok(SlotPlace {
+                    file: into,
+                    base,
+                    into: Some((into, end as u16)),
+                    scratch: moves_within.then_some(Reg::Real {
+                        file: into,
+                        class: RegClass::Int,
+                        hw: base + count as u16,
+                    }),
+                })
+            }
+            Spill::Memory if count > 0 => exhausted,
+            Spill::Memory => Ok(SlotPlace {
+                file: env.file,
+                base: 0,
+                into: None,
+                scratch: None,
+            }),
+        }
+    }
+
+    /// The register of slot `index`.
+    fn reg(&self, index: usize, class: RegClass) -> Reg {
+        Reg::Real {
+            file: self.file,
+            class,
+            hw: self.base + index as u16,
+        }
+    }
+}
+
 /// Allocates registers for every file in `envs` (one partition each) and rewrites the
 /// instructions, with `gen_move` making the allocator's moves.
 ///
 /// With `spill`, the allocator's spill slots of a file that spills to spare registers go
-/// to its registers above the ones in `envs` (see [`FileEnv::limit`]); without (and for
-/// the spills not implemented), any spill is [`AllocError::Exhausted`], so that [`run`]
-/// can first try a larger partition.
+/// to its registers above the ones in `envs` (see [`FileEnv::limit`]); without, any such
+/// spill is [`AllocError::Exhausted`], so that [`run`] can first try a larger partition.
+/// A file that spills into another may once all its registers are in the partition; a
+/// file that spills into memory never does (not implemented).
 fn allocate<I: MachInst>(
     vcode: &VCode<I>,
     envs: &[FileEnv],
@@ -687,6 +812,8 @@ fn allocate<I: MachInst>(
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
     let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
+    // Each file allocated so far: one past the highest register it uses, and its limit.
+    let mut tops: Vec<(RegFile, u16, u16)> = Vec::new();
     for env in envs {
         let view = FileView::new(vcode, env)?;
         let options = RegallocOptions {
@@ -698,38 +825,24 @@ fn allocate<I: MachInst>(
             regalloc2::RegAllocError::TooManyLiveRegs => AllocError::Exhausted { file: env.file },
             other => AllocError::Internal(format!("{other:?}")),
         })?;
-        // Spill slots live in the registers above the allocator's, aligned as regalloc2
-        // aligns slots (to their size, at most 4).
-        let spill_base = env
-            .classes
+        let moves_within = output
+            .edits
             .iter()
-            .zip([1u16, 2, 4])
-            .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
-            .filter(|&(hw, _)| hw < env.limit)
-            .map(|(hw, width)| hw + width)
-            .max()
-            .unwrap_or(0)
-            .next_multiple_of(4);
-        let spill_to_registers = spill && env.spill == Spill::SpareRegisters;
-        if output.num_spillslots > 0 && !spill_to_registers
-            || spill_base as usize + output.num_spillslots > env.limit as usize
-        {
-            return Err(AllocError::Exhausted { file: env.file });
-        }
+            .any(|(_, Edit::Move { from, to })| from.as_reg().is_some() && to.as_reg().is_some());
+        let slots = SlotPlace::new(env, &tops, spill, output.num_spillslots, moves_within)?;
         let real = |alloc: Allocation, class: RegClass| -> Result<Reg, AllocError> {
-            let hw = match (alloc.as_reg(), alloc.as_stack()) {
+            match (alloc.as_reg(), alloc.as_stack()) {
                 (Some(preg), _) => {
                     debug_assert_eq!(preg.class(), class);
-                    env.hw_of(preg)
+                    Ok(Reg::Real {
+                        file: env.file,
+                        class,
+                        hw: env.hw_of(preg),
+                    })
                 }
-                (None, Some(slot)) => spill_base + slot.index() as u16,
-                (None, None) => return Err(AllocError::Exhausted { file: env.file }),
-            };
-            Ok(Reg::Real {
-                file: env.file,
-                class,
-                hw,
-            })
+                (None, Some(slot)) => Ok(slots.reg(slot.index(), class)),
+                (None, None) => Err(AllocError::Exhausted { file: env.file }),
+            }
         };
         for (index, inst) in insts.iter_mut().enumerate() {
             let allocs = output.inst_allocs(Inst::new(index));
@@ -747,17 +860,53 @@ fn allocate<I: MachInst>(
             });
             result?;
         }
+        let first_edit = edits.len();
         for (point, edit) in &output.edits {
             let Edit::Move { from, to } = edit;
-            // regalloc2 routes stack-to-stack moves through a register.
-            let class = from
-                .as_reg()
-                .or(to.as_reg())
-                .map(|p| p.class())
-                .ok_or_else(|| {
-                    AllocError::Internal(format!("a move without a register: {edit:?}"))
-                })?;
-            edits.push((*point, real(*to, class)?, real(*from, class)?));
+            // regalloc2 routes stack-to-stack moves through a register (in a file that
+            // spills into another, slots hold singles).
+            let class = match from.as_reg().or(to.as_reg()) {
+                Some(p) => p.class(),
+                None if slots.into.is_some() => RegClass::Int,
+                None => {
+                    return Err(AllocError::Internal(format!(
+                        "a move without a register: {edit:?}"
+                    )));
+                }
+            };
+            let (to, from) = (real(*to, class)?, real(*from, class)?);
+            match slots.scratch {
+                // No move within the file: through a register of the other one.
+                Some(scratch) if to.file() == env.file && from.file() == env.file => {
+                    edits.push((*point, scratch, from));
+                    edits.push((*point, to, scratch));
+                }
+                _ => edits.push((*point, to, from)),
+            }
+        }
+        let mut top = 0;
+        let mut raise = |r: &Reg| {
+            if let Reg::Real { file, hw, .. } = *r
+                && file == env.file
+                && hw < env.limit
+            {
+                top = top.max(hw + r.width());
+            }
+        };
+        for inst in &insts {
+            inst.clone().visit_operands(&mut |r, _| raise(r));
+        }
+        for (_, to, from) in &edits[first_edit..] {
+            raise(to);
+            raise(from);
+        }
+        tops.push((env.file, top, env.limit));
+        if let Some((into, end)) = slots.into {
+            for (file, top, _) in tops.iter_mut() {
+                if *file == into {
+                    *top = (*top).max(end);
+                }
+            }
         }
     }
     edits.sort_by_key(|(point, _, _)| *point);
@@ -796,12 +945,15 @@ fn allocate<I: MachInst>(
 mod tests {
     use super::*;
     use crate::machinst::VBlock;
+    use std::collections::BTreeSet;
 
     /// An instruction that is only its operands.
     #[derive(Clone, Debug)]
     struct TestInst {
         operands: Vec<(Reg, OperandKind)>,
         ret: bool,
+        /// Made by `gen_move` (the allocator's).
+        is_move: bool,
     }
 
     impl MachInst for TestInst {
@@ -823,6 +975,7 @@ mod tests {
             TestInst {
                 operands: vec![(dst, OperandKind::Def), (src, OperandKind::Use)],
                 ret: false,
+                is_move: true,
             }
         }
         fn gen_jump(_: usize) -> Self {
@@ -836,22 +989,69 @@ mod tests {
         let regs: Vec<Reg> = (0..n)
             .map(|_| vcode.new_vreg(file, RegClass::Int))
             .collect();
-        let inst = |operands| TestInst {
-            operands,
-            ret: false,
-        };
         let defs = regs.iter().map(|&r| inst(vec![(r, OperandKind::Def)]));
         let uses = regs.iter().map(|&r| inst(vec![(r, OperandKind::Use)]));
-        vcode.insts = defs.chain(uses).collect();
+        one_block(vcode, defs.chain(uses).collect())
+    }
+
+    fn inst(operands: Vec<(Reg, OperandKind)>) -> TestInst {
+        TestInst {
+            operands,
+            ret: false,
+            is_move: false,
+        }
+    }
+
+    /// `vcode` with `insts` and a return as its one block.
+    fn one_block(mut vcode: VCode<TestInst>, insts: Vec<TestInst>) -> VCode<TestInst> {
+        vcode.insts = insts;
         vcode.insts.push(TestInst {
             operands: Vec::new(),
             ret: true,
+            is_move: false,
         });
         vcode.blocks.push(VBlock {
             insts: 0..vcode.insts.len(),
             ..VBlock::default()
         });
         vcode
+    }
+
+    /// Runs the allocated one-block code of `vcode`: each def writes its virtual register's
+    /// number to the register it was given, each move copies, and each use must find the
+    /// number of its virtual register. Returns the registers of each file the code names.
+    fn check_values(vcode: &VCode<TestInst>, allocated: &Allocated<TestInst>) -> Vec<Reg> {
+        let mut held: std::collections::HashMap<(RegFile, u16), usize> = Default::default();
+        let mut original = vcode.insts.iter();
+        let mut named = Vec::new();
+        for inst in &allocated.insts {
+            for (r, _) in &inst.operands {
+                assert!(!r.is_virtual(), "{inst:?}");
+                named.push(*r);
+            }
+            let key = |r: &Reg| (r.file(), r.hw());
+            if inst.is_move {
+                let [(dst, _), (src, _)] = inst.operands.as_slice() else {
+                    unreachable!("a move")
+                };
+                let value = held.get(&key(src)).copied();
+                held.insert(key(dst), value.expect("a move of a value"));
+                continue;
+            }
+            let before = original.next().expect("as many instructions");
+            for ((r, kind), (v, _)) in inst.operands.iter().zip(&before.operands) {
+                let Reg::Virtual { vreg, .. } = v else {
+                    continue;
+                };
+                match kind {
+                    OperandKind::Def | OperandKind::DefFixed(_) => {
+                        held.insert(key(r), vreg.vreg());
+                    }
+                    _ => assert_eq!(held.get(&key(r)), Some(&vreg.vreg()), "{r:?}"),
+                }
+            }
+        }
+        named
     }
 
     fn file(file: RegFile, first: u16, limit: u16, spill: Spill) -> RegisterFile {
@@ -904,7 +1104,7 @@ mod tests {
     }
 
     /// Values beyond the 63 registers of a class spill into the spare registers above the
-    /// partition; a file that spills another way (not implemented) runs out instead, and
+    /// partition; a file that spills into memory (not implemented) runs out instead, and
     /// the error names it.
     #[test]
     fn spills_go_as_the_file_says() {
@@ -921,19 +1121,101 @@ mod tests {
                 .visit_operands(&mut |r, _| used = used.max(r.hw() + 1));
         }
         assert!((64 + 7..=100).contains(&used), "{used}");
-        for spill in [Spill::Memory, Spill::IntoFile(0)] {
-            let files = [files[0].clone(), file(1, 0, 100, spill)];
-            assert!(matches!(
-                run(&vcode, &files, TestInst::gen_move),
-                Err(AllocError::Exhausted { file: 1 })
-            ));
-        }
+        let files = [files[0].clone(), file(1, 0, 100, Spill::Memory)];
+        assert!(matches!(
+            run(&vcode, &files, TestInst::gen_move),
+            Err(AllocError::Exhausted { file: 1 })
+        ));
         // The file ends before the spill slots do.
         let files = [files[0].clone(), file(1, 0, 66, Spill::SpareRegisters)];
         assert!(matches!(
             run(&vcode, &files, TestInst::gen_move),
             Err(AllocError::Exhausted { file: 1 })
         ));
+    }
+
+    /// A file of four singles spilling into another: the values beyond four live in
+    /// registers of the other file above those it uses, and every value arrives where it
+    /// is used.
+    #[test]
+    fn spills_into_another_file_go_above_its_registers() {
+        let mut vcode = VCode::new();
+        let flags: Vec<Reg> = (0..9).map(|_| vcode.new_vreg(1, RegClass::Int)).collect();
+        let gprs: Vec<Reg> = (0..3).map(|_| vcode.new_vreg(0, RegClass::Int)).collect();
+        let mut insts: Vec<TestInst> = gprs
+            .iter()
+            .chain(&flags)
+            .map(|&r| inst(vec![(r, OperandKind::Def)]))
+            .collect();
+        insts.extend(
+            flags
+                .iter()
+                .chain(&gprs)
+                .map(|&r| inst(vec![(r, OperandKind::Use)])),
+        );
+        let vcode = one_block(vcode, insts);
+        let files = [
+            file(0, 0, 16, Spill::SpareRegisters),
+            RegisterFile {
+                alignment: [1, 1, 1],
+                ..file(1, 0, 4, Spill::IntoFile(0))
+            },
+        ];
+        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let named = check_values(&vcode, &allocated);
+        // File 0's three values take 0–2; five flags live above them.
+        let spilled: BTreeSet<u16> = named
+            .iter()
+            .filter(|r| r.file() == 0 && r.hw() >= 3)
+            .map(|r| r.hw())
+            .collect();
+        assert_eq!(spilled, (3..8).collect());
+        assert!(named.iter().all(|r| r.file() == 0 || r.hw() < 4));
+        // The other file has no room for the slots: exhausted.
+        let files = [file(0, 0, 6, Spill::SpareRegisters), files[1].clone()];
+        assert!(matches!(
+            run(&vcode, &files, TestInst::gen_move),
+            Err(AllocError::Exhausted { file: 1 })
+        ));
+    }
+
+    /// A move the allocator needs within a file that spills into another (a value defined
+    /// in one fixed register and used in another) goes through a register of the other
+    /// file: out of one, into the other.
+    #[test]
+    fn moves_within_a_file_that_spills_go_through_the_other() {
+        let mut vcode = VCode::new();
+        let flag = vcode.new_vreg(1, RegClass::Int);
+        let gpr = vcode.new_vreg(0, RegClass::Int);
+        let real = |file, hw| Reg::Real {
+            file,
+            class: RegClass::Int,
+            hw,
+        };
+        let insts = vec![
+            inst(vec![(gpr, OperandKind::Def)]),
+            inst(vec![(flag, OperandKind::DefFixed(real(1, 0)))]),
+            inst(vec![(flag, OperandKind::UseFixed(real(1, 2)))]),
+            inst(vec![(gpr, OperandKind::Use)]),
+        ];
+        let vcode = one_block(vcode, insts);
+        let files = [
+            file(0, 0, 16, Spill::SpareRegisters),
+            RegisterFile {
+                alignment: [1, 1, 1],
+                ..file(1, 0, 4, Spill::IntoFile(0))
+            },
+        ];
+        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        check_values(&vcode, &allocated);
+        let moves: Vec<(Reg, Reg)> = allocated
+            .insts
+            .iter()
+            .filter(|i| i.is_move)
+            .map(|i| (i.operands[0].0, i.operands[1].0))
+            .collect();
+        // The scratch register is the first above file 0's one value.
+        assert_eq!(moves, [(real(0, 1), real(1, 0)), (real(1, 2), real(0, 1))]);
     }
 
     /// The registers counted are those below the limit (special registers above it are a

@@ -11,7 +11,11 @@
 //! conditions, loop trip counts and table indices are bits of a selector, an `i32` in scope
 //! (a parameter when there is one: per lane in device functions, uniform in their kernels),
 //! mixed with the carried value. A loop runs `base + bit` times with `base` 1 for at most
-//! three loops of a shape, so that no lane runs more than 8 times through a nest.
+//! three loops of a shape, so that no lane runs more than 8 times through a nest; a third
+//! of the loops run a constant number of times (uniform counters, whose bits some branches
+//! test), and some regions are entered from two places (`big_shared`). Chains of units
+//! (`big_chain`) branch forward to any later unit and break to any block after a loop:
+//! reducible control flow beyond nesting.
 
 use super::{Generator, Spec};
 use crate::difftest::values::SplitMix64;
@@ -35,6 +39,12 @@ struct Big {
     doubles: u32,
     /// The exit blocks of the enclosing loops, innermost last (break targets).
     exits: Vec<Block>,
+    /// The counters of the enclosing loops with a constant trip count, innermost last:
+    /// uniform while no divergent branch around them makes them otherwise.
+    counters: Vec<Value>,
+    /// For each enclosing loop of a chain of units (`big_chain`), the blocks after it that
+    /// a `break` may go to.
+    breaks: Vec<Vec<Block>>,
 }
 
 impl Generator<'_, '_, '_> {
@@ -74,8 +84,10 @@ impl Generator<'_, '_, '_> {
             sel,
             doubles: 3,
             exits: Vec::new(),
+            counters: Vec::new(),
+            breaks: Vec::new(),
         };
-        match big.rng.below(3) {
+        match big.rng.below(4) {
             0 => {
                 let targets = 16 + big.rng.below(49) as usize;
                 self.big_table(&mut big, acc, targets, 0)?;
@@ -84,11 +96,17 @@ impl Generator<'_, '_, '_> {
                 let depth = 6 + big.rng.below(25) as u32;
                 self.big_nest(&mut big, acc, depth)?;
             }
-            _ => {
+            2 => {
                 let mut acc = acc;
                 for _ in 0..6 + big.rng.below(35) {
                     let depth = 1 + big.rng.below(3) as u32;
                     acc = self.big_statements(&mut big, acc, depth)?;
+                }
+            }
+            _ => {
+                let mut acc = acc;
+                for _ in 0..2 + big.rng.below(5) {
+                    acc = self.big_goto(&mut big, acc)?;
                 }
             }
         }
@@ -165,13 +183,14 @@ impl Generator<'_, '_, '_> {
     fn big_statements(&mut self, big: &mut Big, acc: Value, depth: u32) -> Result<Value> {
         let mut acc = self.big_step(big, acc)?;
         if depth > 0 {
-            acc = match big.rng.below(8) {
+            acc = match big.rng.below(9) {
                 0..=2 => self.big_if(big, acc, depth, false)?,
                 3..=5 => self.big_loop(big, acc, depth, false)?,
                 6 => {
                     let targets = 2 + big.rng.below(6) as usize;
                     self.big_table(big, acc, targets, depth - 1)?
                 }
+                7 => self.big_shared(big, acc, depth)?,
                 _ => acc,
             };
             acc = self.big_step(big, acc)?;
@@ -254,7 +273,12 @@ impl Generator<'_, '_, '_> {
             self.spec[v] = Spec::Exact;
             self.scope.push(v);
         }
-        let bit = self.big_bits(big, None, 1);
+        // A third of the loops run a constant number of times: a uniform counter.
+        let uniform = big.rng.chance(1, 3);
+        let bit = match uniform {
+            true => self.big_const(big.rng.below(2) as i64),
+            false => self.big_bits(big, None, 1),
+        };
         let base = self.big_const(base);
         let trips = self.cursor().ins().iadd(bit, base);
         let more = self
@@ -267,7 +291,21 @@ impl Generator<'_, '_, '_> {
         let in_header = self.scope.len();
         self.block = body;
         big.exits.push(exit);
-        let a = self.big_body(big, carried, depth, nest)?;
+        if uniform {
+            big.counters.push(counter);
+        }
+        // Half the constant-trip loops outside nests hold a region entered from two places
+        // right in their body, where no divergent branch around it is likely.
+        let a = match uniform && !nest && big.rng.chance(1, 2) {
+            true => {
+                let a = self.big_step(big, carried)?;
+                self.big_shared(big, a, depth)?
+            }
+            false => self.big_body(big, carried, depth, nest)?,
+        };
+        if uniform {
+            big.counters.pop();
+        }
         big.exits.pop();
         let one = self.big_const(1);
         let next = self.cursor().ins().iadd(counter, one);
@@ -276,6 +314,182 @@ impl Generator<'_, '_, '_> {
             .jump(header, &[BlockArg::Value(next), BlockArg::Value(a)]);
         // The header dominates the exit: its values stay in scope.
         Ok(self.big_enter_join(exit, out, in_header))
+    }
+
+    /// An `if` whose `then` side branches on to two blocks, the second of which its `else`
+    /// side enters too: a region entered from two places. The outer condition is a bit of
+    /// the innermost constant-trip loop's counter where there is one (uniform unless a
+    /// divergent branch around makes it otherwise: NV50 then makes an enclosing region for
+    /// the inner branch, `isa/nv50/reconverge.rs`), the inner one of the selector.
+    fn big_shared(&mut self, big: &mut Big, acc: Value, depth: u32) -> Result<Value> {
+        let outer = match big.counters.last() {
+            Some(&counter) if big.rng.chance(3, 4) => {
+                let one = self.big_const(1);
+                self.cursor().ins().band(counter, one)
+            }
+            _ => self.big_bits(big, Some(acc), 1),
+        };
+        let [then, other, direct] = [self.big_block(), self.big_block(), self.big_block()];
+        let (shared, entered) = self.big_join();
+        let (join, param) = self.big_join();
+        self.cursor().ins().brif(outer, then, &[], other, &[]);
+        let scope = self.scope.len();
+        self.block = then;
+        let inner = self.big_bits(big, Some(acc), 1);
+        self.cursor()
+            .ins()
+            .brif(inner, direct, &[], shared, &[BlockArg::Value(acc)]);
+        self.block = other;
+        let a = self.big_statements(big, acc, depth - 1)?;
+        self.cursor().ins().jump(shared, &[BlockArg::Value(a)]);
+        self.scope.truncate(scope);
+        self.block = direct;
+        let a = self.big_statements(big, acc, 0)?;
+        self.cursor().ins().jump(join, &[BlockArg::Value(a)]);
+        let p = self.big_enter_join(shared, entered, scope);
+        let a = self.big_statements(big, p, depth - 1)?;
+        self.cursor().ins().jump(join, &[BlockArg::Value(a)]);
+        Ok(self.big_enter_join(join, param, scope))
+    }
+
+    /// A chain of units (`big_chain`) entered with `acc`, after which the carried value
+    /// goes on.
+    fn big_goto(&mut self, big: &mut Big, acc: Value) -> Result<Value> {
+        let (outer, from) = (self.scope.len(), self.block);
+        let (end, param) = self.big_join();
+        let first = self.big_chain(big, end, 2)?;
+        self.block = from;
+        self.cursor().ins().jump(first, &[BlockArg::Value(acc)]);
+        Ok(self.big_enter_join(end, param, outer))
+    }
+
+    /// Makes 2–7 units, each a block or (`depth` allowing) a loop, entered with the carried
+    /// value, that end at `end`; returns the first one's block. A block steps the value and
+    /// jumps or branches to any later unit (or `end`), or breaks out of an enclosing loop of
+    /// the chain to any block after it; a loop leaves to a later unit and its body is a
+    /// chain to its latch. So regions are entered from several places, and loops leave to
+    /// several blocks: reducible control flow beyond nested ifs and loops. The conditions
+    /// are bits of the selector mixed with the value, or of a constant-trip loop's counter
+    /// (uniform).
+    fn big_chain(&mut self, big: &mut Big, end: Block, depth: u32) -> Result<Block> {
+        let outer = self.scope.len();
+        let count = 2 + big.rng.below(6) as usize;
+        let units: Vec<(Block, Value)> = (0..count).map(|_| self.big_join()).collect();
+        let targets: Vec<Block> = units.iter().map(|&(b, _)| b).chain([end]).collect();
+        for (i, &(entry, param)) in units.iter().enumerate() {
+            let later = &targets[i + 1..];
+            self.block = entry;
+            self.scope.truncate(outer);
+            self.scope.push(param);
+            if depth > 0 && big.rng.chance(1, 4) {
+                self.big_chain_loop(big, param, later, depth)?;
+                continue;
+            }
+            let acc = self.big_step(big, param)?;
+            let pick =
+                |big: &mut Big, from: &[Block]| from[big.rng.below(from.len() as u64) as usize];
+            let arg = [BlockArg::Value(acc)];
+            match big.rng.below(10) {
+                0..=2 => {
+                    let to = pick(big, later);
+                    self.cursor().ins().jump(to, &arg);
+                }
+                3 if !big.breaks.is_empty() => {
+                    let level = big.rng.below(big.breaks.len() as u64) as usize;
+                    let exit = pick(big, &big.breaks[level].clone());
+                    let c = self.big_chain_condition(big, acc);
+                    let to = pick(big, later);
+                    self.cursor().ins().brif(c, exit, &arg, to, &arg);
+                }
+                _ => {
+                    let c = self.big_chain_condition(big, acc);
+                    let (a, b) = (pick(big, later), pick(big, later));
+                    self.cursor().ins().brif(c, a, &arg, b, &arg);
+                }
+            }
+        }
+        self.scope.truncate(outer);
+        Ok(units[0].0)
+    }
+
+    /// A loop unit of `big_chain` entered with `acc`: a header counting to a constant (a
+    /// uniform counter) or per-lane trip count, leaving to one of `later`; its body a chain
+    /// to the latch, whose breaks may go to any of `later`.
+    fn big_chain_loop(
+        &mut self,
+        big: &mut Big,
+        acc: Value,
+        later: &[Block],
+        depth: u32,
+    ) -> Result<()> {
+        let header = self.big_block();
+        let zero = self.big_const(0);
+        self.cursor()
+            .ins()
+            .jump(header, &[BlockArg::Value(zero), BlockArg::Value(acc)]);
+        self.block = header;
+        let counter = self.func.dfg.append_block_param(header, I32);
+        let carried = self.func.dfg.append_block_param(header, I32);
+        for v in [counter, carried] {
+            self.spec[v] = Spec::Exact;
+            self.scope.push(v);
+        }
+        let uniform = big.rng.chance(1, 2);
+        let base = match big.doubles > 0 && big.rng.chance(1, 3) {
+            true => {
+                big.doubles -= 1;
+                1
+            }
+            false => 0,
+        };
+        let bit = match uniform {
+            true => self.big_const(1),
+            false => self.big_bits(big, None, 1),
+        };
+        let base = self.big_const(base);
+        let trips = self.cursor().ins().iadd(bit, base);
+        let more = self
+            .cursor()
+            .ins()
+            .icmp(IntCC::SignedLessThan, counter, trips);
+        let (latch, next) = self.big_join();
+        let exit = later[big.rng.below(later.len() as u64) as usize];
+        if uniform {
+            big.counters.push(counter);
+        }
+        big.breaks.push(later.to_vec());
+        let body = self.big_chain(big, latch, depth - 1)?;
+        big.breaks.pop();
+        if uniform {
+            big.counters.pop();
+        }
+        self.block = header;
+        self.cursor().ins().brif(
+            more,
+            body,
+            &[BlockArg::Value(carried)],
+            exit,
+            &[BlockArg::Value(carried)],
+        );
+        self.block = latch;
+        let one = self.big_const(1);
+        let bumped = self.cursor().ins().iadd(counter, one);
+        self.cursor()
+            .ins()
+            .jump(header, &[BlockArg::Value(bumped), BlockArg::Value(next)]);
+        Ok(())
+    }
+
+    /// A branch condition in a chain: a bit of the innermost constant-trip counter (half
+    /// the time, where there is one), else of the selector mixed with `acc`.
+    fn big_chain_condition(&mut self, big: &mut Big, acc: Value) -> Value {
+        match big.counters.last() {
+            Some(&counter) if big.rng.chance(1, 2) => {
+                let one = self.big_const(1);
+                self.cursor().ins().band(counter, one)
+            }
+            _ => self.big_bits(big, Some(acc), 1),
+        }
     }
 
     /// A `br_table` of `entries` entries on bits of the selector (some out of range, to the

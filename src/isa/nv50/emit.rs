@@ -274,12 +274,31 @@ fn lower_block(
                 Some(Operand::A(*areg)),
                 &[Operand::A(0), Operand::Imm(u32::from(*value))],
             ))),
-            Inst::Copy { dst, src } => {
-                if dst.file() != GPR || src.file() != GPR {
-                    return Err("a copy between `$c` registers".into());
+            // `$c` spills into `$r` and reloads from it: the allocator's moves between the
+            // files (`regs.rs`). Both keep all four flags (`mov $r $c` writes them to bits
+            // 0–3: `isa.rst`, "Registers"), so a reloaded `$c` answers every condition.
+            Inst::Copy { dst, src } => match (dst.file() == GPR, src.file() == GPR) {
+                (true, true) => copy_regs(&mut out, dst.hw(), src.hw(), dst.width(), variant)?,
+                (true, false) => out.push(Item::Mc(McInst::with(
+                    Op::Mov,
+                    Form::Long,
+                    None,
+                    Some(Operand::R(dst.hw() as u8)),
+                    &[Operand::C(src.hw() as u8)],
+                ))),
+                (false, true) => out.push(Item::Mc(McInst::with(
+                    Op::Mov,
+                    Form::Long,
+                    None,
+                    Some(Operand::C(dst.hw() as u8)),
+                    &[Operand::R(src.hw() as u8)],
+                ))),
+                (false, false) => {
+                    return Err("a copy between `$c` registers (the allocator moves them \
+                                through a `$r`)"
+                        .into());
                 }
-                copy_regs(&mut out, dst.hw(), src.hw(), dst.width(), variant)?;
-            }
+            },
             Inst::Combine { dst, lo, hi } => {
                 copy_regs(&mut out, dst.hw(), lo.hw(), 1, variant)?;
                 copy_regs(&mut out, dst.hw() + 1, hi.hw(), 1, variant)?;
@@ -593,7 +612,8 @@ fn short_ifs(
 ///
 /// Layout: each function block, preceded by what emission places before it (a loop
 /// latch's `join nop` and `bra`, the `join nop` of regions joining there, the loop's
-/// `breakaddr`), followed by its edge and compare blocks, last made first, so that the
+/// `breakaddr`) and starting with the `joinat` of its latch where the plan says so
+/// (`Plan::header_joinat`), followed by its edge and compare blocks, last made first, so that the
 /// other side of a branch usually falls through. An edge block that only jumps is not laid
 /// out: branches to it go where it goes.
 pub fn assemble(
@@ -676,6 +696,12 @@ pub fn assemble(
                 }
                 None => lower_block(&blocks[v], &|t| dest(v, t), variant)?,
             };
+            if v == b && plan.header_joinat.contains(&b) {
+                // In every iteration, entered or repeated: the back edges run the latch's
+                // `join nop`, then come here.
+                let joinat = McInst::new(Op::Joinat, Form::Long);
+                items.insert(0, Item::Branch(joinat, Label::Latch(b)));
+            }
             pair_shorts(&mut items, variant)?;
             layout.push((Label::Block(v), items));
         }

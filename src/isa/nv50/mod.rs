@@ -137,14 +137,16 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         frame: &frame,
         cfg: &cfg,
         plan: &plan,
+        in_flags: &lower::compares_in_flags(func),
     };
     let vcode = lower_function(func, &cfg, &backend)?;
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
         AllocError::Exhausted { .. } => CompileError::new(
             func,
             format!(
-                "register exhaustion: the function needs more registers than the hardware \
-                 has ({GPR_LIMIT} `$r`, {FLAG_LIMIT} `$c`) and spilling is not supported yet"
+                "register exhaustion: the function needs more than the {GPR_LIMIT} `$r` the \
+                 hardware has (`$c` flags beyond {FLAG_LIMIT} included, which spill into \
+                 `$r`), and spilling into local memory is not supported yet"
             ),
         ),
         other => CompileError::new(func, other.to_string()),

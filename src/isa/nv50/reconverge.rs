@@ -6,8 +6,9 @@
 //!
 //! A divergent loop's breaking exits all reach one block: `exit_blocks.rs` gives the loops
 //! whose exits did not one first. A region entered other than through its branch gets no
-//! `joinat` (rule 2); not implemented (a `CompileError`): such a region inside a loop with
-//! no enclosing region of the same iteration to join it.
+//! `joinat` (rule 2): an enclosing region joins its paths, one made for it inside a loop
+//! where there is none (`anchor`): a block's or, failing that, the loop header's up to its
+//! latch.
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
@@ -40,6 +41,10 @@ pub struct Plan {
     /// For each header with `breakaddr`, the blocks outside its loop that enter it (and
     /// so run the `breakaddr`).
     pub loop_entries: BTreeMap<usize, BTreeSet<usize>>,
+    /// The loop headers whose code starts with a `joinat` of their latch (in every
+    /// iteration): the region of the whole body, made for a region entered twice inside it
+    /// that no nearer one encloses (`anchor`).
+    pub header_joinat: BTreeSet<usize>,
 }
 
 impl Plan {
@@ -62,7 +67,49 @@ impl Plan {
 
 /// Plans the `joinat`s and `breakaddr`s of `func`'s divergent branches and loops; `Err`
 /// says why one cannot be placed.
+///
+/// A divergent branch inside a loop whose region has a second entry and no enclosing
+/// region of the same iteration to join it gets one (`anchor`): the nearest block
+/// dominating it whose region holds it and has one entry pushes a `joinat` too, even where
+/// its own branch is uniform, or else the loop's header pushes one of its latch at its
+/// start. Adding one changes which regions nest, so planning starts again with it; each
+/// round adds one, so this ends.
 pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
+    let mut anchors = BTreeSet::new();
+    loop {
+        match plan_with(cfg, uniformity, &anchors)? {
+            Planned::Done(plan) => return Ok(plan),
+            Planned::Anchor(a) => {
+                if !anchors.insert(a) {
+                    return Err(format!("internal error: {a:?} is already an anchor"));
+                }
+            }
+        }
+    }
+}
+
+/// A region made to enclose a region entered twice (see [`plan`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Anchor {
+    /// The block at the end of which a `joinat` of its post-dominator is pushed, whatever
+    /// its branch.
+    Branch(usize),
+    /// The loop header at the start of which a `joinat` of its latch is pushed.
+    Header(usize),
+}
+
+/// A round of planning: a plan, or a region that must be made first.
+enum Planned {
+    Done(Plan),
+    Anchor(Anchor),
+}
+
+/// Plans with `anchors`, the regions made besides the divergent branches'.
+fn plan_with(
+    cfg: &Cfg,
+    uniformity: &Uniformity,
+    anchors: &BTreeSet<Anchor>,
+) -> Result<Planned, String> {
     let mut plan = Plan::default();
     let divergent: Vec<usize> = (0..cfg.len())
         .filter(|&b| uniformity.is_divergent_branch(cfg.order[b]))
@@ -83,14 +130,41 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             depth[b] += 1;
         }
     }
-    for &b in &divergent {
+    // The regions in reverse postorder, a header's whole body before its own branch's.
+    let mut starts: BTreeSet<(usize, bool)> = plan.divergent.iter().map(|&b| (b, true)).collect();
+    for &a in anchors {
+        starts.insert(match a {
+            Anchor::Branch(b) => (b, true),
+            Anchor::Header(h) => (h, false),
+        });
+    }
+    for (b, at_end) in starts {
+        if !at_end {
+            // The whole body of the loop with header `b`, joining at its latch: entered only
+            // through the header.
+            let region: BTreeSet<usize> = (0..cfg.len()).filter(|&x| cfg.in_loop(x, b)).collect();
+            for &x in &region {
+                depth[x] += 1;
+            }
+            plan.header_joinat.insert(b);
+            let join = Join::Latch(b);
+            plan.join_preds
+                .entry(join)
+                .or_default()
+                .extend(region.iter().copied());
+            regions.push((region, join, b));
+            continue;
+        }
         let block = cfg.order[b];
-        // A `brif` pushes at most one branch entry, a `br_table`'s chain one per compare
-        // but the last (and a warp splits at most 31 times).
+        // A divergent `brif` pushes at most one branch entry, a `br_table`'s chain one per
+        // compare but the last (and a warp splits at most 31 times); a uniform one none.
         let mut targets = cfg.succs[b].clone();
         targets.sort_unstable();
         targets.dedup();
-        let pushes = (targets.len() - 1).min(31);
+        let pushes = match plan.divergent.contains(&b) {
+            true => (targets.len() - 1).min(31),
+            false => 0,
+        };
         let (join, region) = match cfg.loops[b].last() {
             None => match cfg.ipdom[b] {
                 Some(p) => {
@@ -117,29 +191,29 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             }
             continue;
         };
-        let second_entry = region.iter().find_map(|&x| {
-            cfg.preds[x]
-                .iter()
-                .find(|&&q| q != b && !region.contains(&q))
-                .copied()
-        });
-        if let Some(outside) = second_entry {
+        if let Some(outside) = second_entry(cfg, b, &region) {
             // A `join` the paths from the other entry would meet without the entry: the
             // branch gets no `joinat` (rule 2's alternative). Its branch entries are drained
             // by the join of an enclosing region of the same loop iteration; with none, the
             // paths run apart to their end, which outside loops pushes at most once per
-            // branch. Inside a loop with no such region that would be once per iteration.
+            // branch. Inside a loop that would be once per iteration: an enclosing region
+            // is made (`anchor`).
             let innermost = cfg.loops[b].last();
             let enclosed = regions
                 .iter()
                 .any(|(outer, _, a)| outer.contains(&b) && cfg.loops[*a].last() == innermost);
-            if !enclosed && innermost.is_some() {
-                return Err(format!(
-                    "the region of the divergent branch at the end of {block} is also entered \
-                     from {} inside a loop with no enclosing region to join it (copying the \
-                     blocks so that it has one entry is not implemented yet)",
-                    cfg.order[outside]
-                ));
+            if let Some(&h) = innermost
+                && !enclosed
+            {
+                let made = anchor(cfg, h, b, &in_loop_pdoms[&h]);
+                if anchors.contains(&made) {
+                    return Err(format!(
+                        "internal error: the region of the divergent branch at the end of \
+                         {block}, also entered from {}, is not enclosed by {made:?}",
+                        cfg.order[outside]
+                    ));
+                }
+                return Ok(Planned::Anchor(made));
             }
             let apart = reachable(cfg, b, |x| innermost.is_none_or(|&h| cfg.in_loop(x, h)));
             for &x in apart.iter().chain([&b]) {
@@ -172,7 +246,42 @@ pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
             cfg.order[b]
         ));
     }
-    Ok(plan)
+    Ok(Planned::Done(plan))
+}
+
+/// A block other than `b` with an edge into `b`'s region from outside it, if any.
+fn second_entry(cfg: &Cfg, b: usize, region: &BTreeSet<usize>) -> Option<usize> {
+    region.iter().find_map(|&x| {
+        cfg.preds[x]
+            .iter()
+            .find(|&&q| q != b && !region.contains(&q))
+            .copied()
+    })
+}
+
+/// The region to make for `b`'s, which is entered twice inside the loop with header `h`:
+/// the nearest block dominating `b` in that loop (and in no loop nested in it, where a
+/// `joinat` would push once per inner iteration) whose region, up to its post-dominator
+/// within the loop (`pdoms`), holds `b` and is entered only through it; else the loop's
+/// whole body, from its header to its latch, which every block of the loop but the header
+/// is entered from inside. Either's `joinat` drains the branch entries of `b`'s region,
+/// whose paths stay in it until its join (`docs/nv50.md`, "Placing joinat and join", rule
+/// 2). A block of the loop may be past every such block: after an inner loop that leaves
+/// to it and to the other entry of `b`'s region, for one.
+fn anchor(cfg: &Cfg, h: usize, b: usize, pdoms: &[Option<Join>]) -> Anchor {
+    let mut s = b;
+    while s != h {
+        s = cfg.idom[s];
+        if cfg.loops[s].last() != Some(&h) {
+            continue;
+        }
+        let Some(join) = pdoms[s] else { continue };
+        let region = loop_region(cfg, h, s, join);
+        if region.contains(&b) && second_entry(cfg, s, &region).is_none() {
+            return Anchor::Branch(s);
+        }
+    }
+    Anchor::Header(h)
 }
 
 /// The entries of a warp's control-flow stack (nouveau's `stack_size`: `docs/nv50.md`).

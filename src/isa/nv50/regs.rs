@@ -5,9 +5,10 @@
 //!   `docs/nv50.md`, "Registers"). Short and immediate forms reach only `$r0`–`$r63`;
 //!   emission falls back to long forms above.
 //! - `$c0`–`$c3`, the flag registers: compare results that branches, `select` and carries
-//!   read. When more than four are live at once they would spill into `$r` (`mov $r $cN`,
-//!   `Spill::IntoFile`), which the shared driver does not implement yet: such a function is
-//!   a register-exhaustion `CompileError`.
+//!   read. When more are live at once, the others spill into `$r` (`Spill::IntoFile`): the
+//!   shared driver places them in `$r` above all the function's own, and the allocator's
+//!   moves become `mov $r $cN` (the four flags in bits 0–3) and `mov $cN $r` (`emit.rs`).
+//!   There is no move between two `$c`: it goes through one more such `$r`.
 //!
 //! `$a1`–`$a4` are not allocated: wavelift reads `s[]` (arguments, system values) at fixed
 //! offsets, and only G80's kernel arguments beyond an operand's offset field go through
@@ -37,7 +38,8 @@ pub fn gpr(hw: u16) -> Reg {
 
 /// The two files as the allocation driver sees them: `$r` from `$r0` (the fixed ABI
 /// registers `$r0`, `$r1`, … are the partition's singles), pairs aligned to 2 and quads to
-/// 4 as the encodings require, spilling into its own spare registers; `$c` with one width.
+/// 4 as the encodings require, spilling into its own spare registers; `$c` with one width,
+/// after `$r` (its spills go above the `$r` the function uses).
 pub fn files() -> [RegisterFile; 2] {
     [
         RegisterFile {

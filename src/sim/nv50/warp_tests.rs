@@ -120,6 +120,34 @@ const S: u32 = 2;
 const C: u32 = 4;
 const O: u32 = 8;
 
+/// `mov $c $r` takes the four flags from bits 0–3 of the register and `mov $r $c` gives
+/// them back there (how the allocator spills a `$c` into a `$r`): every flag value makes the
+/// round trip, the bits above are ignored, and conditions read the reloaded flags.
+#[test]
+fn flags_move_to_and_from_registers() {
+    let one = |dst| long(Op::Mov, Some(Ty::B32), Some(R(dst)), &[R(4)]);
+    let insts = [
+        mov_imm(4, 1),
+        long(Op::Mov, None, Some(Operand::C(2)), &[R(1)]),
+        long(Op::Mov, None, Some(R(0)), &[Operand::C(2)]),
+        mov_imm(2, 0),
+        pred(one(2), Cond::E, 2),
+        mov_imm(3, 0),
+        pred(one(3), Cond::C, 2),
+        exit(),
+    ];
+    // Thread t: flags t & 0xf, other bits above them.
+    let args: Vec<Vec<u32>> = (0..32u32).map(|t| vec![0, t << 4 | t & 0xf]).collect();
+    let r = call(&insts, &args, 4).unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        let flags = t as u32 & 0xf;
+        assert_eq!(regs[0], flags, "thread {t}");
+        // `e`: Z and not S; `c`: C.
+        assert_eq!(regs[2], u32::from(flags & (Z | S) == Z), "thread {t}");
+        assert_eq!(regs[3], u32::from(flags & C != 0), "thread {t}");
+    }
+}
+
 #[test]
 fn integer_add_family_and_flags() {
     let add = |op, a, b| one(long(op, Some(Ty::B32), Some(R(0)), &[R(1), R(2)]), a, b, 0);

@@ -430,6 +430,15 @@ impl generated::Context for IsleContext<'_, '_> {
         self.alu2(&Op::And, &Ty::B32, Src::Reg(set), Src::Imm(1))
     }
 
+    fn in_flags(&mut self, inst: ir::Inst) -> Option<ir::Inst> {
+        let result = self.lower.dfg().first_result(inst);
+        self.backend.in_flags.contains(&result).then_some(inst)
+    }
+
+    fn icmp_flags(&mut self, cc: &IntCC, ty: ir::Type, x: Value, y: Value) -> Reg {
+        self.set(*cc, ty, x, y, true)
+    }
+
     fn select_reg(&mut self, c: Value, x: Value, y: Value) -> Reg {
         let (flag, cond) = self.condition(c);
         let t = self.put_in_reg(x);
@@ -906,8 +915,14 @@ impl IsleContext<'_, '_> {
     }
 
     /// A `$c` and the condition on it that holds where the boolean (or integer) `value` is
-    /// non-zero. An `icmp` of up to 32 bits folds into a `set` into the `$c`.
+    /// non-zero: the compare's own `$c` when it is in one (`compares_in_flags`), else an
+    /// `icmp` of up to 32 bits folds into a `set` into a new `$c`.
     pub(super) fn condition(&mut self, value: Value) -> (Reg, Cond) {
+        if let Ok(c) = self.lower.value_reg(value)
+            && c.file() == FLAG
+        {
+            return (c, Cond::Lg);
+        }
         if let Some(inst) = generated::Context::def_inst(self, value)
             && let InstructionData::IntCompare { cond, args, .. } = self.lower.dfg().insts[inst]
         {

@@ -9,11 +9,13 @@ use super::mc::{Op, Ty, Variant};
 use super::reconverge::Plan;
 use super::regs::{GPR, gpr};
 use crate::analysis::cfg::Cfg;
-use crate::ir::{self, Opcode, Value, types};
+use crate::ir::{self, InstructionData, Opcode, Value, types};
 use crate::machinst::lower::{Lower, LowerBackend};
 use crate::machinst::{Reg, RegClass};
 use crate::{CompileError, FunctionKind};
+use cranelift_codegen::entity::SecondaryMap;
 use isle::generated;
+use std::collections::BTreeSet;
 
 pub use crate::machinst::isle::InstOutput;
 
@@ -29,6 +31,49 @@ pub struct Nv50Lower<'a> {
     pub frame: &'a Frame,
     pub cfg: &'a Cfg,
     pub plan: &'a Plan,
+    /// The compares lowered into a `$c` ([`compares_in_flags`]).
+    pub in_flags: &'a BTreeSet<Value>,
+}
+
+/// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
+/// least two of them: each is one `set` into a `$c` that all its uses read. A compare read
+/// once is `set` again where it is read (`IsleContext::condition`), which costs the same and
+/// keeps `$c` values short-lived (there are four); one read several times is computed once,
+/// and when more such are live than there are `$c`, the allocator spills them into `$r`
+/// (`regs.rs`). A compare with any other use is a 0/1 in a `$r`, set again into a `$c` where
+/// a condition reads it.
+pub fn compares_in_flags(func: &ir::Function) -> BTreeSet<Value> {
+    let mut conditions: SecondaryMap<Value, u32> = SecondaryMap::new();
+    let mut others: SecondaryMap<Value, u32> = SecondaryMap::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            let reads_condition = matches!(
+                func.dfg.insts[inst].opcode(),
+                Opcode::Brif | Opcode::Select | Opcode::SelectSpectreGuard
+            );
+            for (k, v) in func.dfg.inst_values(inst).enumerate() {
+                let v = func.dfg.resolve_aliases(v);
+                if reads_condition && k == 0 {
+                    conditions[v] += 1;
+                } else {
+                    others[v] += 1;
+                }
+            }
+        }
+    }
+    let mut kept = BTreeSet::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            let InstructionData::IntCompare { args, .. } = func.dfg.insts[inst] else {
+                continue;
+            };
+            let v = func.dfg.first_result(inst);
+            if func.dfg.value_type(args[0]).bits() <= 32 && conditions[v] >= 2 && others[v] == 0 {
+                kept.insert(v);
+            }
+        }
+    }
+    kept
 }
 
 /// The register class of a value of `ty`: one `$r`, an even pair, an aligned quad.
