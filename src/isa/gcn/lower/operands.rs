@@ -126,6 +126,7 @@ impl IsleContext<'_, '_> {
                     abs: 0,
                     clamp: false,
                     mask_in_vcc: false,
+                    sdwa: None,
                 });
                 dst
             }
@@ -217,6 +218,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc,
+            sdwa: None,
         });
         mask
     }
@@ -244,6 +246,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         dst
     }
@@ -615,6 +618,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         dst
     }
@@ -656,6 +660,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         Carry { value, mask }
     }
