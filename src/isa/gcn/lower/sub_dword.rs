@@ -256,7 +256,15 @@ impl IsleContext<'_, '_> {
         let Some(f) = self.narrow_field(v, ext.unwrap_or(false)) else {
             return (v, SdwaSel::Dword, false);
         };
-        let sel = sel_of(f.offset, f.width).expect("byte or word");
+        // A field off the byte boundaries (`ireduce (ushr x 9)`) is no select: `v`'s own
+        // low bits are.
+        let (f, sel) = match sel_of(f.offset, f.width) {
+            Some(sel) => (f, sel),
+            None => {
+                let own = Field { x: v, offset: 0, ..f };
+                (own, sel_of(0, f.width).expect("i8 and i16 are a byte and a word"))
+            }
+        };
         match ext {
             Some(signed) => {
                 *saved += 1 + (f.x != v) as i32;
