@@ -361,7 +361,8 @@ impl IsleContext<'_, '_> {
                     && f.offset == 0
                     && let Some(dst_sel @ (SdwaSel::Byte0 | SdwaSel::Word0)) = sel_of(0, f.width)
                     && let Some((inner, iargs)) = self.binary(f.x)
-                    && let Some(plan) = self.binop_plan(inner, iargs, types::I32)
+                    && let Some(plan) =
+                        self.binop_plan(inner, iargs, self.lower.dfg().value_type(f.x))
                 {
                     return Some(Plan {
                         dst_sel,
