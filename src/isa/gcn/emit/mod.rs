@@ -294,8 +294,10 @@ impl Emitter<'_> {
                 // operand.
                 let operands = inst.preserved().map_or(&srcs[..], |last| &srcs[..last]);
                 let mut literal = None;
-                let ops: Vec<Operand> =
-                    operands.iter().map(|&s| self.src(s, &mut literal)).collect();
+                let ops: Vec<Operand> = operands
+                    .iter()
+                    .map(|&s| self.src(s, &mut literal))
+                    .collect();
                 let sdst = match sdst {
                     Some(r) => Some(reg_operand(*r, 0)),
                     None if writes_carry(*op) => Some(Operand::VCC),

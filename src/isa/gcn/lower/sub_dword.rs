@@ -26,7 +26,9 @@ pub(super) struct Field {
 
 /// The SDWA select of the bits (`offset`, `width`), if there is one.
 fn sel_of(offset: u32, width: u32) -> Option<SdwaSel> {
-    SdwaSel::ALL.into_iter().find(|s| s.bits() == (offset, width))
+    SdwaSel::ALL
+        .into_iter()
+        .find(|s| s.bits() == (offset, width))
 }
 
 /// The VALU operation of a CLIF integer operation SDWA can carry (VOP2 forms with 32-bit
@@ -261,8 +263,15 @@ impl IsleContext<'_, '_> {
         let (f, sel) = match sel_of(f.offset, f.width) {
             Some(sel) => (f, sel),
             None => {
-                let own = Field { x: v, offset: 0, ..f };
-                (own, sel_of(0, f.width).expect("i8 and i16 are a byte and a word"))
+                let own = Field {
+                    x: v,
+                    offset: 0,
+                    ..f
+                };
+                (
+                    own,
+                    sel_of(0, f.width).expect("i8 and i16 are a byte and a word"),
+                )
             }
         };
         match ext {
@@ -312,7 +321,9 @@ impl IsleContext<'_, '_> {
         }
         Some(Plan {
             op: Op::VMovB32,
-            srcs: [(f.x, sel_of(f.offset, f.width)?, f.signed)].into_iter().collect(),
+            srcs: [(f.x, sel_of(f.offset, f.width)?, f.signed)]
+                .into_iter()
+                .collect(),
             dst_sel: SdwaSel::Dword,
             dst_unused: DstUnused::Pad,
             keep: None,
@@ -339,7 +350,9 @@ impl IsleContext<'_, '_> {
                             continue;
                         };
                         let bits = (((1u64 << f.width) - 1) << k) as u32;
-                        if self.known_zeros(a, ZEROS_DEPTH) & bits != bits || self.const32(a).is_some() {
+                        if self.known_zeros(a, ZEROS_DEPTH) & bits != bits
+                            || self.const32(a).is_some()
+                        {
                             continue;
                         }
                         let Some(plan) = self.field_plan(f, real) else {
@@ -379,7 +392,11 @@ impl IsleContext<'_, '_> {
                     && let Some(dst_sel) = sel_of(k, f.width)
                     && let Some(plan) = self.field_plan(f, real)
                 {
-                    let dst_unused = if f.signed { DstUnused::Sext } else { DstUnused::Pad };
+                    let dst_unused = if f.signed {
+                        DstUnused::Sext
+                    } else {
+                        DstUnused::Pad
+                    };
                     return Some(Plan {
                         dst_sel,
                         dst_unused,
@@ -536,16 +553,39 @@ impl IsleContext<'_, '_> {
         let f = self.field(result)?;
         let x = self.put_in_src(f.x);
         let (op, srcs): (Op, SmallVec<[Src; 3]>) = match f {
-            Field { offset: 0, signed: false, width, .. } => {
-                (Op::VAndB32, [Src::Imm((1u32 << width) - 1), x].into_iter().collect())
-            }
-            Field { offset, width, signed, .. } if offset + width == 32 => {
-                let op = if signed { Op::VAshrrevI32 } else { Op::VLshrrevB32 };
+            Field {
+                offset: 0,
+                signed: false,
+                width,
+                ..
+            } => (
+                Op::VAndB32,
+                [Src::Imm((1u32 << width) - 1), x].into_iter().collect(),
+            ),
+            Field {
+                offset,
+                width,
+                signed,
+                ..
+            } if offset + width == 32 => {
+                let op = if signed {
+                    Op::VAshrrevI32
+                } else {
+                    Op::VLshrrevB32
+                };
                 (op, [Src::Imm(offset), x].into_iter().collect())
             }
-            Field { offset, width, signed, .. } => {
+            Field {
+                offset,
+                width,
+                signed,
+                ..
+            } => {
                 let op = if signed { Op::VBfeI32 } else { Op::VBfeU32 };
-                (op, [x, Src::Imm(offset), Src::Imm(width)].into_iter().collect())
+                (
+                    op,
+                    [x, Src::Imm(offset), Src::Imm(width)].into_iter().collect(),
+                )
             }
         };
         Some(self.valu(op, &srcs, RegClass::Int))
