@@ -30,6 +30,7 @@ use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::isa::CallConv;
 
 mod big;
+mod sub_dword;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -469,6 +470,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     }
 
     fn instruction(&mut self) -> Result<()> {
+        if !self.config.wide && self.u.ratio(1, sub_dword::SUB_DWORD_ODDS)? {
+            return self.sub_dword();
+        }
         let mut spec = self.u.choose(OPS)?;
         // The trapping conversions trap in the interpreter for every NaN and out-of-range
         // input, which skips the lane: keep them rarer than their `_sat` forms.

@@ -182,6 +182,7 @@ fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
 /// the results (an earlier instruction of the sequence could overwrite it).
 fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
     let (_, defs) = uses_defs(inst);
+    let kept = inst.preserved();
     let single = matches!(
         inst,
         Inst::Valu { .. }
@@ -222,7 +223,12 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
             srcs,
             ..
         } => src(&mut srcs[0], SGPR),
-        Inst::Valu { srcs, .. } => srcs.iter_mut().for_each(|s| src(s, VGPR)),
+        // The value an SDWA destination keeps bits of must stay in the destination's
+        // register.
+        Inst::Valu { srcs, .. } => {
+            let operands = kept.unwrap_or(srcs.len());
+            srcs[..operands].iter_mut().for_each(|s| src(s, VGPR))
+        }
         Inst::Salu { srcs, .. } => srcs.iter_mut().for_each(|s| src(s, SGPR)),
         Inst::BrScc { a, b, .. } => {
             src(a, SGPR);
@@ -437,6 +443,10 @@ fn step(live: &mut Bits, uses: &[Unit], defs: &[Unit]) {
 /// The result register of `inst` that coalescing may rename, and whether `inst` is one
 /// machine instruction.
 fn renamable_def(inst: &mut Inst) -> Option<(&mut Reg, bool)> {
+    if inst.preserved().is_some() {
+        // Written in the register of the value whose other bits it keeps.
+        return None;
+    }
     match inst {
         Inst::Valu { dst: Some(d), .. } | Inst::Salu { dst: Some(d), .. } => Some((d, true)),
         Inst::Load { dst, .. } | Inst::SLoad { dst, .. } => Some((dst, true)),
@@ -844,6 +854,7 @@ mod tests {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         }
     }
 

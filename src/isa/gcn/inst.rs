@@ -2,7 +2,7 @@
 //! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
-use super::mc::{Gen, Op};
+use super::mc::{DstUnused, Gen, Op, Sdwa, SdwaSel};
 use super::regs::{EXEC, SGPR, VCC, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
@@ -67,6 +67,11 @@ pub enum Inst {
         /// `sdst` is defined in VCC: a compare whose lane mask is read next to it, which
         /// then takes the VOPC encoding (see `sdst_constraint`).
         mask_in_vcc: bool,
+        /// SDWA operand selects (gfx8/gfx9): the instruction is emitted in its SDWA form.
+        /// With `dst_unused: Preserve` the last source is not an operand of the operation
+        /// but the value whose other bits the destination keeps, and `dst` is written in
+        /// its register (see [`Inst::preserved`]).
+        sdwa: Option<Sdwa>,
     },
     /// A scalar compare then select: `dst = cmp(a, b) ? t : f`.
     SCmpSelect {
@@ -246,6 +251,11 @@ pub fn shift64_value_first(op: Op, generation: Gen) -> Option<Op> {
     }
 }
 
+/// Whether SDWA selects write part of the destination and keep its other bits.
+fn keeps_other_bits(sdwa: Option<Sdwa>) -> bool {
+    sdwa.is_some_and(|sel| sel.dst_unused == DstUnused::Preserve && sel.dst_sel != SdwaSel::Dword)
+}
+
 static VCC_CLOBBER: [Reg; 1] = [VCC];
 
 /// The constraint of an ABI register operand: `fixed` for the first VGPRs, a plain operand
@@ -280,6 +290,15 @@ fn sdst_constraint(mask_in_vcc: bool) -> OperandKind {
 }
 
 impl Inst {
+    /// The index in `srcs` of the value an SDWA `UNUSED_PRESERVE` destination keeps the
+    /// other bits of (always the last source), for a VALU instruction that has one.
+    pub fn preserved(&self) -> Option<usize> {
+        match self {
+            Inst::Valu { sdwa, srcs, .. } if keeps_other_bits(*sdwa) => Some(srcs.len() - 1),
+            _ => None,
+        }
+    }
+
     /// Whether the instruction writes EXEC (or a half of it).
     pub fn writes_exec(&self) -> bool {
         matches!(self, Inst::Salu { dst: Some(Reg::Real { file: SGPR, hw, .. }), .. }
@@ -329,17 +348,23 @@ impl MachInst for Inst {
                 sdst,
                 srcs,
                 mask_in_vcc,
+                sdwa,
                 ..
             } => {
                 for s in srcs.iter_mut() {
                     src(s, visit);
                 }
-                // Sequences that read their sources after writing a result do not exist
-                // among single instructions, except v_readlane-style SGPR results. A carry
-                // op without `sdst` writes its carry-out to VCC (a clobber); with one, to
-                // that lane mask (VOP3b).
+                // An SDWA destination that keeps the bits outside its select is written in
+                // the register of the value it keeps (the last source, a register).
+                let preserve = keeps_other_bits(*sdwa);
                 if let Some(d) = dst {
-                    visit(d, OperandKind::Def);
+                    let kind = if preserve {
+                        let uses = srcs.iter().filter(|s| matches!(s, Src::Reg(_))).count();
+                        OperandKind::DefReuse(uses - 1)
+                    } else {
+                        OperandKind::Def
+                    };
+                    visit(d, kind);
                 }
                 if let Some(d) = sdst {
                     visit(d, sdst_constraint(*mask_in_vcc));

@@ -204,6 +204,7 @@ mod tests {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         }
     }
 

@@ -184,6 +184,11 @@ impl Emitter<'_> {
         m.neg = neg;
         m.abs = abs;
         m.clamp = clamp;
+        self.push_valu(m);
+    }
+
+    /// Emits a VALU instruction in its shortest legal encoding (SDWA when it has selects).
+    fn push_valu(&mut self, mut m: McInst) {
         // Operands were legalised during lowering; a failure here is a backend bug.
         if let Err(e) = m.select_encoding(self.generation) {
             self.errors.push(e);
@@ -283,24 +288,33 @@ impl Emitter<'_> {
                 abs,
                 clamp,
                 mask_in_vcc: _,
+                sdwa,
             } => {
+                // The value an SDWA destination keeps bits of is its own register, not an
+                // operand.
+                let operands = inst.preserved().map_or(&srcs[..], |last| &srcs[..last]);
                 let mut literal = None;
-                let ops: Vec<Operand> = srcs.iter().map(|&s| self.src(s, &mut literal)).collect();
+                let ops: Vec<Operand> = operands
+                    .iter()
+                    .map(|&s| self.src(s, &mut literal))
+                    .collect();
                 let sdst = match sdst {
                     Some(r) => Some(reg_operand(*r, 0)),
                     None if writes_carry(*op) => Some(Operand::VCC),
                     None => None,
                 };
-                self.valu_mods(
-                    *op,
-                    dst.map(|d| reg_operand(d, 0)),
-                    sdst,
-                    &ops,
-                    literal,
-                    *neg,
-                    *abs,
-                    *clamp,
-                );
+                let mut m = mc_inst(*op, self.generation);
+                m.dst = dst.map(|d| reg_operand(d, 0));
+                m.sdst = sdst;
+                for (slot, s) in m.src.iter_mut().zip(ops) {
+                    *slot = Some(s);
+                }
+                m.literal = literal;
+                m.neg = *neg;
+                m.abs = *abs;
+                m.clamp = *clamp;
+                m.sdwa = *sdwa;
+                self.push_valu(m);
             }
             Inst::SCmpSelect {
                 cmp,

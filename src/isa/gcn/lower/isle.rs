@@ -223,6 +223,7 @@ impl generated::Context for IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         dst
     }
@@ -613,6 +614,14 @@ impl generated::Context for IsleContext<'_, '_> {
             Opcode::Ushr if self.const64_of(args[1]) == Some(24) => Some((args[0], 3)),
             _ => None,
         }
+    }
+
+    fn sdwa_select(&mut self, inst: ir::Inst) -> Option<Reg> {
+        self.sdwa_fold(inst)
+    }
+
+    fn bit_field(&mut self, inst: ir::Inst) -> Option<Reg> {
+        self.bit_field_of(inst)
     }
 
     fn ubyte_to_f32_op(&mut self, k: u8) -> Op {

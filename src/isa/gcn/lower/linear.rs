@@ -105,6 +105,7 @@ fn lane_op(op: Op, dst: Option<Reg>, sdst: Option<Reg>, srcs: &[Src]) -> Inst {
         abs: 0,
         clamp: false,
         mask_in_vcc: false,
+        sdwa: None,
     }
 }
 

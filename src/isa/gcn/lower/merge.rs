@@ -30,7 +30,6 @@ pub enum Kind {
 /// dwords `offset`, `offset + 4`, … of `addr`.
 #[derive(Debug)]
 pub struct Group {
-    pub kind: Kind,
     pub addr: Value,
     pub offset: i32,
     pub members: Vec<ir::Inst>,
@@ -165,7 +164,6 @@ impl Merges {
                 }
                 self.roles.insert(leader, Role::Leader(index));
                 self.groups.push(Group {
-                    kind: c.kind,
                     addr: c.addr,
                     offset: members[start].1,
                     members: group,

@@ -4,7 +4,8 @@
 //! `isle/gcn/*.isle` call), `operands.rs` (operand legalisation), `memory.rs` (memory
 //! addressing), `merge.rs` (adjacent accesses merged into `dwordx2`/`dwordx4`),
 //! `intrinsics.rs`, `branches.rs` (uniform branches), `conditions.rs`
-//! (compare opcodes by condition code) and `linear.rs` (lane masks of linearized code).
+//! (compare opcodes by condition code), `sub_dword.rs` (byte and word fields: `v_bfe`,
+//! SDWA selects) and `linear.rs` (lane masks of linearized code).
 
 use super::abi::{Frame, device_value_vgprs};
 use super::inst::{Inst, Src};
@@ -31,6 +32,7 @@ pub mod linear;
 mod memory;
 pub mod merge;
 mod operands;
+mod sub_dword;
 
 pub struct GcnLower<'a> {
     pub generation: Gen,

@@ -172,6 +172,7 @@ impl IsleContext<'_, '_> {
                     abs: 0,
                     clamp: false,
                     mask_in_vcc: false,
+                    sdwa: None,
                 });
                 dst
             }
@@ -263,6 +264,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc,
+            sdwa: None,
         });
         mask
     }
@@ -290,6 +292,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         dst
     }
@@ -661,6 +664,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         dst
     }
@@ -702,6 +706,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         Carry { value, mask }
     }
