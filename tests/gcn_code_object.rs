@@ -236,3 +236,207 @@ fn every_gcn_filetest_is_a_code_object_llvm_reads_and_disassembles_as_we_do() {
         "only {kernels} kernels checked, {disassembled} functions disassembled"
     );
 }
+
+/// Compiles `ll` with llc-19 for `cpu` into an object file.
+fn llc_object(ll: &Path, cpu: &str, out: &Path) {
+    let mut args = vec![
+        "-O2".to_string(),
+        "-mtriple=amdgcn-amd-amdhsa".into(),
+        format!("-mcpu={cpu}"),
+        "-filetype=obj".into(),
+    ];
+    // Our code needs XNACK replay off (`Target::target_id`); llc's default is "any".
+    if Target::parse(cpu).unwrap().target_id().contains(":xnack-") {
+        args.push("-mattr=-xnack".into());
+    }
+    args.extend([
+        ll.display().to_string(),
+        "-o".into(),
+        out.display().to_string(),
+    ]);
+    run_clean(
+        "llc-19",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        cpu,
+    );
+}
+
+/// The ELF header's OS ABI, ABI version and flags, and each `NAME.kd` symbol's 64 bytes.
+fn read_object(bytes: &[u8]) -> ((u8, u8, u32), Vec<(String, Vec<u8>)>) {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let file = object::read::elf::ElfFile64::<object::Endianness>::parse(bytes).unwrap();
+    let ident = &bytes[..16];
+    let object::FileFlags::Elf { e_flags, .. } = file.flags() else {
+        panic!("not ELF")
+    };
+    let rodata = file.section_by_name(".rodata").expect(".rodata");
+    let data = rodata.data().unwrap();
+    let descriptors = file
+        .symbols()
+        .filter_map(|sym| {
+            let name = sym.name().ok()?.strip_suffix(".kd")?.to_string();
+            let at = sym.address() as usize;
+            Some((name, data[at..at + 64].to_vec()))
+        })
+        .collect();
+    ((ident[7], ident[8], e_flags), descriptors)
+}
+
+#[test]
+fn elf_flags_equal_llcs_for_every_processor() {
+    if !have("llc-19") {
+        return;
+    }
+    let ll = scratch("empty.ll");
+    std::fs::write(&ll, "define amdgpu_kernel void @k() { ret void }\n").unwrap();
+    let func =
+        cranelift_reader::parse_functions("function %k() system_v {\nblock0:\n    return\n}\n")
+            .unwrap();
+    for cpu in Target::cpu_names().filter(|c| c.starts_with("gfx")) {
+        let target = Target::parse(cpu).unwrap();
+        let ours = wavelift::compile_module(&func, &target).unwrap();
+        let llc = scratch("empty.o");
+        llc_object(&ll, cpu, &llc);
+        let theirs = std::fs::read(&llc).unwrap();
+        assert_eq!(
+            read_object(&ours).0,
+            read_object(&theirs).0,
+            "{cpu}: (OS ABI, ABI version, e_flags) differ from llc-19's"
+        );
+    }
+}
+
+/// A descriptor's fields that must equal llc-19's, decoded by the layout of LLVM's
+/// AMDGPUUsage ("Kernel Descriptor", GFX6–GFX9): everything but the register granules
+/// (our allocation differs) and the private segment buffer, which LLVM always enables on
+/// GFX6–GFX9 and wavelift does not (no scratch): its 4 user SGPRs are taken out of llc's
+/// count.
+fn comparable_fields(kd: &[u8]) -> Vec<(&'static str, u32)> {
+    let word = |at: usize| u32::from_le_bytes(kd[at..at + 4].try_into().unwrap());
+    let (rsrc1, rsrc2) = (word(48), word(52));
+    let properties = u32::from(u16::from_le_bytes([kd[56], kd[57]]));
+    let bits = |value: u32, low: u32, width: u32| value >> low & ((1 << width) - 1);
+    let private_segment_buffer = bits(properties, 0, 1);
+    vec![
+        ("group_segment_fixed_size", word(0)),
+        ("private_segment_fixed_size", word(4)),
+        ("kernarg_size", word(8)),
+        ("rsrc1 float round mode 32", bits(rsrc1, 12, 2)),
+        ("rsrc1 float round mode 16/64", bits(rsrc1, 14, 2)),
+        ("rsrc1 float denorm mode 32", bits(rsrc1, 16, 2)),
+        ("rsrc1 float denorm mode 16/64", bits(rsrc1, 18, 2)),
+        ("rsrc1 priv", bits(rsrc1, 20, 1)),
+        ("rsrc1 dx10 clamp", bits(rsrc1, 21, 1)),
+        ("rsrc1 debug mode", bits(rsrc1, 22, 1)),
+        ("rsrc1 ieee mode", bits(rsrc1, 23, 1)),
+        ("rsrc1 bulky, cdbg user, fp16 ovfl", bits(rsrc1, 24, 3)),
+        ("rsrc2 private segment wave offset", bits(rsrc2, 0, 1)),
+        (
+            "rsrc2 user sgpr count without the private segment buffer",
+            bits(rsrc2, 1, 5) - 4 * private_segment_buffer,
+        ),
+        ("rsrc2 trap handler", bits(rsrc2, 6, 1)),
+        ("rsrc2 workgroup id x, y, z", bits(rsrc2, 7, 3)),
+        ("rsrc2 workgroup info", bits(rsrc2, 10, 1)),
+        ("rsrc2 workitem id vgprs", bits(rsrc2, 11, 2)),
+        ("rsrc2 exceptions", bits(rsrc2, 24, 7)),
+        (
+            "properties: dispatch ptr .. private segment size",
+            bits(properties, 1, 6),
+        ),
+        ("properties: wavefront size 32", bits(properties, 10, 1)),
+        ("properties: uses dynamic stack", bits(properties, 11, 1)),
+        ("reserved and entry bytes 12..16, 24..48, 58..64", {
+            let reserved = kd[12..16].iter().chain(&kd[24..48]).chain(&kd[58..64]);
+            reserved.map(|&b| u32::from(b)).sum()
+        }),
+    ]
+}
+
+/// The metadata lines of `llvm-readelf-19 --notes` that must equal llc-19's: the argument
+/// layout, the segment sizes, the wavefront size and the spill counts (the register
+/// counts and the argument kinds differ: `docs/objects.md`).
+fn comparable_metadata(notes: &str) -> Vec<String> {
+    const KEYS: &[&str] = &[
+        ".offset:",
+        ".size:",
+        ".kernarg_segment_size:",
+        ".kernarg_segment_align:",
+        ".group_segment_fixed_size:",
+        ".private_segment_fixed_size:",
+        ".wavefront_size:",
+        ".sgpr_spill_count:",
+        ".vgpr_spill_count:",
+        ".uses_dynamic_stack:",
+        ".name:",
+        ".symbol:",
+        "amdhsa.target:",
+    ];
+    notes
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("- ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|l| KEYS.iter().any(|k| l.starts_with(k)))
+        .collect()
+}
+
+#[test]
+fn kernel_descriptors_and_metadata_equal_llcs_for_the_bench_kernels() {
+    if !have("llc-19") || !have("llvm-readelf-19") {
+        return;
+    }
+    let mut files = Vec::new();
+    clif_files(Path::new("bench/kernels"), &mut files);
+    files.sort();
+    let mut compared = 0;
+    for clif in &files {
+        let ll = clif.with_extension("ll");
+        let (funcs, _) = parse_clif(clif);
+        for target in Target::per_generation() {
+            let what = format!("{} for {}", clif.display(), target.cpu);
+            let ours =
+                wavelift::compile_module(&funcs, &target).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let our_path = scratch("bench.o");
+            std::fs::write(&our_path, &ours).unwrap();
+            let llc_path = scratch("bench-llc.o");
+            llc_object(&ll, &target.cpu, &llc_path);
+            let theirs = std::fs::read(&llc_path).unwrap();
+            let (_, our_kds) = read_object(&ours);
+            let (_, their_kds) = read_object(&theirs);
+            assert_eq!(our_kds.len(), 1, "{what}: one kernel");
+            let (name, our_kd) = &our_kds[0];
+            let (_, their_kd) = their_kds
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{what}: llc-19 wrote no {name}.kd"));
+            assert_eq!(
+                comparable_fields(our_kd),
+                comparable_fields(their_kd),
+                "{what}: kernel descriptor fields differ from llc-19's (left ours)"
+            );
+            let notes = |path: &Path| {
+                let path = path.to_str().unwrap();
+                comparable_metadata(&run_clean("llvm-readelf-19", &["--notes", path], &what))
+            };
+            let our_notes = notes(&our_path);
+            assert!(
+                our_notes
+                    .iter()
+                    .any(|l| l.starts_with(".kernarg_segment_size:")),
+                "{what}: no metadata read: {our_notes:?}"
+            );
+            assert_eq!(
+                our_notes,
+                notes(&llc_path),
+                "{what}: metadata differs from llc-19's (left ours)"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "only {compared} kernels compared");
+}
