@@ -261,8 +261,11 @@ fn llc_object(ll: &Path, cpu: &str, out: &Path) {
     );
 }
 
-/// The ELF header's OS ABI, ABI version and flags, and each `NAME.kd` symbol's 64 bytes.
-fn read_object(bytes: &[u8]) -> ((u8, u8, u32), Vec<(String, Vec<u8>)>) {
+/// An ELF header's OS ABI, ABI version and flags.
+type Header = (u8, u8, u32);
+
+/// The ELF header, and each `NAME.kd` symbol's 64 bytes under `NAME`.
+fn read_object(bytes: &[u8]) -> (Header, Vec<(String, Vec<u8>)>) {
     use object::{Object, ObjectSection, ObjectSymbol};
     let file = object::read::elf::ElfFile64::<object::Endianness>::parse(bytes).unwrap();
     let ident = &bytes[..16];
