@@ -136,7 +136,8 @@ use std::fmt;
 /// (when one is to blame) and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
-    /// The function's name as CLIF prints it (`%name` or `u0:1`).
+    /// The function's name as CLIF prints it (`%name` or `u0:1`); empty when the error
+    /// concerns a module as a whole ([`compile_module`]).
     pub function: String,
     /// The offending instruction as CLIF text, when the error concerns one.
     pub inst: Option<String>,
@@ -153,6 +154,14 @@ impl CompileError {
         }
     }
 
+    pub(crate) fn in_module(reason: impl Into<String>) -> Self {
+        CompileError {
+            function: String::new(),
+            inst: None,
+            reason: reason.into(),
+        }
+    }
+
     pub(crate) fn at_inst(func: &ir::Function, inst: ir::Inst, reason: impl Into<String>) -> Self {
         CompileError {
             function: func.name.to_string(),
@@ -164,6 +173,9 @@ impl CompileError {
 
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.function.is_empty() {
+            return write!(f, "module: {}", self.reason);
+        }
         write!(f, "function {}", self.function)?;
         if let Some(inst) = &self.inst {
             write!(f, ", instruction `{inst}`")?;
@@ -258,6 +270,43 @@ pub fn compile_function(
     let backend = isa::backend(target.arch);
     let func = machinst::prepare(func, backend.type_check())?;
     backend.compile(&func)
+}
+
+/// Compiles every function of a module for `target` and writes them into one object file:
+/// for GCN an AMDGPU HSA code object (ELF, code object version 5) with each kernel's code,
+/// kernel descriptor (`NAME.kd`) and metadata, the device functions as local symbols
+/// (`docs/objects.md` in the repository describes it). Each function's symbol is its CLIF
+/// name without the `%`. NV50 has no object format yet: that is an error.
+///
+/// ```
+/// use wavelift::Target;
+///
+/// let func = cranelift_reader::parse_functions(
+///     "function %fill(i64, i32) system_v {
+///      block0(v0: i64, v1: i32):
+///          store v1, v0
+///          return
+///      }",
+/// )?
+/// .remove(0);
+/// let object = wavelift::compile_module(&[func], &Target::parse("gfx803")?)?;
+/// assert_eq!(&object[..4], b"\x7fELF");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compile_module(funcs: &[ir::Function], target: &Target) -> Result<Vec<u8>, CompileError> {
+    let backend = isa::backend(target.arch);
+    let functions = funcs
+        .iter()
+        .map(|func| {
+            let name = func.name.to_string();
+            Ok(isa::ObjectFunction {
+                name: name.strip_prefix('%').unwrap_or(&name).to_string(),
+                signature: func.signature.clone(),
+                compiled: compile_function(func, target)?,
+            })
+        })
+        .collect::<Result<Vec<_>, CompileError>>()?;
+    backend.write_object(target, &functions)
 }
 
 /// One disassembled instruction.

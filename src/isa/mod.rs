@@ -6,7 +6,7 @@ pub mod gcn;
 pub mod nv50;
 
 use crate::machinst::type_gate::TypeCheck;
-use crate::{Arch, CompileError, CompiledCode, DisasmLine, ir};
+use crate::{Arch, CompileError, CompiledCode, DisasmLine, Target, ir};
 
 /// A target's backend, for one [`Arch`] (a GCN generation, say).
 pub trait Backend {
@@ -19,6 +19,23 @@ pub trait Backend {
 
     /// Disassembles code bytes; undecodable bytes end the listing with a line that says so.
     fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine>;
+
+    /// Writes compiled functions into one object file of the target's format (GCN: an
+    /// AMDGPU HSA code object).
+    fn write_object(
+        &self,
+        target: &Target,
+        functions: &[ObjectFunction],
+    ) -> Result<Vec<u8>, CompileError>;
+}
+
+/// A compiled function of a module, what the object writer places and describes.
+pub struct ObjectFunction {
+    /// Its symbol name: the CLIF name without the `%`.
+    pub name: String,
+    /// Its CLIF signature, for the kernel-argument metadata.
+    pub signature: ir::Signature,
+    pub compiled: CompiledCode,
 }
 
 /// The backend of `arch`: the one place that names each target's.

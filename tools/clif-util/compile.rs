@@ -1,10 +1,11 @@
 //! `clif-util compile`: compiles every function of a `.clif` file and prints its
-//! disassembly with offsets and bytes, or writes the raw code of its one function.
+//! disassembly with offsets and bytes, or writes the raw code of its one function, or a
+//! code object with all of them.
 
 use crate::clif_file::{ClifFile, HeaderKind};
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use wavelift::{CompiledCode, FunctionKind, Target, ir};
 
@@ -24,10 +25,24 @@ pub struct Args {
     #[arg(long, short)]
     target: Option<String>,
 
-    /// Write the raw code bytes to this file instead of printing the disassembly. The .clif
-    /// file must hold exactly one function.
+    /// Write to this file instead of printing the disassembly: what `--emit` says.
     #[arg(long, short)]
     output: Option<PathBuf>,
+
+    /// What `--output` gets: `raw`, the code bytes of a file's one function, or `obj`, a
+    /// code object with every function of the file (an AMDGPU HSA code object for GCN;
+    /// docs/objects.md).
+    #[arg(long, value_enum, default_value_t = Emit::Raw, requires = "output")]
+    emit: Emit,
+}
+
+/// What `compile --output` writes.
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum Emit {
+    /// The machine code of the file's one function.
+    Raw,
+    /// An object file with every function of the file.
+    Obj,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -73,6 +88,9 @@ fn compile_file(args: &Args) -> Result<(), String> {
     if file.functions.is_empty() {
         return Err(format!("{name}: no functions to compile"));
     }
+    if let (Some(output), Emit::Obj) = (&args.output, args.emit) {
+        return write_object(&file, &target, output);
+    }
     if args.output.is_some() && file.functions.len() != 1 {
         return Err(format!(
             "{name}: --output needs a file with exactly one function, and this one has {}",
@@ -105,6 +123,15 @@ fn compile_file(args: &Args) -> Result<(), String> {
         0 => Ok(()),
         _ => Err(errors.join("\nerror: ")),
     }
+}
+
+/// Writes every function of `file` into one object file at `output`.
+fn write_object(file: &ClifFile, target: &Target, output: &Path) -> Result<(), String> {
+    let funcs: Vec<ir::Function> = file.functions.iter().map(|f| f.func.clone()).collect();
+    let object = guarded("the compiler panicked writing a code object", || {
+        wavelift::compile_module(&funcs, target).map_err(|e| e.to_string())
+    })?;
+    std::fs::write(output, object).map_err(|e| format!("{}: {e}", output.display()))
 }
 
 /// The target from `--target`, or else the file's first `target` line.

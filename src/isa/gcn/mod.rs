@@ -1,6 +1,7 @@
 //! The AMD GCN backend (gfx6–gfx9).
 
 pub mod abi;
+pub mod code_object;
 pub mod copies;
 pub(crate) mod cpus;
 pub mod emit;
@@ -21,7 +22,7 @@ pub mod relax_branches;
 pub mod scalar_values;
 pub mod skip;
 
-use super::Backend;
+use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
@@ -29,7 +30,7 @@ use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
 use crate::machinst::type_gate::TypeCheck;
 use crate::machinst::{MachInst, Reg, VCode};
-use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, TargetInfo};
+use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::Frame;
 use cranelift_codegen::isa::CallConv;
 use inst::Inst;
@@ -54,6 +55,14 @@ impl Backend for GcnBackend {
 
     fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine> {
         disassemble(code, self.generation)
+    }
+
+    fn write_object(
+        &self,
+        target: &Target,
+        functions: &[ObjectFunction],
+    ) -> Result<Vec<u8>, CompileError> {
+        code_object::write(target, functions)
     }
 }
 

@@ -14,14 +14,14 @@ pub mod reconverge;
 pub mod regs;
 pub mod uniform_values;
 
-use super::Backend;
+use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::ir;
 use crate::machinst::MachInst;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
 use crate::machinst::type_gate::TypeCheck;
-use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, TargetInfo};
+use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT};
 use cranelift_codegen::isa::CallConv;
 use inst::Inst;
@@ -49,6 +49,18 @@ impl Backend for Nv50Backend {
 
     fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine> {
         disassemble(code, self.variant)
+    }
+
+    fn write_object(
+        &self,
+        _target: &Target,
+        _functions: &[ObjectFunction],
+    ) -> Result<Vec<u8>, CompileError> {
+        // NV50 has no standard object format; wavelift's own container is still to come
+        // (docs/objects.md).
+        Err(CompileError::in_module(
+            "no object format for NV50 yet: use `compile_function` for each function's code",
+        ))
     }
 }
 

@@ -1,0 +1,212 @@
+//! The kernel descriptor: the 64 bytes the dispatcher reads to launch a kernel (LLVM's
+//! AMDGPUUsage, "Kernel Descriptor", the GFX6–GFX9 columns). `docs/objects.md` lists every
+//! field and where its value comes from.
+
+use crate::isa::gcn::GcnInfo;
+
+/// Bytes in a kernel descriptor.
+pub const SIZE: usize = 64;
+
+/// Byte offset of `kernel_code_entry_byte_offset`, the signed distance from the descriptor
+/// to the kernel's first instruction (a relocation fills it in).
+pub const ENTRY_OFFSET: usize = 16;
+
+/// The register counts a kernel is launched with: what its code uses, rounded up to what
+/// the hardware initialises and reserves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RegisterCounts {
+    /// VGPRs, at least the work-item id VGPRs the hardware writes.
+    pub vgprs: u32,
+    /// SGPRs including VCC when the code writes it (LLVM's `.sgpr_count`).
+    pub sgprs: u32,
+}
+
+impl RegisterCounts {
+    /// The counts of a kernel compiled to `info`; `fixed_sgprs` is the SGPR count a processor
+    /// with the SGPR initialisation bug must declare (LLVM's `FeatureSGPRInitBug`: gfx802 and
+    /// gfx805 initialise user SGPRs correctly only with 96 SGPRs allocated).
+    pub fn new(info: &GcnInfo, fixed_sgprs: Option<u32>) -> Result<RegisterCounts, String> {
+        let vgprs = info.vgprs.max(info.inputs.workitem_id_vgprs as u32).max(1);
+        let sgprs = info.sgprs + if info.uses_vcc { 2 } else { 0 };
+        let sgprs = match fixed_sgprs {
+            Some(fixed) if sgprs > fixed => {
+                return Err(format!(
+                    "the kernel uses {sgprs} SGPRs (VCC included), more than the {fixed} a \
+                     kernel may declare on this processor (its SGPR initialisation bug fixes \
+                     the count)"
+                ));
+            }
+            Some(fixed) => fixed,
+            None => sgprs,
+        };
+        Ok(RegisterCounts { vgprs, sgprs })
+    }
+}
+
+/// The fields of a GFX6–GFX9 kernel descriptor that wavelift's kernels set; the others are
+/// zero (reserved, or features the code does not use).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct KernelDescriptor {
+    /// Bytes of LDS the kernel allocates statically.
+    pub group_segment_fixed_size: u32,
+    /// Bytes of scratch per work-item.
+    pub private_segment_fixed_size: u32,
+    /// Bytes of the kernarg segment.
+    pub kernarg_size: u32,
+    /// `COMPUTE_PGM_RSRC1`: register granules and the float mode.
+    pub compute_pgm_rsrc1: u32,
+    /// `COMPUTE_PGM_RSRC2`: user SGPR count and the system SGPRs/VGPRs enabled.
+    pub compute_pgm_rsrc2: u32,
+    /// Which user SGPRs the dispatcher initialises, and the wavefront size.
+    pub kernel_code_properties: u16,
+}
+
+// COMPUTE_PGM_RSRC1 (GFX6–GFX9).
+const RSRC1_VGPR_GRANULES: u32 = 0; // bits 5:0, granules of 4 VGPRs, minus one
+const RSRC1_SGPR_GRANULES: u32 = 6; // bits 9:6, granules of 8 SGPRs, minus one
+const RSRC1_FLOAT_DENORM_MODE_32: u32 = 16; // bits 17:16
+const RSRC1_FLOAT_DENORM_MODE_16_64: u32 = 18; // bits 19:18
+const RSRC1_ENABLE_DX10_CLAMP: u32 = 1 << 21;
+const RSRC1_ENABLE_IEEE_MODE: u32 = 1 << 23;
+/// `FLOAT_DENORM_MODE_*` value 3: denormals kept in inputs and outputs.
+const DENORMALS_KEPT: u32 = 3;
+
+// COMPUTE_PGM_RSRC2.
+const RSRC2_USER_SGPR_COUNT: u32 = 1; // bits 5:1
+const RSRC2_ENABLE_SGPR_WORKGROUP_ID_X: u32 = 7; // 8 for y, 9 for z
+const RSRC2_ENABLE_VGPR_WORKITEM_ID: u32 = 11; // bits 12:11: 0 = x, 1 = x and y, 2 = x, y, z
+
+// kernel_code_properties.
+const ENABLE_SGPR_DISPATCH_PTR: u16 = 1 << 1;
+const ENABLE_SGPR_KERNARG_SEGMENT_PTR: u16 = 1 << 3;
+
+impl KernelDescriptor {
+    /// The descriptor of a kernel compiled to `info`, launched with `registers`.
+    pub fn new(info: &GcnInfo, registers: RegisterCounts) -> KernelDescriptor {
+        let inputs = &info.inputs;
+        // The granule fields count allocation blocks minus one (AMDGPUUsage,
+        // "compute_pgm_rsrc1 for GFX6-GFX12": GRANULATED_WORKITEM_VGPR_COUNT and
+        // GRANULATED_WAVEFRONT_SGPR_COUNT, block sizes 4 and 8 on GFX6–GFX9).
+        let vgpr_granules = registers.vgprs.div_ceil(4) - 1;
+        let sgpr_granules = registers.sgprs.max(1).div_ceil(8) - 1;
+        // The float mode `docs/ir.md` assumes and the simulator starts with (its
+        // `MODE_DEFAULT`): round to nearest even (0), denormals kept for every width, DX10
+        // clamp and IEEE mode on.
+        let compute_pgm_rsrc1 = vgpr_granules << RSRC1_VGPR_GRANULES
+            | sgpr_granules << RSRC1_SGPR_GRANULES
+            | DENORMALS_KEPT << RSRC1_FLOAT_DENORM_MODE_32
+            | DENORMALS_KEPT << RSRC1_FLOAT_DENORM_MODE_16_64
+            | RSRC1_ENABLE_DX10_CLAMP
+            | RSRC1_ENABLE_IEEE_MODE;
+
+        // User SGPRs in the ABI's order (`abi::Frame::kernel`): each pointer is a pair.
+        let user_sgprs = 2 * inputs.dispatch_ptr as u32 + 2 * inputs.kernarg_segment_ptr as u32;
+        let mut compute_pgm_rsrc2 = user_sgprs << RSRC2_USER_SGPR_COUNT;
+        for (dim, &enabled) in inputs.workgroup_id.iter().enumerate() {
+            compute_pgm_rsrc2 |=
+                (enabled as u32) << (RSRC2_ENABLE_SGPR_WORKGROUP_ID_X + dim as u32);
+        }
+        let workitem_dims = (inputs.workitem_id_vgprs as u32).max(1);
+        compute_pgm_rsrc2 |= (workitem_dims - 1) << RSRC2_ENABLE_VGPR_WORKITEM_ID;
+
+        let mut kernel_code_properties = 0;
+        if inputs.dispatch_ptr {
+            kernel_code_properties |= ENABLE_SGPR_DISPATCH_PTR;
+        }
+        if inputs.kernarg_segment_ptr {
+            kernel_code_properties |= ENABLE_SGPR_KERNARG_SEGMENT_PTR;
+        }
+
+        KernelDescriptor {
+            // wavelift has no LDS intrinsics yet and never spills to scratch.
+            group_segment_fixed_size: 0,
+            private_segment_fixed_size: 0,
+            kernarg_size: info.kernarg_size,
+            compute_pgm_rsrc1,
+            compute_pgm_rsrc2,
+            kernel_code_properties,
+        }
+    }
+
+    /// The descriptor's bytes, `kernel_code_entry_byte_offset` zero (the relocation's).
+    pub fn to_bytes(&self) -> [u8; SIZE] {
+        let mut bytes = [0u8; SIZE];
+        let mut put = |offset: usize, field: &[u8]| {
+            bytes[offset..offset + field.len()].copy_from_slice(field);
+        };
+        put(0, &self.group_segment_fixed_size.to_le_bytes());
+        put(4, &self.private_segment_fixed_size.to_le_bytes());
+        put(8, &self.kernarg_size.to_le_bytes());
+        // 12..16 reserved, 16..24 the entry offset, 24..48 reserved and COMPUTE_PGM_RSRC3
+        // (GFX90A and later).
+        put(48, &self.compute_pgm_rsrc1.to_le_bytes());
+        put(52, &self.compute_pgm_rsrc2.to_le_bytes());
+        put(56, &self.kernel_code_properties.to_le_bytes());
+        // 58..64: kernarg preload (GFX940 and later) and reserved.
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::abi::KernelInputs;
+
+    /// llc-19's descriptor of bench/kernels/vadd.ll for gfx803 has `COMPUTE_PGM_RSRC1`
+    /// 0x00af0041 for 5 VGPRs and 12 SGPRs, and `COMPUTE_PGM_RSRC2` 0x90 for 8 user SGPRs
+    /// and the work-group id x: the same float mode and granules here.
+    #[test]
+    fn fields_match_llc_for_the_same_counts() {
+        let info = GcnInfo {
+            vgprs: 5,
+            sgprs: 10,
+            uses_vcc: true,
+            kernarg_size: 24,
+            inputs: KernelInputs {
+                dispatch_ptr: true,
+                kernarg_segment_ptr: true,
+                workgroup_id: [true, false, false],
+                workitem_id_vgprs: 1,
+            },
+        };
+        let registers = RegisterCounts::new(&info, None).unwrap();
+        assert_eq!(
+            registers,
+            RegisterCounts {
+                vgprs: 5,
+                sgprs: 12
+            }
+        );
+        let descriptor = KernelDescriptor::new(&info, registers);
+        assert_eq!(descriptor.compute_pgm_rsrc1, 0x00af0041);
+        // 4 user SGPRs (no private segment buffer: see docs/objects.md) instead of 8.
+        assert_eq!(descriptor.compute_pgm_rsrc2, 0x88);
+        assert_eq!(descriptor.kernel_code_properties, 0x0a);
+        let bytes = descriptor.to_bytes();
+        assert_eq!(&bytes[8..12], &24u32.to_le_bytes());
+        assert_eq!(&bytes[48..52], &[0x41, 0x00, 0xaf, 0x00]);
+    }
+
+    #[test]
+    fn the_sgpr_initialisation_bug_fixes_the_count() {
+        let info = GcnInfo {
+            vgprs: 1,
+            sgprs: 4,
+            uses_vcc: false,
+            kernarg_size: 8,
+            inputs: KernelInputs::default(),
+        };
+        let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
+        assert_eq!(fixed.sgprs, 96);
+        assert_eq!(
+            KernelDescriptor::new(&info, fixed).compute_pgm_rsrc1 >> 6 & 0xf,
+            11
+        );
+        let many = GcnInfo {
+            sgprs: 95,
+            uses_vcc: true,
+            ..info
+        };
+        assert!(RegisterCounts::new(&many, Some(96)).is_err());
+    }
+}

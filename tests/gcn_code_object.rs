@@ -1,0 +1,445 @@
+//! AMDGPU code objects (`wavelift::compile_module`) checked with LLVM 19's tools: every
+//! GCN filetest and bench kernel, written as a code object, is read by `llvm-readelf-19`
+//! and `llvm-objdump-19` without warnings, objdump disassembles each function as our
+//! disassembler does, the ELF flags equal llc-19's for every processor, and the kernel
+//! descriptor and metadata fields that do not depend on register allocation equal those
+//! llc-19 writes for the same kernels (`bench/kernels/*.ll`). `docs/objects.md` explains
+//! the fields that differ.
+//!
+//! Without llvm-19's tools each test prints why and passes; CI installs them (`.ci/run`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use wavelift::{Arch, Target, gcn::Gen, ir};
+
+/// Whether `tool` runs; if not, says so (the test then checks nothing).
+fn have(tool: &str) -> bool {
+    let found = Command::new(tool).arg("--version").output().is_ok();
+    if !found {
+        eprintln!("{tool} not found (apt-get install llvm-19): code-object test skipped");
+    }
+    found
+}
+
+fn clif_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read directory") {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            clif_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "clif") {
+            out.push(path);
+        }
+    }
+}
+
+/// The functions of a `.clif` file and its GCN targets (our header lines blanked).
+fn parse_clif(path: &Path) -> (Vec<ir::Function>, Vec<Target>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let targets = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("target "))
+        .map(|spec| Target::parse(spec).expect("filetest target parses"))
+        .filter(|t| matches!(t.arch, Arch::Gcn(_)))
+        .collect();
+    let clif: String = text
+        .lines()
+        .map(|l| {
+            let t = l.trim_start();
+            let ours = t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set ");
+            if ours { "" } else { l }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
+    (funcs, targets)
+}
+
+/// The processor of a target (`gfx802` for `tonga`).
+fn processor(target: &Target) -> String {
+    let id = target.target_id();
+    id.split(':').next().unwrap().to_string()
+}
+
+/// Runs `tool args`, requiring success and an empty stderr (no warnings); returns stdout.
+fn run_clean(tool: &str, args: &[&str], what: &str) -> String {
+    let output = Command::new(tool).args(args).output().expect("tool runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stderr.trim().is_empty(),
+        "{what}: `{tool} {}` failed or warned:\n{stderr}",
+        args.join(" ")
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gcn_code_object");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// objdump's disassembly per symbol: the instruction texts (its `// address: bytes`
+/// comments dropped, whitespace collapsed) under each `<name>:` line.
+fn objdump_functions(listing: &str) -> Vec<(String, Vec<String>)> {
+    let mut functions: Vec<(String, Vec<String>)> = Vec::new();
+    for line in listing.lines() {
+        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")) {
+            functions.push((name.1.to_string(), Vec::new()));
+        } else if line.starts_with('\t')
+            && let Some((_, insts)) = functions.last_mut()
+        {
+            let text = line.split("//").next().unwrap();
+            insts.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+    functions
+}
+
+/// `theirs` with each operand that LLVM 19 prints as a float where we (and LLVM 14) print
+/// the 32-bit literal in hex written as ours, when they are the same value: LLVM 19 prints
+/// the literal of an f16 operand (`0x3c00`) as its value (`1.0`).
+fn literals_as_ours(theirs: &str, ours: &str) -> String {
+    let (Some((their_op, their_args)), Some((our_op, our_args))) =
+        (theirs.split_once(' '), ours.split_once(' '))
+    else {
+        return theirs.to_string();
+    };
+    let their_args: Vec<&str> = their_args.split(", ").collect();
+    let our_args: Vec<&str> = our_args.split(", ").collect();
+    if their_op != our_op || their_args.len() != our_args.len() {
+        return theirs.to_string();
+    }
+    let args: Vec<&str> = their_args
+        .iter()
+        .zip(&our_args)
+        .map(|(&t, &o)| {
+            let value: Option<f64> = t.parse().ok();
+            let literal = o
+                .strip_prefix("0x")
+                .and_then(|h| u32::from_str_radix(h, 16).ok());
+            match (value, literal) {
+                (Some(v), Some(bits))
+                    if f64::from(f32::from_bits(bits)) == v || half_value(bits) == Some(v) =>
+                {
+                    o
+                }
+                _ => t,
+            }
+        })
+        .collect();
+    format!("{their_op} {}", args.join(", "))
+}
+
+/// The value of a 16-bit literal read as an IEEE half.
+fn half_value(bits: u32) -> Option<f64> {
+    if bits > 0xffff {
+        return None;
+    }
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exponent = (bits >> 10 & 0x1f) as i32;
+    let fraction = f64::from(bits & 0x3ff);
+    match exponent {
+        0 => Some(sign * fraction * 2f64.powi(-24)),
+        0x1f => None,
+        e => Some(sign * (1.0 + fraction / 1024.0) * 2f64.powi(e - 15)),
+    }
+}
+
+#[test]
+fn every_gcn_filetest_is_a_code_object_llvm_reads_and_disassembles_as_we_do() {
+    if !have("llvm-readelf-19") || !have("llvm-objdump-19") {
+        return;
+    }
+    let mut files = Vec::new();
+    clif_files(Path::new("filetests/gcn"), &mut files);
+    clif_files(Path::new("bench/kernels"), &mut files);
+    files.sort();
+    let mut kernels = 0;
+    let mut disassembled = 0;
+    for file in &files {
+        let (funcs, targets) = parse_clif(file);
+        for target in &targets {
+            // Error tests hold functions that do not compile: the module is the others.
+            let funcs: Vec<ir::Function> = funcs
+                .iter()
+                .filter(|f| wavelift::compile(f, target).is_ok())
+                .cloned()
+                .collect();
+            if funcs.is_empty() {
+                continue;
+            }
+            let what = format!("{} for {}", file.display(), target.cpu);
+            let object =
+                wavelift::compile_module(&funcs, target).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let path = scratch("filetest.o");
+            std::fs::write(&path, &object).unwrap();
+            let path = path.to_str().unwrap();
+            let elf = run_clean(
+                "llvm-readelf-19",
+                &["-h", "-S", "-s", "--notes", path],
+                &what,
+            );
+            assert!(
+                elf.contains("NT_AMDGPU_METADATA"),
+                "{what}: no metadata note"
+            );
+            let mcpu = format!("--mcpu={}", processor(target));
+            let headers = run_clean("llvm-objdump-19", &["-h", "-t", &mcpu, path], &what);
+            assert!(headers.contains(".text"), "{what}: objdump lists no .text");
+            // LLVM 19 cannot disassemble gfx6/gfx7 ("Disassembly not yet supported for
+            // subtarget"): tests/gcn_filetests_llvm_mc.rs assembles our text there instead.
+            if matches!(target.arch, Arch::Gcn(Gen::Gfx6 | Gen::Gfx7)) {
+                continue;
+            }
+            let listing = run_clean("llvm-objdump-19", &["-d", &mcpu, path], &what);
+            let theirs = objdump_functions(&listing);
+            assert_eq!(
+                theirs.len(),
+                funcs.len(),
+                "{what}: objdump's functions:\n{listing}"
+            );
+            for func in &funcs {
+                let compiled = wavelift::compile_function(func, target).unwrap();
+                kernels += (compiled.kind == wavelift::FunctionKind::Kernel) as usize;
+                disassembled += 1;
+                let name = func.name.to_string();
+                let name = name.trim_start_matches('%');
+                let ours: Vec<String> = wavelift::disassemble(&compiled.code, target)
+                    .into_iter()
+                    .map(|l| l.text.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect();
+                let (_, insts) = theirs
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .unwrap_or_else(|| panic!("{what}: objdump lists no `{name}`"));
+                // objdump lists the padding before the next function with this one.
+                let (code, padding) = insts.split_at(ours.len().min(insts.len()));
+                assert!(
+                    padding.iter().all(|inst| inst == "s_nop 0"),
+                    "{what}: function {name}: more than padding after its code: {padding:?}"
+                );
+                let code: Vec<String> = code
+                    .iter()
+                    .zip(&ours)
+                    .map(|(theirs, ours)| literals_as_ours(theirs, ours))
+                    .collect();
+                assert_eq!(
+                    ours, code,
+                    "{what}: function {name}: our disassembly (left) differs from \
+                     llvm-objdump-19's (right)"
+                );
+            }
+        }
+    }
+    assert!(
+        kernels > 100 && disassembled > 100,
+        "only {kernels} kernels checked, {disassembled} functions disassembled"
+    );
+}
+
+/// Compiles `ll` with llc-19 for `cpu` into an object file.
+fn llc_object(ll: &Path, cpu: &str, out: &Path) {
+    let mut args = vec![
+        "-O2".to_string(),
+        "-mtriple=amdgcn-amd-amdhsa".into(),
+        format!("-mcpu={cpu}"),
+        "-filetype=obj".into(),
+    ];
+    // Our code needs XNACK replay off (`Target::target_id`); llc's default is "any".
+    if Target::parse(cpu).unwrap().target_id().contains(":xnack-") {
+        args.push("-mattr=-xnack".into());
+    }
+    args.extend([
+        ll.display().to_string(),
+        "-o".into(),
+        out.display().to_string(),
+    ]);
+    run_clean(
+        "llc-19",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        cpu,
+    );
+}
+
+/// An ELF header's OS ABI, ABI version and flags.
+type Header = (u8, u8, u32);
+
+/// The ELF header, and each `NAME.kd` symbol's 64 bytes under `NAME`.
+fn read_object(bytes: &[u8]) -> (Header, Vec<(String, Vec<u8>)>) {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let file = object::read::elf::ElfFile64::<object::Endianness>::parse(bytes).unwrap();
+    let ident = &bytes[..16];
+    let object::FileFlags::Elf { e_flags, .. } = file.flags() else {
+        panic!("not ELF")
+    };
+    let rodata = file.section_by_name(".rodata").expect(".rodata");
+    let data = rodata.data().unwrap();
+    let descriptors = file
+        .symbols()
+        .filter_map(|sym| {
+            let name = sym.name().ok()?.strip_suffix(".kd")?.to_string();
+            let at = sym.address() as usize;
+            Some((name, data[at..at + 64].to_vec()))
+        })
+        .collect();
+    ((ident[7], ident[8], e_flags), descriptors)
+}
+
+#[test]
+fn elf_flags_equal_llcs_for_every_processor() {
+    if !have("llc-19") {
+        return;
+    }
+    let ll = scratch("empty.ll");
+    std::fs::write(&ll, "define amdgpu_kernel void @k() { ret void }\n").unwrap();
+    let func =
+        cranelift_reader::parse_functions("function %k() system_v {\nblock0:\n    return\n}\n")
+            .unwrap();
+    for cpu in Target::cpu_names().filter(|c| c.starts_with("gfx")) {
+        let target = Target::parse(cpu).unwrap();
+        let ours = wavelift::compile_module(&func, &target).unwrap();
+        let llc = scratch("empty.o");
+        llc_object(&ll, cpu, &llc);
+        let theirs = std::fs::read(&llc).unwrap();
+        assert_eq!(
+            read_object(&ours).0,
+            read_object(&theirs).0,
+            "{cpu}: (OS ABI, ABI version, e_flags) differ from llc-19's"
+        );
+    }
+}
+
+/// A descriptor's fields that must equal llc-19's, decoded by the layout of LLVM's
+/// AMDGPUUsage ("Kernel Descriptor", GFX6–GFX9): everything but the register granules
+/// (our allocation differs) and the private segment buffer, which LLVM always enables on
+/// GFX6–GFX9 and wavelift does not (no scratch): its 4 user SGPRs are taken out of llc's
+/// count.
+fn comparable_fields(kd: &[u8]) -> Vec<(&'static str, u32)> {
+    let word = |at: usize| u32::from_le_bytes(kd[at..at + 4].try_into().unwrap());
+    let (rsrc1, rsrc2) = (word(48), word(52));
+    let properties = u32::from(u16::from_le_bytes([kd[56], kd[57]]));
+    let bits = |value: u32, low: u32, width: u32| value >> low & ((1 << width) - 1);
+    let private_segment_buffer = bits(properties, 0, 1);
+    vec![
+        ("group_segment_fixed_size", word(0)),
+        ("private_segment_fixed_size", word(4)),
+        ("kernarg_size", word(8)),
+        ("rsrc1 float round mode 32", bits(rsrc1, 12, 2)),
+        ("rsrc1 float round mode 16/64", bits(rsrc1, 14, 2)),
+        ("rsrc1 float denorm mode 32", bits(rsrc1, 16, 2)),
+        ("rsrc1 float denorm mode 16/64", bits(rsrc1, 18, 2)),
+        ("rsrc1 priv", bits(rsrc1, 20, 1)),
+        ("rsrc1 dx10 clamp", bits(rsrc1, 21, 1)),
+        ("rsrc1 debug mode", bits(rsrc1, 22, 1)),
+        ("rsrc1 ieee mode", bits(rsrc1, 23, 1)),
+        ("rsrc1 bulky, cdbg user, fp16 ovfl", bits(rsrc1, 24, 3)),
+        ("rsrc2 private segment wave offset", bits(rsrc2, 0, 1)),
+        (
+            "rsrc2 user sgpr count without the private segment buffer",
+            bits(rsrc2, 1, 5) - 4 * private_segment_buffer,
+        ),
+        ("rsrc2 trap handler", bits(rsrc2, 6, 1)),
+        ("rsrc2 workgroup id x, y, z", bits(rsrc2, 7, 3)),
+        ("rsrc2 workgroup info", bits(rsrc2, 10, 1)),
+        ("rsrc2 workitem id vgprs", bits(rsrc2, 11, 2)),
+        ("rsrc2 exceptions", bits(rsrc2, 24, 7)),
+        (
+            "properties: dispatch ptr .. private segment size",
+            bits(properties, 1, 6),
+        ),
+        ("properties: wavefront size 32", bits(properties, 10, 1)),
+        ("properties: uses dynamic stack", bits(properties, 11, 1)),
+        ("reserved and entry bytes 12..16, 24..48, 58..64", {
+            let reserved = kd[12..16].iter().chain(&kd[24..48]).chain(&kd[58..64]);
+            reserved.map(|&b| u32::from(b)).sum()
+        }),
+    ]
+}
+
+/// The metadata lines of `llvm-readelf-19 --notes` that must equal llc-19's: the argument
+/// layout, the segment sizes, the wavefront size and the spill counts (the register
+/// counts and the argument kinds differ: `docs/objects.md`).
+fn comparable_metadata(notes: &str) -> Vec<String> {
+    const KEYS: &[&str] = &[
+        ".offset:",
+        ".size:",
+        ".kernarg_segment_size:",
+        ".kernarg_segment_align:",
+        ".group_segment_fixed_size:",
+        ".private_segment_fixed_size:",
+        ".wavefront_size:",
+        ".sgpr_spill_count:",
+        ".vgpr_spill_count:",
+        ".uses_dynamic_stack:",
+        ".name:",
+        ".symbol:",
+        "amdhsa.target:",
+    ];
+    notes
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("- ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|l| KEYS.iter().any(|k| l.starts_with(k)))
+        .collect()
+}
+
+#[test]
+fn kernel_descriptors_and_metadata_equal_llcs_for_the_bench_kernels() {
+    if !have("llc-19") || !have("llvm-readelf-19") {
+        return;
+    }
+    let mut files = Vec::new();
+    clif_files(Path::new("bench/kernels"), &mut files);
+    files.sort();
+    let mut compared = 0;
+    for clif in &files {
+        let ll = clif.with_extension("ll");
+        let (funcs, _) = parse_clif(clif);
+        for target in Target::per_generation() {
+            let what = format!("{} for {}", clif.display(), target.cpu);
+            let ours =
+                wavelift::compile_module(&funcs, &target).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let our_path = scratch("bench.o");
+            std::fs::write(&our_path, &ours).unwrap();
+            let llc_path = scratch("bench-llc.o");
+            llc_object(&ll, &target.cpu, &llc_path);
+            let theirs = std::fs::read(&llc_path).unwrap();
+            let (_, our_kds) = read_object(&ours);
+            let (_, their_kds) = read_object(&theirs);
+            assert_eq!(our_kds.len(), 1, "{what}: one kernel");
+            let (name, our_kd) = &our_kds[0];
+            let (_, their_kd) = their_kds
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{what}: llc-19 wrote no {name}.kd"));
+            assert_eq!(
+                comparable_fields(our_kd),
+                comparable_fields(their_kd),
+                "{what}: kernel descriptor fields differ from llc-19's (left ours)"
+            );
+            let notes = |path: &Path| {
+                let path = path.to_str().unwrap();
+                comparable_metadata(&run_clean("llvm-readelf-19", &["--notes", path], &what))
+            };
+            let our_notes = notes(&our_path);
+            assert!(
+                our_notes
+                    .iter()
+                    .any(|l| l.starts_with(".kernarg_segment_size:")),
+                "{what}: no metadata read: {our_notes:?}"
+            );
+            assert_eq!(
+                our_notes,
+                notes(&llc_path),
+                "{what}: metadata differs from llc-19's (left ours)"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "only {compared} kernels compared");
+}
