@@ -126,14 +126,16 @@ pub enum Inst {
     /// A wave reduction or scan of `src` over the active lanes (`docs/ir.md`,
     /// "Cross-lane intrinsics"), expanded at emission (`emit/wave_scan.rs`): `dst` is an
     /// SGPR for a reduction, a VGPR for a scan. It sets EXEC to all lanes and back (the
-    /// caller's in `saved_exec`) and writes every lane of `tmp`; `dst`, `tmp`,
-    /// `saved_exec` and `lane` are early defs.
+    /// caller's in `saved_exec`) and writes every lane of `tmp` and `shifted`; all but
+    /// `src` are early defs.
     WaveScan {
         op: WaveOp,
         kind: ScanKind,
         dst: Reg,
         src: Reg,
         tmp: Reg,
+        /// A VGPR for gfx8's sum (see `emit/wave_scan.rs`).
+        shifted: Reg,
         saved_exec: Reg,
         lane: Reg,
     },
@@ -417,12 +419,13 @@ impl MachInst for Inst {
                 dst,
                 src: s,
                 tmp,
+                shifted,
                 saved_exec,
                 lane,
                 ..
             } => {
                 visit(s, OperandKind::Use);
-                for r in [dst, tmp, saved_exec, lane] {
+                for r in [dst, tmp, shifted, saved_exec, lane] {
                     visit(r, OperandKind::EarlyDef);
                 }
             }

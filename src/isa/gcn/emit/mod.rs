@@ -328,6 +328,7 @@ impl Emitter<'_> {
                 dst,
                 src,
                 tmp,
+                shifted,
                 saved_exec,
                 lane,
             } => self.wave_scan(
@@ -337,6 +338,7 @@ impl Emitter<'_> {
                     dst: *dst,
                     src: *src,
                     tmp: *tmp,
+                    shifted: *shifted,
                     saved_exec: *saved_exec,
                     lane: *lane,
                 },

@@ -14,8 +14,10 @@
 //! `row_bcast:31` with `row_mask:0xc` (rows 2 and 3 add lane 31). Each reads the VGPR the
 //! one before wrote, so the hazard pass puts an `s_nop 1` between them. A reduction then
 //! reads lane 63 (`v_readlane_b32`); an exclusive scan shifts the wave by one lane
-//! (`wave_shr:1`, lane 0 keeping the identity). 16 instructions for a reduction with the
-//! nops, 17 for an exclusive scan.
+//! (`wave_shr:1`, lane 0 keeping the identity). 22 instructions for a reduction with the
+//! nops. gfx8's `v_add_u32` writes a carry, which the manuals leave undefined in a lane
+//! DPP does not write: its row steps use `bound_ctrl` (an invalid source reads 0) and its
+//! `row_bcast` steps a shifted copy (`v_mov_b32` 0, `v_mov_b32_dpp`, `v_add_u32`).
 //!
 //! **gfx6/gfx7** (no DPP): `v_readlane_b32` of every lane in order and a scalar operation
 //! per lane (`v_writelane_b32` of the running value for scans): 132 instructions for a
@@ -70,6 +72,8 @@ pub struct WaveScanRegs {
     pub src: Reg,
     /// A VGPR: the source with inactive lanes at the identity, then the running values.
     pub tmp: Reg,
+    /// A VGPR: gfx8's shifted copy for the sum's `row_bcast` steps.
+    pub shifted: Reg,
     /// An SGPR pair: the caller's EXEC.
     pub saved_exec: Reg,
     /// An SGPR: one lane's value in the gfx6/gfx7 chain (unused with DPP).
@@ -130,7 +134,22 @@ impl Emitter<'_> {
         for (ctrl, row_mask) in steps {
             let mut dpp = Dpp::new(ctrl);
             dpp.row_mask = row_mask;
-            self.valu_dpp(valu, t, carry, &[t, t], dpp);
+            if carry.is_none() {
+                self.valu_dpp(valu, t, None, &[t, t], dpp);
+            } else if row_mask == 0xf {
+                // gfx8's v_add_u32 writes a carry bit in every lane, which the manual does
+                // not define for a lane DPP leaves unwritten: with `bound_ctrl` an invalid
+                // source reads 0, the sum's identity, and every lane writes.
+                dpp.bound_ctrl = true;
+                self.valu_dpp(valu, t, carry, &[t, t], dpp);
+            } else {
+                // The rows the mask leaves out must add 0: a shifted copy, then a plain add.
+                let shifted = reg_operand(regs.shifted, 0);
+                let zero = Operand::inline_int(0).expect("0 is inline");
+                self.valu(Op::VMovB32, Some(shifted), None, &[zero], None);
+                self.valu_dpp(Op::VMovB32, shifted, None, &[t], dpp);
+                self.valu(valu, Some(t), carry, &[shifted, t], None);
+            }
         }
         let d = reg_operand(regs.dst, 0);
         let save = reg_operand(regs.saved_exec, 0);

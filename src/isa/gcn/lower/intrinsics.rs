@@ -207,6 +207,7 @@ impl IsleContext<'_, '_> {
             dst,
             src,
             tmp: self.vreg(VGPR, RegClass::Int),
+            shifted: self.vreg(VGPR, RegClass::Int),
             saved_exec: self.vreg(SGPR, RegClass::Float),
             lane: self.vreg(SGPR, RegClass::Int),
         };
