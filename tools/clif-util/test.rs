@@ -817,22 +817,38 @@ mod tests {
         };
         // A simulated result that agrees with a wrong expectation: the interpreter catches it.
         let wrong = command("run: %f(1) == 3");
-        let outcome = check_command(&func, &wrong, &[DataValue::I32(3)]);
+        let outcome = check_command(
+            &wrong,
+            &[DataValue::I32(3)],
+            interpret(&func, &[DataValue::I32(1)]),
+        );
         assert!(
             matches!(&outcome, RunOutcome::Failed(why) if why.contains("cranelift-interpreter returns 2")),
         );
         let right = command("run: %f(1) == 2");
         assert!(matches!(
-            check_command(&func, &right, &[DataValue::I32(2)]),
+            check_command(
+                &right,
+                &[DataValue::I32(2)],
+                interpret(&func, &[DataValue::I32(1)])
+            ),
             RunOutcome::Passed(_)
         ));
         assert!(matches!(
-            check_command(&func, &right, &[DataValue::I32(5)]),
+            check_command(
+                &right,
+                &[DataValue::I32(5)],
+                interpret(&func, &[DataValue::I32(1)])
+            ),
             RunOutcome::Failed(_)
         ));
         let differs = command("run: %f(1) != 3");
         assert!(matches!(
-            check_command(&func, &differs, &[DataValue::I32(2)]),
+            check_command(
+                &differs,
+                &[DataValue::I32(2)],
+                interpret(&func, &[DataValue::I32(1)])
+            ),
             RunOutcome::Passed(_)
         ));
     }

@@ -1049,7 +1049,7 @@ impl Wave {
         // Every lane reads its DPP source before any lane writes: the destination may be
         // the source (`v_add_u32_dpp v0, v0, v0 row_shr:1`, a scan step).
         let dpp_column = match (&inst.dpp, srcs[0]) {
-            (Some(_), Src::Vgpr(r, _)) => Some(self.vgpr[r].clone()),
+            (Some(_), Src::Vgpr(r, _)) => Some(self.vgpr[r]),
             _ => None,
         };
         for lane in 0..64 {

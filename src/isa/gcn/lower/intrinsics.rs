@@ -77,11 +77,11 @@ impl IsleContext<'_, '_> {
             Intrinsic::WaveSize => Some(self.salu(Op::SMovB32, &[Src::Imm(64)], RegClass::Int)),
             Intrinsic::ReadFirstLane => {
                 let x = self.value_reg(args[0]);
-                Some(self.to_sgpr(x))
+                Some(self.uniform_sgpr(x))
             }
             Intrinsic::ReadLane => {
                 let lane = self.value_reg(args[1]);
-                let lane = self.to_sgpr(lane);
+                let lane = self.uniform_sgpr(lane);
                 let x = self.value_reg(args[0]);
                 let value = match x.file() {
                     SGPR => x,
@@ -136,7 +136,7 @@ impl IsleContext<'_, '_> {
     /// `x` in an SGPR: itself, or the first active lane's value (a wave-uniform operand in
     /// a VGPR, or the lane number of `wavelift_readlane`, which docs/ir.md takes from the
     /// first active lane).
-    fn to_sgpr(&mut self, x: Reg) -> Reg {
+    fn uniform_sgpr(&mut self, x: Reg) -> Reg {
         match x.file() {
             SGPR => x,
             _ => self.sgpr_valu(Op::VReadfirstlaneB32, &[Src::Reg(x)]),
