@@ -14,14 +14,15 @@
 //! `row_bcast:31` with `row_mask:0xc` (rows 2 and 3 add lane 31). Each reads the VGPR the
 //! one before wrote, so the hazard pass puts an `s_nop 1` between them. A reduction then
 //! reads lane 63 (`v_readlane_b32`); an exclusive scan shifts the wave by one lane
-//! (`wave_shr:1`, lane 0 keeping the identity). 22 instructions for a reduction with the
-//! nops. gfx8's `v_add_u32` writes a carry, which the manuals leave undefined in a lane
+//! (`wave_shr:1`, lane 0 keeping the identity). A reduction is 19 instructions with the
+//! five `s_nop 1` (gfx9, and gfx8 but for the sum). gfx8's `v_add_u32` writes a carry, which the manuals leave undefined in a lane
 //! DPP does not write: its row steps use `bound_ctrl` (an invalid source reads 0) and its
-//! `row_bcast` steps a shifted copy (`v_mov_b32` 0, `v_mov_b32_dpp`, `v_add_u32`).
+//! `row_bcast` steps a shifted copy (`v_mov_b32` 0, `v_mov_b32_dpp`, `v_add_u32`): 23
+//! instructions for its sum reduction.
 //!
 //! **gfx6/gfx7** (no DPP): `v_readlane_b32` of every lane in order and a scalar operation
-//! per lane (`v_writelane_b32` of the running value for scans): 132 instructions for a
-//! reduction, 196 for a scan. The integer operations are associative and commutative, so
+//! per lane (`v_writelane_b32` of the running value for scans): 131 instructions for a
+//! reduction, 197 for a scan. The integer operations are associative and commutative, so
 //! any order gives the documented result; the f32 ones are not supported there yet (their
 //! order is the DPP tree's, which readlanes would have to rebuild).
 
