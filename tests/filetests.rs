@@ -1,5 +1,5 @@
-//! Runs every filetest under `filetests/`, and the benchmark kernels of `bench/kernels` and `bench/cross-lane` (each
-//! a `test run`), through the built `clif-util test`.
+//! Runs every filetest under `filetests/`, and the benchmark kernels of `bench/kernels` and
+//! `bench/cross-lane` (each a `test run`), through the built `clif-util test`.
 
 use std::process::Command;
 
