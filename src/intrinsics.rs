@@ -5,9 +5,169 @@
 //! In `.clif` text an intrinsic is declared by its name, for example
 //! `fn0 = %wavelift_workitem_id_x() -> i32`, and called with `call fn0()`. Front ends
 //! building CLIF in Rust use [`declare`].
+//!
+//! The cross-lane intrinsics (from [`Intrinsic::WaveSize`] on) combine the values of the
+//! *active* lanes of a wave: those that execute the call together. Their exact semantics,
+//! which the test harness's reference (`sim::harness::interpret_wave`) implements, are in
+//! `docs/ir.md`, "Cross-lane intrinsics"; [`WaveOp::apply`] and [`WaveOp::identity`] are
+//! the combining operations, shared by every implementation of the semantics.
 
-use crate::ir::{self, AbiParam, ExternalName, FuncRef, Signature, types};
+use crate::ir::{self, AbiParam, ExternalName, FuncRef, Signature, Type, types};
 use cranelift_codegen::isa::CallConv;
+
+/// The combining operation of a wave reduction or scan, with its type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WaveOp {
+    /// i32 wrapping add.
+    Add,
+    /// i32 signed minimum.
+    SMin,
+    /// i32 signed maximum.
+    SMax,
+    /// i32 unsigned minimum.
+    UMin,
+    /// i32 unsigned maximum.
+    UMax,
+    /// i32 bitwise and.
+    And,
+    /// i32 bitwise or.
+    Or,
+    /// i32 bitwise xor.
+    Xor,
+    /// f32 add (IEEE, round to nearest even; the association order is fixed: docs/ir.md).
+    FAdd,
+    /// f32 minimum and maximum as CLIF's `fmin`/`fmax` (a NaN operand gives NaN; -0 < +0).
+    FMin,
+    /// See `FMin`.
+    FMax,
+}
+
+impl WaveOp {
+    /// Every operation, in documentation order.
+    pub const ALL: [WaveOp; 11] = [
+        WaveOp::Add,
+        WaveOp::SMin,
+        WaveOp::SMax,
+        WaveOp::UMin,
+        WaveOp::UMax,
+        WaveOp::And,
+        WaveOp::Or,
+        WaveOp::Xor,
+        WaveOp::FAdd,
+        WaveOp::FMin,
+        WaveOp::FMax,
+    ];
+
+    /// The name's part: `add_i32`, `min_f32`, ….
+    fn suffix(self) -> &'static str {
+        match self {
+            WaveOp::Add => "add_i32",
+            WaveOp::SMin => "smin_i32",
+            WaveOp::SMax => "smax_i32",
+            WaveOp::UMin => "umin_i32",
+            WaveOp::UMax => "umax_i32",
+            WaveOp::And => "and_i32",
+            WaveOp::Or => "or_i32",
+            WaveOp::Xor => "xor_i32",
+            WaveOp::FAdd => "add_f32",
+            WaveOp::FMin => "min_f32",
+            WaveOp::FMax => "max_f32",
+        }
+    }
+
+    /// Whether the operation is on f32.
+    pub fn is_float(self) -> bool {
+        matches!(self, WaveOp::FAdd | WaveOp::FMin | WaveOp::FMax)
+    }
+
+    /// The value type (`i32` or `f32`).
+    pub fn ty(self) -> Type {
+        if self.is_float() {
+            types::F32
+        } else {
+            types::I32
+        }
+    }
+
+    /// The identity, as bits: what an inactive lane contributes. -0.0 for the f32 sum
+    /// (x + -0.0 = x for every x, +0.0 included), ±infinity for f32 min and max.
+    pub fn identity(self) -> u32 {
+        match self {
+            WaveOp::Add | WaveOp::UMax | WaveOp::Or | WaveOp::Xor => 0,
+            WaveOp::SMin => i32::MAX as u32,
+            WaveOp::SMax => i32::MIN as u32,
+            WaveOp::UMin | WaveOp::And => u32::MAX,
+            WaveOp::FAdd => 0x8000_0000,
+            WaveOp::FMin => f32::INFINITY.to_bits(),
+            WaveOp::FMax => f32::NEG_INFINITY.to_bits(),
+        }
+    }
+
+    /// `a op b` on bits. f32 results are IEEE-754's; a NaN result is the canonical quiet
+    /// NaN (the test harness takes any NaN for any NaN).
+    pub fn apply(self, a: u32, b: u32) -> u32 {
+        let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+        let float = |x: f32| if x.is_nan() { 0x7fc0_0000 } else { x.to_bits() };
+        match self {
+            WaveOp::Add => a.wrapping_add(b),
+            WaveOp::SMin => (a as i32).min(b as i32) as u32,
+            WaveOp::SMax => (a as i32).max(b as i32) as u32,
+            WaveOp::UMin => a.min(b),
+            WaveOp::UMax => a.max(b),
+            WaveOp::And => a & b,
+            WaveOp::Or => a | b,
+            WaveOp::Xor => a ^ b,
+            WaveOp::FAdd => float(fa + fb),
+            WaveOp::FMin | WaveOp::FMax if fa.is_nan() || fb.is_nan() => 0x7fc0_0000,
+            // -0 < +0: compare the sign when the values are equal.
+            WaveOp::FMin if fa == fb => a | b & 0x8000_0000,
+            WaveOp::FMax if fa == fb => a & b,
+            WaveOp::FMin => float(fa.min(fb)),
+            WaveOp::FMax => float(fa.max(fb)),
+        }
+    }
+}
+
+/// Which lane a shuffle reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Shuffle {
+    /// Lane `k` (per lane).
+    Index,
+    /// Lane `lane - k`.
+    Up,
+    /// Lane `lane + k`.
+    Down,
+    /// Lane `lane ^ k`.
+    Xor,
+}
+
+impl Shuffle {
+    /// Every shuffle.
+    pub const ALL: [Shuffle; 4] = [Shuffle::Index, Shuffle::Up, Shuffle::Down, Shuffle::Xor];
+
+    /// The lane that `lane` reads with operand `k`, before the range check (it may be
+    /// negative or past the wave).
+    pub fn source(self, lane: i64, k: u32) -> i64 {
+        match self {
+            Shuffle::Index => k as i64,
+            Shuffle::Up => lane - k as i64,
+            Shuffle::Down => lane + k as i64,
+            Shuffle::Xor => lane ^ k as i64,
+        }
+    }
+}
+
+/// How uniform an intrinsic's result is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ResultUniformity {
+    /// Per lane (ids, scans, shuffles).
+    Divergent,
+    /// The same in every lane when the arguments are (work-group ids and sizes).
+    WithArguments,
+    /// The same in every active lane whatever the arguments (the wave size, lane reads,
+    /// votes, reductions).
+    Always,
+}
 
 /// Every intrinsic. More will come (memory spaces, barriers), so matches need a wildcard.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -21,6 +181,31 @@ pub enum Intrinsic {
     WorkgroupSize(u8),
     /// The lane's index within its wave (0..64 on GCN).
     LaneId,
+    /// Lanes per wave: 64 on GCN, 32 on NV50.
+    WaveSize,
+    /// `x` of the lowest active lane.
+    ReadFirstLane,
+    /// `x` of lane `l` (wave-uniform), 0 when that lane is inactive.
+    ReadLane,
+    /// The mask of the active lanes whose condition is non-zero.
+    Ballot,
+    /// Whether any active lane's condition is non-zero.
+    VoteAny,
+    /// Whether every active lane's condition is non-zero.
+    VoteAll,
+    /// The operation over the active lanes' values.
+    Reduce(WaveOp),
+    /// The operation over the active lanes up to this one, this one included.
+    InclusiveScan(WaveOp),
+    /// The operation over the active lanes below this one (the identity in the first).
+    ExclusiveScan(WaveOp),
+    /// `x` of another lane, 0 when that lane is inactive or outside the wave.
+    Shuffle(Shuffle),
+    /// `x` of lane `k & 3` of this lane's quad (four aligned lanes).
+    QuadBroadcast,
+    /// `x` of the lane of this quad whose index differs by the XOR mask (1: x, 2: y,
+    /// 3: diagonal).
+    QuadSwap(u8),
 }
 
 const DIMS: [char; 3] = ['x', 'y', 'z'];
@@ -39,6 +224,20 @@ impl Intrinsic {
             all.push(Intrinsic::WorkgroupSize(d));
         }
         all.push(Intrinsic::LaneId);
+        all.extend([
+            Intrinsic::WaveSize,
+            Intrinsic::ReadFirstLane,
+            Intrinsic::ReadLane,
+            Intrinsic::Ballot,
+            Intrinsic::VoteAny,
+            Intrinsic::VoteAll,
+        ]);
+        all.extend(WaveOp::ALL.map(Intrinsic::Reduce));
+        all.extend(WaveOp::ALL.map(Intrinsic::InclusiveScan));
+        all.extend(WaveOp::ALL.map(Intrinsic::ExclusiveScan));
+        all.extend(Shuffle::ALL.map(Intrinsic::Shuffle));
+        all.push(Intrinsic::QuadBroadcast);
+        all.extend([1, 2, 3].map(Intrinsic::QuadSwap));
         all
     }
 
@@ -50,6 +249,24 @@ impl Intrinsic {
             Intrinsic::WorkgroupId(d) => format!("wavelift_workgroup_id_{}", dim(d)),
             Intrinsic::WorkgroupSize(d) => format!("wavelift_workgroup_size_{}", dim(d)),
             Intrinsic::LaneId => "wavelift_lane_id".to_string(),
+            Intrinsic::WaveSize => "wavelift_wave_size".to_string(),
+            Intrinsic::ReadFirstLane => "wavelift_readfirstlane".to_string(),
+            Intrinsic::ReadLane => "wavelift_readlane".to_string(),
+            Intrinsic::Ballot => "wavelift_ballot".to_string(),
+            Intrinsic::VoteAny => "wavelift_vote_any".to_string(),
+            Intrinsic::VoteAll => "wavelift_vote_all".to_string(),
+            Intrinsic::Reduce(op) => format!("wavelift_reduce_{}", op.suffix()),
+            Intrinsic::InclusiveScan(op) => format!("wavelift_scan_inclusive_{}", op.suffix()),
+            Intrinsic::ExclusiveScan(op) => format!("wavelift_scan_exclusive_{}", op.suffix()),
+            Intrinsic::Shuffle(Shuffle::Index) => "wavelift_shuffle".to_string(),
+            Intrinsic::Shuffle(Shuffle::Up) => "wavelift_shuffle_up".to_string(),
+            Intrinsic::Shuffle(Shuffle::Down) => "wavelift_shuffle_down".to_string(),
+            Intrinsic::Shuffle(Shuffle::Xor) => "wavelift_shuffle_xor".to_string(),
+            Intrinsic::QuadBroadcast => "wavelift_quad_broadcast".to_string(),
+            Intrinsic::QuadSwap(mask) => {
+                let axis = ["", "x", "y", "diagonal"][mask as usize & 3];
+                format!("wavelift_quad_swap_{axis}")
+            }
         }
     }
 
@@ -70,18 +287,70 @@ impl Intrinsic {
 
     /// The CLIF signature calls must use.
     pub fn signature(self) -> Signature {
+        use types::{I8, I32, I64};
+        let (params, result): (&[Type], Type) = match self {
+            Intrinsic::WorkitemId(_)
+            | Intrinsic::WorkgroupId(_)
+            | Intrinsic::WorkgroupSize(_)
+            | Intrinsic::LaneId
+            | Intrinsic::WaveSize => (&[], I32),
+            Intrinsic::ReadFirstLane | Intrinsic::QuadSwap(_) => (&[I32], I32),
+            Intrinsic::ReadLane | Intrinsic::Shuffle(_) | Intrinsic::QuadBroadcast => {
+                (&[I32, I32], I32)
+            }
+            Intrinsic::Ballot => (&[I8], I64),
+            Intrinsic::VoteAny | Intrinsic::VoteAll => (&[I8], I8),
+            Intrinsic::Reduce(op) | Intrinsic::InclusiveScan(op) | Intrinsic::ExclusiveScan(op) => {
+                return unary(op.ty());
+            }
+        };
         let mut sig = Signature::new(CallConv::Fast);
-        sig.returns.push(AbiParam::new(types::I32));
+        sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        sig.returns.push(AbiParam::new(result));
         sig
     }
 
-    /// Whether the result is the same in every lane of a wave (given uniform arguments).
-    pub fn is_uniform(self) -> bool {
-        matches!(
+    /// How uniform the result is.
+    pub fn uniformity(self) -> ResultUniformity {
+        match self {
+            Intrinsic::WorkgroupId(_) | Intrinsic::WorkgroupSize(_) => {
+                ResultUniformity::WithArguments
+            }
+            Intrinsic::WaveSize
+            | Intrinsic::ReadFirstLane
+            | Intrinsic::ReadLane
+            | Intrinsic::Ballot
+            | Intrinsic::VoteAny
+            | Intrinsic::VoteAll
+            | Intrinsic::Reduce(_) => ResultUniformity::Always,
+            Intrinsic::WorkitemId(_)
+            | Intrinsic::LaneId
+            | Intrinsic::InclusiveScan(_)
+            | Intrinsic::ExclusiveScan(_)
+            | Intrinsic::Shuffle(_)
+            | Intrinsic::QuadBroadcast
+            | Intrinsic::QuadSwap(_) => ResultUniformity::Divergent,
+        }
+    }
+
+    /// Whether the result depends on other lanes (and so on which lanes are active).
+    pub fn is_cross_lane(self) -> bool {
+        !matches!(
             self,
-            Intrinsic::WorkgroupId(_) | Intrinsic::WorkgroupSize(_)
+            Intrinsic::WorkitemId(_)
+                | Intrinsic::WorkgroupId(_)
+                | Intrinsic::WorkgroupSize(_)
+                | Intrinsic::LaneId
+                | Intrinsic::WaveSize
         )
     }
+}
+
+fn unary(ty: Type) -> Signature {
+    let mut sig = Signature::new(CallConv::Fast);
+    sig.params.push(AbiParam::new(ty));
+    sig.returns.push(AbiParam::new(ty));
+    sig
 }
 
 /// Declares `intrinsic` in `func` and returns the reference to call it with.
@@ -105,6 +374,10 @@ mod tests {
             assert_eq!(Intrinsic::from_name(&i.name()), Some(i));
         }
         assert_eq!(Intrinsic::from_name("wavelift_nothing"), None);
+        assert_eq!(
+            Intrinsic::from_name("wavelift_scan_exclusive_umax_i32"),
+            Some(Intrinsic::ExclusiveScan(WaveOp::UMax))
+        );
     }
 
     #[test]
@@ -115,5 +388,31 @@ mod tests {
             Intrinsic::from_func_ref(&func, f),
             Some(Intrinsic::WorkgroupId(1))
         );
+    }
+
+    #[test]
+    fn identities_are_identities() {
+        let samples = [
+            0,
+            1,
+            0x8000_0000,
+            0x7fff_ffff,
+            u32::MAX,
+            0x3f80_0000,
+            0xbf80_0000,
+        ];
+        for op in WaveOp::ALL {
+            for x in samples {
+                if op.is_float() && f32::from_bits(x).is_nan() {
+                    continue;
+                }
+                assert_eq!(op.apply(x, op.identity()), x, "{op:?} {x:#x}");
+                assert_eq!(op.apply(op.identity(), x), x, "{op:?} {x:#x}");
+            }
+        }
+        let (p0, n0) = (0u32, 0x8000_0000);
+        assert_eq!(WaveOp::FMin.apply(p0, n0), n0);
+        assert_eq!(WaveOp::FMax.apply(n0, p0), p0);
+        assert_eq!(WaveOp::FAdd.apply(n0, n0), n0);
     }
 }

@@ -1,12 +1,12 @@
-//! Runs every filetest under `filetests/`, and the benchmark kernels of `bench/kernels` (each
-//! a `test run`), through the built `clif-util test`.
+//! Runs every filetest under `filetests/`, and the benchmark kernels of `bench/kernels` and
+//! `bench/cross-lane` (each a `test run`), through the built `clif-util test`.
 
 use std::process::Command;
 
 #[test]
 fn filetests() {
     let output = Command::new(env!("CARGO_BIN_EXE_clif-util"))
-        .args(["test", "filetests", "bench/kernels"])
+        .args(["test", "filetests", "bench/kernels", "bench/cross-lane"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         // Never bless from `cargo test`: a stray WAVELIFT_BLESS=1 would rewrite the
         // expectations instead of checking them.

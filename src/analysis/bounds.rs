@@ -80,7 +80,8 @@ fn bound(func: &ir::Function, value: Value, depth: u32) -> Option<u64> {
             Intrinsic::WorkitemId(_) => MAX_WORKITEM_ID,
             Intrinsic::WorkgroupSize(_) => MAX_WORKITEM_ID + 1,
             Intrinsic::LaneId => 63,
-            Intrinsic::WorkgroupId(_) => return None,
+            Intrinsic::WaveSize => 64,
+            _ => return None,
         },
         InstructionData::Binary { opcode, args } => match opcode {
             Opcode::Iadd => fits(next(args[0])? as u128 + next(args[1])? as u128)?,

@@ -6,12 +6,14 @@
 //! Sources of divergence are work-item and lane ids (intrinsics that are not uniform), calls
 //! of functions other than intrinsics, and the values a target names
 //! ([`Analysis::assume_divergent`]: device-function arguments its callers may pass per lane,
-//! values it keeps per lane anyway). Everything else is uniform when all its operands are,
+//! values it keeps per lane anyway). The cross-lane intrinsics whose result is one value for
+//! the wave (lane reads, votes, reductions) are uniform whatever their operands. Everything
+//! else is uniform when all its operands are,
 //! and control dependence adds divergence at joins and loop exits (see [`Analysis::new`]).
 //! The analysis runs to a fixpoint, which the values a target names extend.
 
 use super::cfg::{Cfg, destinations};
-use crate::intrinsics::Intrinsic;
+use crate::intrinsics::{Intrinsic, ResultUniformity};
 use crate::ir::{self, Block, InstructionData, Value};
 use cranelift_codegen::entity::SecondaryMap;
 
@@ -241,7 +243,11 @@ fn inst_is_divergent(
     };
     match dfg.insts[inst] {
         InstructionData::Call { func_ref, .. } => match Intrinsic::from_func_ref(func, func_ref) {
-            Some(intrinsic) => !intrinsic.is_uniform() || any_arg_divergent(),
+            Some(intrinsic) => match intrinsic.uniformity() {
+                ResultUniformity::Always => false,
+                ResultUniformity::WithArguments => any_arg_divergent(),
+                ResultUniformity::Divergent => true,
+            },
             None => true,
         },
         _ => any_arg_divergent(),

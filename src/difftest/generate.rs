@@ -803,7 +803,10 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         for _ in 0..count {
             match self.u.int_in_range(0..=5)? {
                 0 => {
-                    let all = Intrinsic::all();
+                    let all: Vec<Intrinsic> = Intrinsic::all()
+                        .into_iter()
+                        .filter(|i| i.signature().params.is_empty())
+                        .collect();
                     let intrinsic = *self.u.choose(&all)?;
                     let f = intrinsics::declare(&mut self.func, intrinsic);
                     let call = self.cursor().ins().call(f, &[]);

@@ -6,7 +6,9 @@
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
 use super::{Memory, Options, SimError, Stats, Violation, simulator};
-use crate::intrinsics::Intrinsic;
+use crate::analysis::cfg::Cfg;
+use crate::intrinsics::{Intrinsic, WaveOp};
+use crate::machinst::divergence::linear_layout::Layout;
 use crate::{CompiledCode, FunctionKind, Target, ir};
 use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir::immediates::{Ieee16, Ieee32, Ieee64};
@@ -120,6 +122,249 @@ pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
     }
 }
 
+/// Runs `func` for a wave whose active lanes are `lanes` (lane `i` called with
+/// `lanes[i]`; the wave has `wave_size` lanes, those past `lanes.len()` inactive) in
+/// `cranelift-interpreter`, with the cross-lane intrinsics combining the lanes that
+/// execute them together: the reference for run lines of functions calling intrinsics
+/// (`docs/testing.md`, "The wave reference").
+///
+/// The lanes run in lockstep by blocks: at each step, the lanes whose next block comes
+/// first in the linear layout (a reverse postorder in which every loop is contiguous,
+/// `machinst::divergence::linear_layout`) run that block together, instruction by
+/// instruction; an intrinsic call sees those lanes as the active ones. Lanes whose paths
+/// split wait at their blocks until the order reaches them, so they meet again at joins
+/// and after loops, as a wave running masked code does. Returns one result per lane.
+pub fn interpret_wave(
+    func: &ir::Function,
+    lanes: &[Vec<DataValue>],
+    wave_size: usize,
+) -> Vec<Reference> {
+    let unavailable = |why: String| vec![Reference::Unavailable(why); lanes.len()];
+    if let Some(why) = beyond_the_interpreter(func) {
+        return unavailable(why);
+    }
+    if lanes.len() > wave_size {
+        return unavailable(format!("{} lanes in a wave of {wave_size}", lanes.len()));
+    }
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
+    let cfg = match Cfg::new(func) {
+        Ok(cfg) => cfg,
+        Err(why) => return unavailable(why),
+    };
+    let layout = Layout::new(&cfg);
+    let position = |block: ir::Block| {
+        (0..cfg.len())
+            .find(|&b| cfg.order[b] == block)
+            .map(|b| layout.pos[b])
+    };
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let Some(entry) = func.layout.entry_block() else {
+            return unavailable("no entry block".into());
+        };
+        let mut states: Vec<InterpreterState> = lanes
+            .iter()
+            .map(|args| {
+                let mut state = InterpreterState::default();
+                state.push_frame(func);
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.block_params(entry), args.clone());
+                state
+            })
+            .collect();
+        let mut at: Vec<Option<ir::Block>> = vec![Some(entry); lanes.len()];
+        let mut results: Vec<Option<Reference>> = vec![None; lanes.len()];
+        let mut fuel = WORK_ITEM_FUEL;
+        loop {
+            let next = at
+                .iter()
+                .flatten()
+                .filter_map(|&b| position(b).map(|p| (p, b)))
+                .min();
+            let Some((_, block)) = next else {
+                break;
+            };
+            let group: Vec<usize> = (0..lanes.len()).filter(|&l| at[l] == Some(block)).collect();
+            for inst in func.layout.block_insts(block) {
+                fuel = match fuel.checked_sub(1) {
+                    Some(fuel) => fuel,
+                    None => return unavailable("out of fuel".into()),
+                };
+                let live: Vec<usize> = group
+                    .iter()
+                    .copied()
+                    .filter(|&l| results[l].is_none())
+                    .collect();
+                if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] {
+                    let Some(intrinsic) = Intrinsic::from_func_ref(func, func_ref) else {
+                        return unavailable("calls a function that is not an intrinsic".into());
+                    };
+                    let args: Vec<Vec<DataValue>> = live
+                        .iter()
+                        .map(|&l| states[l].current_frame().get_all(func.dfg.inst_args(inst)))
+                        .collect();
+                    let values = match wave_intrinsic(intrinsic, &live, &args, wave_size) {
+                        Ok(values) => values,
+                        Err(why) => return unavailable(why),
+                    };
+                    for (&l, value) in live.iter().zip(values) {
+                        states[l]
+                            .current_frame_mut()
+                            .set_all(func.dfg.inst_results(inst), vec![value]);
+                    }
+                    continue;
+                }
+                for &l in &live {
+                    let state = &mut states[l];
+                    let flow = match step(state, DfgInstructionContext::new(inst, &func.dfg)) {
+                        Ok(flow) => flow,
+                        Err(e) => return unavailable(e.to_string()),
+                    };
+                    match flow {
+                        ControlFlow::Assign(values) => state
+                            .current_frame_mut()
+                            .set_all(func.dfg.inst_results(inst), values.into_vec()),
+                        ControlFlow::Continue => {}
+                        ControlFlow::ContinueAt(target, values) => {
+                            state
+                                .current_frame_mut()
+                                .set_all(func.dfg.block_params(target), values.into_vec());
+                            at[l] = Some(target);
+                        }
+                        ControlFlow::Return(values) => {
+                            results[l] = Some(Reference::Returned(values.into_vec()));
+                            at[l] = None;
+                        }
+                        ControlFlow::Trap(trap) => {
+                            results[l] = Some(Reference::Trapped(trap.to_string()));
+                            at[l] = None;
+                        }
+                        ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
+                            return unavailable("calls a function".into());
+                        }
+                    }
+                }
+            }
+            if group
+                .iter()
+                .any(|&l| at[l] == Some(block) && results[l].is_none())
+            {
+                return unavailable("fell off the end of a block".into());
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Reference::Unavailable("did not return".into())))
+            .collect()
+    }));
+    run.unwrap_or_else(|_| unavailable("cranelift-interpreter panicked".into()))
+}
+
+/// The results of one call of `intrinsic` by the lanes `active` (ascending), with their
+/// arguments `args`, in a wave of `wave_size` lanes: `docs/ir.md`, "Cross-lane
+/// intrinsics", line by line.
+fn wave_intrinsic(
+    intrinsic: Intrinsic,
+    active: &[usize],
+    args: &[Vec<DataValue>],
+    wave_size: usize,
+) -> Result<Vec<DataValue>, String> {
+    let bits = |v: &DataValue| match *v {
+        DataValue::I8(x) => x as u8 as u32,
+        DataValue::I32(x) => x as u32,
+        DataValue::F32(x) => x.bits(),
+        _ => 0,
+    };
+    // Each wave lane's first argument's bits, for the active lanes.
+    let mut x: Vec<Option<u32>> = vec![None; wave_size];
+    for (&l, a) in active.iter().zip(args) {
+        x[l] = a.first().map(bits);
+    }
+    let from_lane = |src: i64| -> u32 {
+        usize::try_from(src)
+            .ok()
+            .and_then(|s| x.get(s).copied().flatten())
+            .unwrap_or(0)
+    };
+    let each = |f: &dyn Fn(usize, &[DataValue]) -> DataValue| {
+        active.iter().zip(args).map(|(&l, a)| f(l, a)).collect()
+    };
+    let typed = |op: WaveOp, v: u32| match op.is_float() {
+        true => DataValue::F32(Ieee32::with_bits(v)),
+        false => DataValue::I32(v as i32),
+    };
+    let i32v = |v: u32| DataValue::I32(v as i32);
+    let all = |v: DataValue| vec![v; active.len()];
+    Ok(match intrinsic {
+        Intrinsic::LaneId => each(&|l, _| i32v(l as u32)),
+        Intrinsic::WaveSize => all(i32v(wave_size as u32)),
+        Intrinsic::ReadFirstLane => all(i32v(from_lane(active[0] as i64))),
+        Intrinsic::ReadLane => {
+            let lane = bits(&args[0][1]) as usize % wave_size;
+            all(i32v(from_lane(lane as i64)))
+        }
+        Intrinsic::Ballot | Intrinsic::VoteAny | Intrinsic::VoteAll => {
+            let mask = active
+                .iter()
+                .filter(|&&l| x[l] != Some(0))
+                .fold(0u64, |m, &l| m | 1 << l);
+            let active_mask = active.iter().fold(0u64, |m, &l| m | 1 << l);
+            all(match intrinsic {
+                Intrinsic::Ballot => DataValue::I64(mask as i64),
+                Intrinsic::VoteAny => DataValue::I8((mask != 0) as i8),
+                _ => DataValue::I8((mask == active_mask) as i8),
+            })
+        }
+        Intrinsic::Reduce(op) => all(typed(op, scan(op, &x)[wave_size - 1])),
+        Intrinsic::InclusiveScan(op) => {
+            let s = scan(op, &x);
+            each(&|l, _| typed(op, s[l]))
+        }
+        Intrinsic::ExclusiveScan(op) => {
+            let s = scan(op, &x);
+            each(&|l, _| typed(op, if l == 0 { op.identity() } else { s[l - 1] }))
+        }
+        Intrinsic::Shuffle(kind) => {
+            each(&|l, a| i32v(from_lane(kind.source(l as i64, bits(&a[1])))))
+        }
+        Intrinsic::QuadBroadcast => {
+            each(&|l, a| i32v(from_lane((l & !3 | bits(&a[1]) as usize & 3) as i64)))
+        }
+        Intrinsic::QuadSwap(mask) => each(&|l, _| i32v(from_lane((l ^ mask as usize) as i64))),
+        other => {
+            return Err(format!("`{}` is only available in kernels", other.name()));
+        }
+    })
+}
+
+/// The inclusive scan of `x` (`None`: an inactive lane, which contributes the identity) in
+/// the association order `docs/ir.md` fixes: within each row of 16 lanes, lane i adds lane
+/// i − d for d = 1, 2, 4, 8 (while i − d is in the row); then rows 1 and 3 add lane 15 and
+/// 47 (the end of the row before), then rows 2 and 3 add lane 31. Each step reads the
+/// values of the step before.
+pub fn scan(op: WaveOp, x: &[Option<u32>]) -> Vec<u32> {
+    let mut s: Vec<u32> = x.iter().map(|v| v.unwrap_or(op.identity())).collect();
+    for d in [1, 2, 4, 8] {
+        let before = s.clone();
+        for i in 0..s.len() {
+            if i % 16 >= d {
+                s[i] = op.apply(before[i - d], before[i]);
+            }
+        }
+    }
+    for (rows, lane) in [([1, 3], None), ([2, 3], Some(31))] {
+        let before = s.clone();
+        for row in rows {
+            let from = lane.unwrap_or(16 * row - 1);
+            for i in 16 * row..(16 * row + 16).min(s.len()) {
+                s[i] = op.apply(before[from], before[i]);
+            }
+        }
+    }
+    s
+}
+
 /// What the reference interpreter made of a kernel launch.
 #[derive(Debug)]
 pub enum LaunchReference {
@@ -157,6 +402,12 @@ pub fn interpret_launch(
     if func.sized_stack_slots.values().next().is_some() {
         return LaunchReference::Unavailable("the kernel has stack slots".into());
     }
+    if let Some(i) = called_intrinsics(func).find(|i| i.is_cross_lane()) {
+        return LaunchReference::Unavailable(format!(
+            "`{}` combines lanes; the launch reference runs work-items one by one",
+            i.name()
+        ));
+    }
     let fixed = with_exact_signed_carries(func);
     let func = fixed.as_ref().unwrap_or(func);
     let mut state = KernelState {
@@ -186,6 +437,17 @@ pub fn interpret_launch(
     }
 }
 
+/// The intrinsics `func` calls (with repeats).
+pub fn called_intrinsics(func: &ir::Function) -> impl Iterator<Item = Intrinsic> + '_ {
+    func.layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b))
+        .filter_map(|inst| match func.dfg.insts[inst] {
+            ir::InstructionData::Call { func_ref, .. } => Intrinsic::from_func_ref(func, func_ref),
+            _ => None,
+        })
+}
+
 /// The points of a grid of `dims`, x fastest.
 fn grid(dims: [u32; 3]) -> impl Iterator<Item = [u32; 3]> {
     let [x, y, z] = dims;
@@ -209,6 +471,8 @@ impl WorkItem {
             Intrinsic::WorkgroupId(d) => self.group[d as usize],
             Intrinsic::WorkgroupSize(d) => self.size[d as usize],
             Intrinsic::LaneId => ((z * sy + y) * sx + x) % self.lanes,
+            Intrinsic::WaveSize => self.lanes,
+            _ => unreachable!("interpret_launch refuses cross-lane intrinsics"),
         }
     }
 }

@@ -42,7 +42,9 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavelift::FunctionKind;
-use wavelift::sim::harness::{Reference, format_values, interpret, run_device, same_values};
+use wavelift::sim::harness::{
+    Reference, called_intrinsics, format_values, interpret, interpret_wave, run_device, same_values,
+};
 use wavelift::sim::{Options, simulator};
 use wavelift::{Target, ir};
 
@@ -573,10 +575,22 @@ pub fn run_test(
         Ok((results, _)) => results,
         Err(error) => return fail_all(error),
     };
+    // Functions that call intrinsics run as waves in the reference too (one run line per
+    // lane, as on the simulator), so that cross-lane intrinsics see the same lanes.
+    let references: Vec<Reference> = if called_intrinsics(function).next().is_some() {
+        let wave_size = simulator(target.arch).lanes();
+        lanes
+            .chunks(wave_size)
+            .flat_map(|wave| interpret_wave(function, wave, wave_size))
+            .collect()
+    } else {
+        lanes.iter().map(|args| interpret(function, args)).collect()
+    };
     commands
         .iter()
         .zip(results)
-        .map(|((_, command), actual)| check_command(function, command, &actual))
+        .zip(references)
+        .map(|(((_, command), actual), reference)| check_command(command, &actual, reference))
         .collect()
 }
 
@@ -589,12 +603,8 @@ fn invocation(command: &RunCommand) -> &Invocation {
 /// Checks one run line's simulated result. The expectation itself must agree with
 /// `cranelift-interpreter` where the interpreter can say (where CLIF traps, the line
 /// documents the result the backend defines instead).
-fn check_command(
-    function: &ir::Function,
-    command: &RunCommand,
-    actual: &[DataValue],
-) -> RunOutcome {
-    let (invocation, comparison, expected) = match command {
+fn check_command(command: &RunCommand, actual: &[DataValue], reference: Reference) -> RunOutcome {
+    let (comparison, expected) = match command {
         RunCommand::Print(invocation) => {
             return RunOutcome::Printed(format!(
                 "{}({}) == {}",
@@ -603,7 +613,7 @@ fn check_command(
                 format_values(actual)
             ));
         }
-        RunCommand::Run(invocation, comparison, expected) => (invocation, comparison, expected),
+        RunCommand::Run(_, comparison, expected) => (comparison, expected),
     };
     let holds = |values: &[DataValue]| match comparison {
         Comparison::Equals => same_values(expected, values),
@@ -612,7 +622,7 @@ fn check_command(
     if !holds(actual) {
         return RunOutcome::Failed(format!("got {}", format_values(actual)));
     }
-    match interpret(function, &invocation.args) {
+    match reference {
         Reference::Returned(reference) if !holds(&reference) => RunOutcome::Failed(format!(
             "the simulator agrees with the line, but cranelift-interpreter returns {}: the \
              expectation is wrong",
@@ -807,22 +817,38 @@ mod tests {
         };
         // A simulated result that agrees with a wrong expectation: the interpreter catches it.
         let wrong = command("run: %f(1) == 3");
-        let outcome = check_command(&func, &wrong, &[DataValue::I32(3)]);
+        let outcome = check_command(
+            &wrong,
+            &[DataValue::I32(3)],
+            interpret(&func, &[DataValue::I32(1)]),
+        );
         assert!(
             matches!(&outcome, RunOutcome::Failed(why) if why.contains("cranelift-interpreter returns 2")),
         );
         let right = command("run: %f(1) == 2");
         assert!(matches!(
-            check_command(&func, &right, &[DataValue::I32(2)]),
+            check_command(
+                &right,
+                &[DataValue::I32(2)],
+                interpret(&func, &[DataValue::I32(1)])
+            ),
             RunOutcome::Passed(_)
         ));
         assert!(matches!(
-            check_command(&func, &right, &[DataValue::I32(5)]),
+            check_command(
+                &right,
+                &[DataValue::I32(5)],
+                interpret(&func, &[DataValue::I32(1)])
+            ),
             RunOutcome::Failed(_)
         ));
         let differs = command("run: %f(1) != 3");
         assert!(matches!(
-            check_command(&func, &differs, &[DataValue::I32(2)]),
+            check_command(
+                &differs,
+                &[DataValue::I32(2)],
+                interpret(&func, &[DataValue::I32(1)])
+            ),
             RunOutcome::Passed(_)
         ));
     }

@@ -62,7 +62,7 @@ impl Frame {
                 Intrinsic::WorkitemId(d) => {
                     inputs.workitem_id_vgprs = inputs.workitem_id_vgprs.max(d + 1)
                 }
-                Intrinsic::LaneId => {}
+                _ => {}
             }
         }
         let (kernarg_offsets, kernarg_size) = crate::isa::kernel_param_layout(&func.signature);

@@ -102,6 +102,34 @@ fn valu_vgpr_writes(inst: &McInst, _: Gen) -> Vec<u16> {
     }
 }
 
+/// The VGPRs (operand numbers) a DPP instruction reads: either source, not only the one
+/// DPP moves (the simulator's rule and LLVM's `checkDPPHazards` count both).
+fn dpp_vgpr_reads(inst: &McInst, _: Gen) -> Vec<u16> {
+    if inst.dpp.is_none() {
+        return Vec::new();
+    }
+    inst.src
+        .iter()
+        .zip(inst.src_widths())
+        .filter_map(|(&o, width)| o.filter(|o| o.is_vgpr()).map(|o| (o, width)))
+        .flat_map(|(o, width)| o.0..o.0 + width.max(1) as u16)
+        .collect()
+}
+
+/// EXEC, as read by a DPP instruction.
+fn dpp_exec_reads(inst: &McInst, _: Gen) -> Vec<u16> {
+    match inst.dpp {
+        Some(_) => vec![Operand::EXEC.0, Operand::EXEC.0 + 1],
+        None => Vec::new(),
+    }
+}
+
+fn valu_exec_writes(inst: &McInst, generation: Gen) -> Vec<u16> {
+    let mut regs = valu_sgpr_writes(inst, generation);
+    regs.retain(|&r| r == Operand::EXEC.0 || r == Operand::EXEC.0 + 1);
+    regs
+}
+
 fn always(_: Gen) -> bool {
     true
 }
@@ -134,6 +162,20 @@ const RULES: &[Rule] = &[
         wait_states: 1,
         writes: wide_store_data,
         reads: valu_vgpr_writes,
+    },
+    Rule {
+        name: "VALU writes a VGPR, then a DPP operation reads it (gfx8+)",
+        applies: |g| g >= Gen::Gfx8,
+        wait_states: 2,
+        writes: valu_vgpr_writes,
+        reads: dpp_vgpr_reads,
+    },
+    Rule {
+        name: "VALU writes EXEC, then a DPP operation (gfx8+)",
+        applies: |g| g >= Gen::Gfx8,
+        wait_states: 5,
+        writes: valu_exec_writes,
+        reads: dpp_exec_reads,
     },
     Rule {
         name: "VALU writes an SGPR, then SMRD reads it (gfx6)",

@@ -4,6 +4,7 @@
 
 use super::mc::{DstUnused, Gen, Op, Sdwa, SdwaSel};
 use super::regs::{EXEC, SGPR, VCC, VGPR};
+use crate::intrinsics::WaveOp;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
 
@@ -26,6 +27,15 @@ impl Src {
     pub fn is_vgpr(self) -> bool {
         matches!(self, Src::Reg(r) if r.file() == super::regs::VGPR)
     }
+}
+
+/// What a wave scan computes (`Inst::WaveScan`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScanKind {
+    /// The value over all active lanes, in an SGPR.
+    Reduce,
+    Inclusive,
+    Exclusive,
 }
 
 /// A 64-bit operation that emission splits into 32-bit halves.
@@ -117,6 +127,22 @@ pub enum Inst {
         dst: Reg,
         src: Reg,
         tmp: [Reg; 2],
+    },
+    /// A wave reduction or scan of `src` over the active lanes (`docs/ir.md`,
+    /// "Cross-lane intrinsics"), expanded at emission (`emit/wave_scan.rs`): `dst` is an
+    /// SGPR for a reduction, a VGPR for a scan. It sets EXEC to all lanes and back (the
+    /// caller's in `saved_exec`) and writes every lane of `tmp` and `shifted`; all but
+    /// `src` are early defs.
+    WaveScan {
+        op: WaveOp,
+        kind: ScanKind,
+        dst: Reg,
+        src: Reg,
+        tmp: Reg,
+        /// A VGPR for gfx8's sum (see `emit/wave_scan.rs`).
+        shifted: Reg,
+        saved_exec: Reg,
+        lane: Reg,
     },
     /// A 64-bit constant into a register pair.
     Const64 { dst: Reg, value: u64 },
@@ -317,6 +343,10 @@ impl Inst {
             | Inst::FDiv64 { .. }
             | Inst::Sqrt64 { .. }
             | Inst::RoundF64 { .. } => true,
+            // gfx8's v_add_u32 writes its carry; the f32 min/max NaN test its mask.
+            Inst::WaveScan { op, .. } => {
+                matches!(op, WaveOp::Add | WaveOp::FMin | WaveOp::FMax)
+            }
             _ => false,
         }
     }
@@ -408,6 +438,20 @@ impl MachInst for Inst {
                 visit(dst, OperandKind::EarlyDef);
                 for t in tmp {
                     visit(t, OperandKind::EarlyDef);
+                }
+            }
+            Inst::WaveScan {
+                dst,
+                src: s,
+                tmp,
+                shifted,
+                saved_exec,
+                lane,
+                ..
+            } => {
+                visit(s, OperandKind::Use);
+                for r in [dst, tmp, shifted, saved_exec, lane] {
+                    visit(r, OperandKind::EarlyDef);
                 }
             }
             Inst::Sqrt32 { dst, src: s, tmp } | Inst::Sqrt64 { dst, src: s, tmp } => {

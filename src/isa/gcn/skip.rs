@@ -65,6 +65,7 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::Waitcnt { .. }
         | Inst::Undef { .. } => true,
         Inst::Args { .. }
+        | Inst::WaveScan { .. }
         | Inst::Salu { .. }
         | Inst::SCmpSelect { .. }
         | Inst::SLoad { .. }

@@ -1046,14 +1046,20 @@ impl Wave {
         };
         let exec = self.exec();
         let mut sdst_bits = 0u64;
+        // Every lane reads its DPP source before any lane writes: the destination may be
+        // the source (`v_add_u32_dpp v0, v0, v0 row_shr:1`, a scan step).
+        let dpp_column = match (&inst.dpp, srcs[0]) {
+            (Some(_), Src::Vgpr(r, _)) => Some(self.vgpr[r]),
+            _ => None,
+        };
         for lane in 0..64 {
             if exec >> lane & 1 == 0 {
                 continue;
             }
             // DPP's src0 comes from another lane, or is 0, or the lane does not write.
-            let fetched = match (&inst.dpp, srcs[0]) {
-                (Some(d), Src::Vgpr(r, _)) => match dpp::fetch(d, lane, exec) {
-                    Fetch::Lane(from) => Some(self.vgpr[r][from] as u64),
+            let fetched = match (&inst.dpp, &dpp_column) {
+                (Some(d), Some(column)) => match dpp::fetch(d, lane, exec) {
+                    Fetch::Lane(from) => Some(column[from] as u64),
                     Fetch::Zero => Some(0),
                     Fetch::NoWrite => match inst.sdst {
                         // The manuals say which lanes write the VGPR, not what a lane that

@@ -4,6 +4,7 @@
 mod fdiv_sqrt32;
 mod fdiv_sqrt64;
 mod round64;
+mod wave_scan;
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
 use super::mc::{self, Gen, McInst, Op, Operand, smem_offset_encodable, waitcnt_imm};
@@ -335,6 +336,27 @@ impl Emitter<'_> {
             Inst::Alu64 { op, dst, a, b } => self.alu64(*op, *dst, *a, *b)?,
             Inst::FDiv32 { dst, num, den, tmp } => self.fdiv32(*dst, *num, *den, tmp),
             Inst::Sqrt32 { dst, src, tmp } => self.sqrt32(*dst, *src, tmp),
+            Inst::WaveScan {
+                op,
+                kind,
+                dst,
+                src,
+                tmp,
+                shifted,
+                saved_exec,
+                lane,
+            } => self.wave_scan(
+                *op,
+                *kind,
+                &wave_scan::WaveScanRegs {
+                    dst: *dst,
+                    src: *src,
+                    tmp: *tmp,
+                    shifted: *shifted,
+                    saved_exec: *saved_exec,
+                    lane: *lane,
+                },
+            ),
             Inst::FDiv64 { dst, num, den, tmp } => self.fdiv64(*dst, *num, *den, tmp),
             Inst::Sqrt64 { dst, src, tmp } => self.sqrt64(*dst, *src, tmp),
             Inst::RoundF64 { op, dst, src, tmp } => self.round64(*op, *dst, *src, tmp),

@@ -1,17 +1,22 @@
 //! The wavelift intrinsics (`crate::intrinsics`) on GCN: work-item and work-group ids and
-//! sizes from the kernel's hardware inputs.
+//! sizes from the kernel's hardware inputs; the cross-lane intrinsics from lane reads,
+//! compare masks ANDed with EXEC, and wave scans (`Inst::WaveScan`,
+//! `emit/wave_scan.rs`). Each runs under the EXEC of the block that calls it, which is
+//! the set of active lanes `docs/ir.md` defines their results over.
 
 use super::IsleContext;
-use crate::isa::gcn::inst::{Inst, Src};
-use crate::isa::gcn::mc::Op;
-use crate::isa::gcn::regs::SGPR;
+use super::isle::generated::constructor_cond_mask;
+use crate::isa::gcn::inst::{Inst, ScanKind, Src};
+use crate::isa::gcn::mc::{Gen, Op};
+use crate::isa::gcn::regs::{EXEC, SGPR, VGPR};
 
 use crate::FunctionKind;
-use crate::intrinsics::Intrinsic;
+use crate::intrinsics::{Intrinsic, WaveOp};
+use crate::ir::Value;
 use crate::machinst::{Reg, RegClass};
 
 impl IsleContext<'_, '_> {
-    pub(super) fn lower_intrinsic(&mut self, intrinsic: Intrinsic) -> Option<Reg> {
+    pub(super) fn lower_intrinsic(&mut self, intrinsic: Intrinsic, args: &[Value]) -> Option<Reg> {
         let frame = self.backend.frame;
         match intrinsic {
             Intrinsic::WorkitemId(d) => {
@@ -69,6 +74,144 @@ impl IsleContext<'_, '_> {
                     RegClass::Int,
                 ))
             }
+            Intrinsic::WaveSize => Some(self.salu(Op::SMovB32, &[Src::Imm(64)], RegClass::Int)),
+            Intrinsic::ReadFirstLane => {
+                let x = self.value_reg(args[0]);
+                Some(self.uniform_sgpr(x))
+            }
+            Intrinsic::ReadLane => {
+                let lane = self.value_reg(args[1]);
+                let lane = self.uniform_sgpr(lane);
+                let x = self.value_reg(args[0]);
+                let value = match x.file() {
+                    SGPR => x,
+                    _ => self.sgpr_valu(Op::VReadlaneB32, &[Src::Reg(x), Src::Reg(lane)]),
+                };
+                // An inactive lane reads as 0: test its EXEC bit (both take the lane
+                // number modulo 64).
+                let bits = self.salu(
+                    Op::SLshrB64,
+                    &[Src::Reg(EXEC), Src::Reg(lane)],
+                    RegClass::Float,
+                );
+                let low = self.half(bits, false);
+                Some(self.scalar_select(Op::SBitcmp1B32, low, Src::Reg(value), Src::Imm(0)))
+            }
+            Intrinsic::Ballot => Some(self.ballot(args[0], Op::SAndB64)),
+            Intrinsic::VoteAny => {
+                // Some active lane is true: the ballot counts at least one.
+                let lanes = self.ballot(args[0], Op::SAndB64);
+                let count = self.salu(Op::SBcnt1I32B64, &[Src::Reg(lanes)], RegClass::Int);
+                Some(self.salu(Op::SMinU32, &[Src::Reg(count), Src::Imm(1)], RegClass::Int))
+            }
+            Intrinsic::VoteAll => {
+                // No active lane is false: EXEC minus the true lanes counts none.
+                let lanes = self.ballot(args[0], Op::SAndn2B64);
+                let count = self.salu(Op::SBcnt1I32B64, &[Src::Reg(lanes)], RegClass::Int);
+                let dst = self.vreg(SGPR, RegClass::Int);
+                self.emit(Inst::SCmpSelect {
+                    cmp: Op::SCmpEqU32,
+                    a: Src::Reg(count),
+                    b: Src::Imm(0),
+                    select: Op::SCselectB32,
+                    dst,
+                    t: Src::Imm(1),
+                    f: Src::Imm(0),
+                });
+                Some(dst)
+            }
+            Intrinsic::Reduce(op) => self.wave_scan(op, ScanKind::Reduce, args[0]),
+            Intrinsic::InclusiveScan(op) => self.wave_scan(op, ScanKind::Inclusive, args[0]),
+            Intrinsic::ExclusiveScan(op) => self.wave_scan(op, ScanKind::Exclusive, args[0]),
+            other => {
+                self.fail(format!(
+                    "`{}`: shuffles and quad operations are not supported on GCN yet",
+                    other.name()
+                ));
+                None
+            }
         }
+    }
+
+    /// `x` in an SGPR: itself, or the first active lane's value (a wave-uniform operand in
+    /// a VGPR, or the lane number of `wavelift_readlane`, which docs/ir.md takes from the
+    /// first active lane).
+    fn uniform_sgpr(&mut self, x: Reg) -> Reg {
+        match x.file() {
+            SGPR => x,
+            _ => self.sgpr_valu(Op::VReadfirstlaneB32, &[Src::Reg(x)]),
+        }
+    }
+
+    /// A VALU instruction with an SGPR result (`v_readfirstlane_b32`, `v_readlane_b32`).
+    fn sgpr_valu(&mut self, op: Op, srcs: &[Src]) -> Reg {
+        let dst = self.vreg(SGPR, RegClass::Int);
+        self.emit(Inst::Valu {
+            op,
+            dst: Some(dst),
+            sdst: None,
+            srcs: srcs.iter().copied().collect(),
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc: false,
+        });
+        dst
+    }
+
+    /// `cmp(a, 0) ? t : f` in an SGPR.
+    fn scalar_select(&mut self, cmp: Op, a: Reg, t: Src, f: Src) -> Reg {
+        let dst = self.vreg(SGPR, RegClass::Int);
+        self.emit(Inst::SCmpSelect {
+            cmp,
+            a: Src::Reg(a),
+            b: Src::Imm(0),
+            select: Op::SCselectB32,
+            dst,
+            t,
+            f,
+        });
+        dst
+    }
+
+    /// `combine(condition's lane mask, EXEC)`: with `s_and_b64` the active lanes where
+    /// `condition` is true, with `s_andn2_b64` those where it is false.
+    fn ballot(&mut self, condition: Value, combine: Op) -> Reg {
+        let mask = constructor_cond_mask(self, condition);
+        let (a, b) = match combine {
+            Op::SAndn2B64 => (EXEC, mask),
+            _ => (mask, EXEC),
+        };
+        self.salu(combine, &[Src::Reg(a), Src::Reg(b)], RegClass::Float)
+    }
+
+    fn wave_scan(&mut self, op: WaveOp, kind: ScanKind, x: Value) -> Option<Reg> {
+        if op.is_float() && self.backend.generation < Gen::Gfx8 {
+            self.fail(
+                "f32 wave reductions and scans need DPP (gfx8 or later): their association \
+                 order is DPP's tree (docs/ir.md)",
+            );
+            return None;
+        }
+        if matches!(op, WaveOp::FMin | WaveOp::FMax) && kind != ScanKind::Reduce {
+            self.fail("f32 min/max scans are not supported on GCN yet");
+            return None;
+        }
+        let src = self.value_reg(x);
+        let src = self.vgpr_copy(src);
+        let dst_file = if kind == ScanKind::Reduce { SGPR } else { VGPR };
+        let dst = self.vreg(dst_file, RegClass::Int);
+        let inst = Inst::WaveScan {
+            op,
+            kind,
+            dst,
+            src,
+            tmp: self.vreg(VGPR, RegClass::Int),
+            shifted: self.vreg(VGPR, RegClass::Int),
+            saved_exec: self.vreg(SGPR, RegClass::Float),
+            lane: self.vreg(SGPR, RegClass::Int),
+        };
+        self.emit(inst);
+        Some(dst)
     }
 }

@@ -430,7 +430,8 @@ impl generated::Context for IsleContext<'_, '_> {
             ));
             return smallvec![];
         }
-        match self.lower_intrinsic(intrinsic) {
+        let args = self.lower.dfg().inst_args(inst).to_vec();
+        match self.lower_intrinsic(intrinsic, &args) {
             Some(r) => smallvec![r],
             None => smallvec![],
         }

@@ -610,6 +610,15 @@ impl generated::Context for IsleContext<'_, '_> {
             self.fail("calls other than to intrinsics are not supported by the NV50 backend yet");
             return InstOutput::new();
         };
+        let sig = &func.dfg.signatures[func.dfg.ext_funcs[func_ref].signature];
+        let expected = intrinsic.signature();
+        if sig.params != expected.params || sig.returns != expected.returns {
+            self.fail(format!(
+                "intrinsic `{}` must be declared with signature {expected}",
+                intrinsic.name()
+            ));
+            return InstOutput::new();
+        }
         let reg = match intrinsic {
             Intrinsic::WorkitemId(d) => {
                 let Some(tid) = self.backend.frame.tid.get() else {
@@ -640,6 +649,23 @@ impl generated::Context for IsleContext<'_, '_> {
                     &[Src::SReg(SReg::Physid)],
                 )));
                 self.alu2(&Op::And, &Ty::B32, Src::Reg(t), Src::Imm(0x1f))
+            }
+            Intrinsic::WaveSize => {
+                let dst = self.vreg(RegClass::Int);
+                self.emit(Inst::Alu(Alu::new(
+                    Op::Mov,
+                    Some(Ty::B32),
+                    Some(dst),
+                    &[Src::Imm(32)],
+                )));
+                dst
+            }
+            _ => {
+                self.fail(format!(
+                    "`{}`: cross-lane intrinsics are not supported on NV50 yet",
+                    intrinsic.name()
+                ));
+                return InstOutput::new();
             }
         };
         InstOutput::from_iter([reg])
