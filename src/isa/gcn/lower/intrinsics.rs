@@ -155,6 +155,7 @@ impl IsleContext<'_, '_> {
             abs: 0,
             clamp: false,
             mask_in_vcc: false,
+            sdwa: None,
         });
         dst
     }
