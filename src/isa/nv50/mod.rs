@@ -5,6 +5,7 @@ pub mod cpus;
 pub mod emit;
 pub mod exit_blocks;
 pub mod inst;
+pub mod low_words;
 pub mod lower;
 // The MC layer (tables, encoder, decoder) serves the simulator's decoder and the tests too:
 // some of its interface only they use.
@@ -131,12 +132,14 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
     let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;
+    let low_words = low_words::LowWords::analyze(func);
     let backend = lower::Nv50Lower {
         variant,
         kind,
         frame: &frame,
         cfg: &cfg,
         plan: &plan,
+        low_words: &low_words,
     };
     let vcode = lower_function(func, &cfg, &backend)?;
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {

@@ -535,9 +535,41 @@ impl generated::Context for IsleContext<'_, '_> {
         self.combine(lo, hi)
     }
 
-    fn low_half(&mut self, x: Value) -> Reg {
-        let x = self.put_in_reg(x);
-        self.half(x, false)
+    fn low_only(&mut self, inst: ir::Inst) -> Option<ir::Inst> {
+        let result = self.lower.dfg().inst_results(inst)[0];
+        self.is_low_only(result).then_some(inst)
+    }
+
+    fn low(&mut self, x: Value) -> Src {
+        self.low_src(x)
+    }
+
+    fn low_reg(&mut self, x: Value) -> Reg {
+        self.low_in_reg(x)
+    }
+
+    fn src_reg(&mut self, src: Src) -> Reg {
+        self.in_reg(src)
+    }
+
+    fn shift_const(&mut self, k: Value) -> Option<u32> {
+        self.const_count(k)
+    }
+
+    fn imul_low(&mut self, x: Value, y: Value) -> Reg {
+        IsleContext::imul_low(self, x, y)
+    }
+
+    fn shl_low(&mut self, x: Value, k: Value) -> Reg {
+        IsleContext::shl_low(self, x, k)
+    }
+
+    fn shr_low(&mut self, ty: &Ty, x: Value, k: u32) -> Reg {
+        IsleContext::shr_low(self, *ty, x, k)
+    }
+
+    fn select_low(&mut self, c: Value, x: Value, y: Value) -> Reg {
+        IsleContext::select_low(self, c, x, y)
     }
 
     fn offset32_to_i32(&mut self, offset: ir::immediates::Offset32) -> i32 {
@@ -759,7 +791,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// The 64-bit constant `value` holds, if it is an `iconst.i64` or an `f64const`.
-    fn const64_of(&mut self, value: Value) -> Option<u64> {
+    pub(super) fn const64_of(&mut self, value: Value) -> Option<u64> {
         let inst = generated::Context::def_inst(self, value)?;
         let dfg = self.lower.dfg();
         match dfg.insts[inst] {
