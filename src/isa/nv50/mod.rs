@@ -11,6 +11,7 @@ pub mod lower;
 // some of its interface only they use.
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod propagate_copies;
 pub mod reconverge;
 pub mod regs;
 pub mod uniform_values;
@@ -18,10 +19,10 @@ pub mod uniform_values;
 use super::Backend;
 use crate::analysis::cfg::Cfg;
 use crate::ir;
-use crate::machinst::MachInst;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
 use crate::machinst::type_gate::TypeCheck;
+use crate::machinst::{MachInst, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, TargetInfo};
 use abi::{Frame, PARAM_LIMIT};
 use cranelift_codegen::isa::CallConv;
@@ -141,7 +142,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         plan: &plan,
         low_words: &low_words,
     };
-    let vcode = lower_function(func, &cfg, &backend)?;
+    let mut vcode = lower_function(func, &cfg, &backend)?;
+    propagate_copies::run(&mut vcode);
+    dce::run(&mut vcode);
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
         AllocError::Exhausted { .. } => CompileError::new(
             func,
