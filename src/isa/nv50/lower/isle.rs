@@ -11,7 +11,6 @@ use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Cond, Mods, Op, Round, SReg, Ty};
 use crate::isa::nv50::regs::{FLAG, gpr};
 use crate::machinst::{Reg, RegClass};
-use smallvec::SmallVec;
 
 #[allow(
     unused_variables,
@@ -229,39 +228,8 @@ impl generated::Context for IsleContext<'_, '_> {
         self.alu2(&Op::Or, &Ty::B32, Src::Reg(hi), Src::Reg(lo))
     }
 
-    fn imul32(&mut self, x: Value, y: Value) -> Reg {
-        // x·y mod 2^32 = xl·yl + ((xh·yl + xl·yh) << 16), with 16×16→32 multiplies of the
-        // halves (nouveau's `expandIntegerMUL`).
-        let x = self.put_in_reg(x);
-        let y = self.put_in_reg(y);
-        let mul = |ctx: &mut Self, op: Op, a: Src, b: Src, c: Option<Reg>| {
-            let dst = ctx.vreg(RegClass::Int);
-            let mut srcs: SmallVec<[Src; 3]> = SmallVec::from_slice(&[a, b]);
-            srcs.extend(c.map(Src::Reg));
-            let mut alu = Alu::new(op, Some(Ty::U16), Some(dst), &srcs);
-            // `mul` types each source; the multiply-add has one type.
-            if op == Op::Mul {
-                alu.src_ty = Some(Ty::U16);
-            }
-            ctx.emit(Inst::Alu(alu));
-            dst
-        };
-        let t0 = mul(self, Op::Mul, Src::H16(x, false), Src::H16(y, true), None);
-        let t1 = mul(
-            self,
-            Op::Mad,
-            Src::H16(x, true),
-            Src::H16(y, false),
-            Some(t0),
-        );
-        let t2 = self.alu2(&Op::Shl, &Ty::B32, Src::Reg(t1), Src::Imm(16));
-        mul(
-            self,
-            Op::Mad,
-            Src::H16(x, false),
-            Src::H16(y, false),
-            Some(t2),
-        )
+    fn imul32(&mut self, ty: ir::Type, x: Value, y: Value) -> Reg {
+        IsleContext::imul32(self, ty, x, y)
     }
 
     fn mulhi32(&mut self, ty: ir::Type, signed: bool, x: Value, y: Value) -> Reg {
@@ -554,6 +522,15 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn shift_const(&mut self, k: Value) -> Option<u32> {
         self.const_count(k)
+    }
+
+    fn high_zero_result(&mut self, inst: ir::Inst) -> Option<ir::Inst> {
+        let result = self.lower.dfg().inst_results(inst)[0];
+        self.high_zero(result).then_some(inst)
+    }
+
+    fn zero_high(&mut self, lo: Reg) -> Reg {
+        IsleContext::zero_high(self, lo)
     }
 
     fn imul_low(&mut self, x: Value, y: Value) -> Reg {

@@ -35,13 +35,6 @@ impl IsleContext<'_, '_> {
         self.in_reg(src)
     }
 
-    /// The low word of `x · y`: the low 32 bits of the product of the low words.
-    pub(super) fn imul_low(&mut self, x: Value, y: Value) -> Reg {
-        let x = self.low_in_reg(x);
-        let y = self.low_in_reg(y);
-        self.mul_lo(x, y)
-    }
-
     /// The low word of `x << k` (CLIF takes k modulo 64): the low word shifted by k, which
     /// the hardware makes 0 from 32 on (`docs/nv50.md`: counts are not reduced).
     pub(super) fn shl_low(&mut self, x: Value, k: Value) -> Reg {

@@ -2,7 +2,7 @@
 //! block parameters, branch arguments, instructions through the ISLE rules) and the
 //! context those rules run in. By concern: `isle.rs` (the constructors `isle/nv50/*.isle`
 //! call), `branches.rs` (branches, with the `joinat` of divergent ones), `low_words.rs`
-//! (i64 values kept as their low word), `int_arith.rs`, `f32_ops.rs` and `f64_ops.rs` (the
+//! (i64 values kept as their low word), `multiply.rs`, `int_arith.rs`, `f32_ops.rs` and `f64_ops.rs` (the
 //! expansions).
 
 use super::abi::Frame;
@@ -26,6 +26,7 @@ mod f64_ops;
 mod int_arith;
 mod isle;
 mod low_words;
+mod multiply;
 
 pub struct Nv50Lower<'a> {
     pub variant: Variant,
