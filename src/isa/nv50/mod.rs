@@ -4,6 +4,7 @@ pub mod abi;
 pub mod cpus;
 pub mod emit;
 pub mod exit_blocks;
+pub mod fold_shared;
 pub mod inst;
 pub mod low_words;
 pub mod lower;
@@ -144,6 +145,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
+    if kind == FunctionKind::Kernel {
+        fold_shared::run(&mut vcode, variant);
+    }
     dce::run(&mut vcode);
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
         AllocError::Exhausted { .. } => CompileError::new(
