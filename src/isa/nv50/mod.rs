@@ -1,6 +1,7 @@
 //! The NVIDIA Tesla (NV50: G80, G84–G98, GT200) backend.
 
 pub mod abi;
+pub mod copies;
 pub mod cpus;
 pub mod emit;
 pub mod exit_blocks;
@@ -159,7 +160,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         ),
         other => CompileError::new(func, other.to_string()),
     })?;
-    let blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
+    let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
             let end = allocated
@@ -170,6 +171,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             allocated.insts[start..end].to_vec()
         })
         .collect();
+    let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
+    copies::run(&mut blocks, &succs, variant);
     // A block after the function's own (an edge block, a `br_table` compare block) belongs
     // to the function block it was made for: its first predecessor's.
     let origin: Vec<usize> = (0..vcode.blocks.len())
@@ -182,7 +185,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .collect();
     let (code, relocations) = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
-    let gprs = regalloc::registers_used(&allocated.insts, GPR, GPR_LIMIT).max(4);
+    let insts: Vec<Inst> = blocks.concat();
+    let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);
     let info = Nv50Info {
         gprs,
         relocations,

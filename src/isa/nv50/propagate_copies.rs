@@ -10,8 +10,7 @@
 //! where an instruction reads one whole (`ld`/`st b64`, GT200's f64 operations, a pair
 //! block parameter, a `select` of pairs); `copies.rs` deals with them after allocation.
 
-use super::inst::{Alu, Inst, Src};
-use super::mc::{Mods, Op, Ty};
+use super::inst::{Inst, Src};
 use super::regs::GPR;
 use crate::machinst::{Reg, RegClass, VCode};
 
@@ -102,23 +101,6 @@ impl Defs {
     }
 }
 
-/// The source a plain 32-bit `mov` copies, if `alu` is one.
-fn moved(alu: &Alu) -> Option<Src> {
-    let plain = alu.op == Op::Mov
-        && alu.ty == Some(Ty::B32)
-        && alu.src_ty.is_none()
-        && alu.mods == Mods::NONE
-        && alu.round.is_none()
-        && alu.cmp.is_none()
-        && alu.dst.is_some()
-        && alu.cdst.is_none()
-        && alu.carry.is_none();
-    match alu.srcs.as_slice() {
-        [s @ (Src::Reg(_) | Src::Half(..))] if plain => Some(*s),
-        _ => None,
-    }
-}
-
 /// Makes every reader of a copy read its source (see the module comment). Dead-code
 /// elimination removes the copies afterwards.
 pub fn run(vcode: &mut VCode<Inst>) {
@@ -131,8 +113,8 @@ pub fn run(vcode: &mut VCode<Inst>) {
         let (dst, def) = match inst {
             Inst::Copy { dst, src } if dst.file() == src.file() => (*dst, Def::Copy(*src)),
             Inst::Combine { dst, lo, hi } => (*dst, Def::Parts(*lo, *hi)),
-            Inst::Alu(alu) => match (alu.dst, moved(alu)) {
-                (Some(dst), Some(Src::Reg(s))) if s.class() == RegClass::Int => (dst, Def::Copy(s)),
+            Inst::Alu(alu) => match (alu.dst, alu.copied()) {
+                (Some(dst), Some(Src::Reg(s))) => (dst, Def::Copy(s)),
                 (Some(dst), Some(Src::Half(p, hi))) => (dst, Def::Half(p, hi)),
                 _ => continue,
             },
