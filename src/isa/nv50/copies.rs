@@ -375,11 +375,14 @@ fn forwarded(inst: &Inst, map: &[Option<u16>; 128], variant: Variant) -> Inst {
                 *addr = new;
             }
         }
+        // `select` copies `f` first (an aligned register equal to the destination or
+        // apart from it), then `t` under the predicate.
         Inst::Select { t, f, .. } => {
-            for r in [t, f] {
-                if let Some(new) = mapped(*r, map).filter(|&n| sequence(n)) {
-                    *r = new;
-                }
+            if let Some(new) = mapped(*f, map) {
+                *f = new;
+            }
+            if let Some(new) = mapped(*t, map).filter(|&n| sequence(n)) {
+                *t = new;
             }
         }
         Inst::Copy { src: r, .. } => {
@@ -460,12 +463,18 @@ fn self_copy(inst: &Inst) -> bool {
 
 /// Propagates and coalesces the copies of allocated code (blocks with their successors).
 pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], variant: Variant) {
-    for block in blocks.iter_mut() {
-        propagate(block, variant);
+    // A copy that goes no longer ends what a later one copied: a second round follows it.
+    for _ in 0..2 {
+        for block in blocks.iter_mut() {
+            propagate(block, variant);
+        }
+        let live = live_out(blocks, succs);
+        for (block, &live_out) in blocks.iter_mut().zip(&live) {
+            remove_dead(block, live_out);
+        }
     }
     let live = live_out(blocks, succs);
     for (block, &live_out) in blocks.iter_mut().zip(&live) {
-        remove_dead(block, live_out);
         for j in 0..block.len() {
             // Each coalescing rewrites the copy: its units are taken again.
             for k in 0..copies(&block[j]).len() {

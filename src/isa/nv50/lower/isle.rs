@@ -4,7 +4,7 @@
 use super::{InstOutput, IsleContext, class_of};
 use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
-use crate::ir::condcodes::{FloatCC, IntCC};
+use crate::ir::condcodes::{CondCode, FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Value, types};
 use crate::isa::nv50::emit::encodable;
 use crate::isa::nv50::inst::{Alu, Inst, Src};
@@ -915,13 +915,17 @@ impl IsleContext<'_, '_> {
     }
 
     /// A `$c` and the condition on it that holds where the boolean (or integer) `value` is
-    /// non-zero. An `icmp` of up to 32 bits folds into a `set` into the `$c`.
+    /// non-zero. An `icmp` of up to 32 bits folds into a `set` into the `$c`, or, against
+    /// zero, into the flags of the value itself.
     pub(super) fn condition(&mut self, value: Value) -> (Reg, Cond) {
         if let Some(inst) = generated::Context::def_inst(self, value)
             && let InstructionData::IntCompare { cond, args, .. } = self.lower.dfg().insts[inst]
         {
             let ty = self.lower.dfg().value_type(args[0]);
             if ty.bits() <= 32 {
+                if let Some(found) = self.against_zero(cond, ty, args[0], args[1]) {
+                    return found;
+                }
                 return (self.set(cond, ty, args[0], args[1], true), Cond::Lg);
             }
         }
@@ -934,10 +938,47 @@ impl IsleContext<'_, '_> {
             let src = generated::Context::zext(self, ty, value);
             self.in_reg(src)
         };
+        (self.flags_of(r), Cond::Lg)
+    }
+
+    /// The flags of `r` in a new `$c` (`and b32 $c # r r`): Z and S of its value, C and O
+    /// clear (`docs/nv50.md`, "Condition codes and predication").
+    fn flags_of(&mut self, r: Reg) -> Reg {
         let c = self.lower.new_vreg(FLAG, RegClass::Int);
         let mut alu = Alu::new(Op::And, Some(Ty::B32), None, &[Src::Reg(r), Src::Reg(r)]);
         alu.cdst = Some(c);
         self.emit(Inst::Alu(alu));
-        (c, Cond::Lg)
+        c
+    }
+
+    /// `x cc y` of `ty` where one side is the constant 0, as a condition on the flags of the
+    /// other (extended as the comparison reads it): with C and O clear, `l`, `le`, `g`, `ge`
+    /// are the signed comparisons with 0, and `lg`, `e` the unsigned `>` and `≤`. The
+    /// unsigned `<` and `≥` against 0 are constants, left to `set`.
+    fn against_zero(&mut self, cc: IntCC, ty: ir::Type, x: Value, y: Value) -> Option<(Reg, Cond)> {
+        let (cc, v) = if self.const32(y) == Some(0) {
+            (cc, x)
+        } else if self.const32(x) == Some(0) {
+            (cc.swap_args(), y)
+        } else {
+            return None;
+        };
+        let cond = match cc {
+            IntCC::Equal | IntCC::UnsignedLessThanOrEqual => Cond::E,
+            IntCC::NotEqual | IntCC::UnsignedGreaterThan => Cond::Lg,
+            IntCC::SignedLessThan => Cond::L,
+            IntCC::SignedLessThanOrEqual => Cond::Le,
+            IntCC::SignedGreaterThan => Cond::G,
+            IntCC::SignedGreaterThanOrEqual => Cond::Ge,
+            IntCC::UnsignedLessThan | IntCC::UnsignedGreaterThanOrEqual => return None,
+        };
+        let (_, signed) = int_cond(cc);
+        let src = if signed {
+            generated::Context::sext(self, ty, v)
+        } else {
+            generated::Context::zext(self, ty, v)
+        };
+        let r = self.in_reg(src);
+        Some((self.flags_of(r), cond))
     }
 }
