@@ -1,11 +1,11 @@
-//! Integer multiplication from Tesla's multiplies: `mul u16` (16 × 16 → 32, halves of
-//! registers or a 16-bit immediate), its multiply-add, and `mul u24` (the low 32 bits of
-//! 24 × 24). A 32-bit product takes four of them (nouveau's `expandIntegerMUL`), a 64-bit
-//! one more with the carries; what is known of the factors takes fewer: a constant's zero
-//! halves drop their partial products and its others are immediates, a factor below 2^16
-//! has no high half, two below 2^16 or 2^24 multiply in one instruction, and an i64 whose
-//! high word is zero (below 2^32: the shared bounds, with NV50's 16-bit work-group ids) has
-//! no cross products.
+//! Integer multiplication from Tesla's multiplies: `mul u16` (16 × 16 → 32, of register
+//! halves), its multiply-add, and `mul u24` (the low 32 bits of 24 × 24, a constant as its
+//! immediate). A 32-bit product takes four of them (nouveau's `expandIntegerMUL`), a 64-bit
+//! one more with the carries; what is known of the factors takes fewer: two below 2^16 or
+//! 2^24 multiply in one instruction, a constant of few bits is shifts and an add, a
+//! constant's zero halves and the high half of a factor below 2^16 drop their partial
+//! products, and an i64 whose high word is zero (below 2^32: the shared bounds, with
+//! NV50's 16-bit work-group ids) has no cross products.
 
 use super::IsleContext;
 use super::isle::generated::Context;
@@ -170,6 +170,11 @@ impl IsleContext<'_, '_> {
             self.emit_legal(alu);
             return dst;
         }
+        if let (Factor::Reg { reg, .. }, Factor::Const(c)) = (a, b)
+            && let Some(r) = self.mul_by_shifts(reg, c)
+        {
+            return r;
+        }
         let b = self.hold(b);
         let (al, ah, bl, bh) = (a.half(false), a.half(true), b.half(false), b.half(true));
         let mut middle: Option<Reg> = None;
@@ -184,6 +189,34 @@ impl IsleContext<'_, '_> {
             (_, Some(s)) => s,
             (_, None) => Context::mov_imm(self, 0),
         }
+    }
+
+    /// The low 32 bits of `x · c` in shifts and an add or subtract, for a constant with
+    /// one or two bits set (2^i, 2^i + 2^j), its negation −2^i, or a run of bits 2^i − 2^j:
+    /// at most three instructions, where the 16-bit multiplies take four or five.
+    fn mul_by_shifts(&mut self, x: Reg, c: u32) -> Option<Reg> {
+        let shifted = |ctx: &mut Self, k: u32| match k {
+            0 => x,
+            _ => ctx.op2(Op::Shl, Ty::B32, Src::Reg(x), Src::Imm(k)),
+        };
+        let (i, j) = (31 - c.leading_zeros().min(31), c.trailing_zeros().min(31));
+        if c.count_ones() == 1 {
+            return Some(shifted(self, j));
+        }
+        if c.count_ones() == 2 {
+            let (a, b) = (shifted(self, i), shifted(self, j));
+            return Some(self.op2(Op::Add, Ty::B32, Src::Reg(a), Src::Reg(b)));
+        }
+        if c.wrapping_neg().count_ones() == 1 {
+            let a = shifted(self, c.wrapping_neg().trailing_zeros());
+            return Some(self.op2(Op::Subr, Ty::B32, Src::Reg(a), Src::Imm(0)));
+        }
+        let run = (c >> j).wrapping_add(1);
+        if c != 0 && run.count_ones() == 1 && i < 31 {
+            let (a, b) = (shifted(self, i + 1), shifted(self, j));
+            return Some(self.op2(Op::Sub, Ty::B32, Src::Reg(a), Src::Reg(b)));
+        }
+        None
     }
 
     /// The 64-bit product of two unsigned 32-bit values as (low, high): the four 16×16
