@@ -40,10 +40,7 @@ fn units(r: Reg) -> Units {
 fn src_units(src: &Src) -> Units {
     match *src {
         Src::Reg(r) => units(r),
-        Src::Half(p, hi) => match p {
-            Reg::Real { file: GPR, hw, .. } => 1 << (hw + hi as u16),
-            _ => 0,
-        },
+        Src::Half(Reg::Real { file: GPR, hw, .. }, hi) => 1 << (hw + hi as u16),
         Src::H16(r, _) => units(r),
         _ => 0,
     }
@@ -308,7 +305,7 @@ fn reg_at(hw: u16, width: u16) -> Option<Reg> {
         4 => RegClass::Vector,
         _ => return None,
     };
-    (hw % width == 0 && hw + width <= 128).then_some(Reg::Real {
+    (hw.is_multiple_of(width) && hw + width <= 128).then_some(Reg::Real {
         file: GPR,
         class,
         hw,
@@ -410,10 +407,10 @@ fn propagate(block: &mut [Inst], variant: Variant) {
             *inst = forwarded(inst, &map, variant);
         }
         let written = writes(inst);
-        for d in 0..128 {
-            let stale = written >> d & 1 != 0 || map[d].is_some_and(|s| written >> s & 1 != 0);
+        for (d, entry) in map.iter_mut().enumerate() {
+            let stale = written >> d & 1 != 0 || entry.is_some_and(|s| written >> s & 1 != 0);
             if stale {
-                map[d] = None;
+                *entry = None;
             }
         }
         for (d, s) in unit_copies(inst) {
