@@ -7,7 +7,8 @@
 //! such a register read the `s[]` word instead, where a form of it encodes that (the
 //! second source of a commutative operation moved first); dead-code elimination then drops
 //! the `mov`s nothing reads any more. `s[]` below the arguments' end is written by nobody
-//! while a kernel runs, so the word reads the same wherever it is read.
+//! while a kernel runs (device functions called by it included), so the word reads the
+//! same wherever it is read.
 
 use super::emit::encodable;
 use super::inst::{Alu, Inst, Src};

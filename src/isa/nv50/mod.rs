@@ -146,9 +146,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
-    if kind == FunctionKind::Kernel {
-        fold_shared::run(&mut vcode, variant);
-    }
+    fold_shared::run(&mut vcode, variant);
     dce::run(&mut vcode);
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
         AllocError::Exhausted { .. } => CompileError::new(
