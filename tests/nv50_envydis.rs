@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use wavelift::isa::nv50::mc::*;
 
@@ -194,9 +195,12 @@ fn envydis() -> Option<PathBuf> {
 
 /// envydis's text for each instruction (one per entry of `insts`).
 fn run_envydis(path: &PathBuf, v: Variant, insts: &[Vec<u32>]) -> Vec<String> {
+    // One file per call: the tests run in parallel threads of one process.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!("wavelift-envydis-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{}.txt", v.envydis_name()));
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let file = dir.join(format!("{}-{call}.txt", v.envydis_name()));
     let text: String = insts.iter().map(|w| hex(w) + "\n").collect();
     std::fs::write(&file, text).unwrap();
     let out = Command::new(path)

@@ -19,11 +19,22 @@ pub const MAX_WORKITEM_ID: u64 = 1023;
 
 /// The largest unsigned value `value` can take, when it can be proved from its definition:
 /// constants; `uextend` (the operand's bound, else its type's maximum); the work-item id,
-/// work-group size and lane id intrinsics; `iadd`, `imul` by a constant, `ishl` and `ushr`
+/// work-group size and lane id intrinsics; `iadd`, `imul`, `ishl` and `ushr`
 /// by a constant, `band` with a constant, `umin`. `None` when nothing better than the
 /// type's maximum is known.
 pub fn max_unsigned(func: &ir::Function, value: Value) -> Option<u64> {
-    bound(func, value, MAX_DEPTH)
+    max_unsigned_with(func, value, &|_| None)
+}
+
+/// [`max_unsigned`] with what the target knows besides: `known` gives a bound for the
+/// values it has facts about (NV50's work-group ids are 16-bit, say), which the walk takes
+/// where it meets them.
+pub fn max_unsigned_with(
+    func: &ir::Function,
+    value: Value,
+    known: &dyn Fn(Value) -> Option<u64>,
+) -> Option<u64> {
+    bound(func, value, MAX_DEPTH, known)
 }
 
 /// All ones in the width of `ty` (integers of up to 64 bits).
@@ -46,12 +57,20 @@ fn constant(func: &ir::Function, value: Value) -> Option<u64> {
     }
 }
 
-fn bound(func: &ir::Function, value: Value, depth: u32) -> Option<u64> {
+fn bound(
+    func: &ir::Function,
+    value: Value,
+    depth: u32,
+    known: &dyn Fn(Value) -> Option<u64>,
+) -> Option<u64> {
     let dfg = &func.dfg;
     let value = dfg.resolve_aliases(value);
     let max = type_max(dfg.value_type(value))?;
     if let Some(c) = constant(func, value) {
         return Some(c);
+    }
+    if let Some(b) = known(value) {
+        return Some(b.min(max));
     }
     if depth == 0 {
         return None;
@@ -59,7 +78,7 @@ fn bound(func: &ir::Function, value: Value, depth: u32) -> Option<u64> {
     let ir::ValueDef::Result(inst, _) = dfg.value_def(value) else {
         return None;
     };
-    let next = |v: Value| bound(func, v, depth - 1);
+    let next = |v: Value| bound(func, v, depth - 1, known);
     // The bound of `v`, or its type's maximum.
     let or_type_max = |v: Value| next(v).or_else(|| type_max(dfg.value_type(v)));
     // A result must not wrap: larger than the type's maximum proves nothing.
@@ -85,10 +104,7 @@ fn bound(func: &ir::Function, value: Value, depth: u32) -> Option<u64> {
         },
         InstructionData::Binary { opcode, args } => match opcode {
             Opcode::Iadd => fits(next(args[0])? as u128 + next(args[1])? as u128)?,
-            Opcode::Imul => {
-                let (x, c) = with_constant(args)?;
-                fits(next(x)? as u128 * c as u128)?
-            }
+            Opcode::Imul => fits(next(args[0])? as u128 * next(args[1])? as u128)?,
             // CLIF shifts take the amount modulo the type's width.
             Opcode::Ishl => {
                 let k = constant(func, args[1])? % dfg.value_type(value).bits() as u64;
@@ -204,6 +220,41 @@ mod tests {
                 Some(0x1_ffff_fffe),
                 None,
             ]
+        );
+    }
+
+    #[test]
+    fn products_and_what_the_target_knows() {
+        let mut func = Function::new();
+        func.signature.params.push(ir::AbiParam::new(I32));
+        let mut ctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut ctx);
+        let block = b.create_block();
+        b.append_block_params_for_function_params(block);
+        b.switch_to_block(block);
+        let x = b.block_params(block)[0];
+        let group = intrinsics::declare(b.func, Intrinsic::WorkgroupId(0));
+        let call = b.ins().call(group, &[]);
+        let id = b.inst_results(call)[0];
+        let masked = b.ins().band_imm_u(x, 0xfff);
+        let square = b.ins().imul(masked, masked);
+        let wide = b.ins().uextend(I64, id);
+        let scaled = b.ins().imul(wide, wide);
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+        let target = crate::Target::parse("gfx900").expect("a target");
+        b.finalize(target.frontend_config());
+        // Two bounded factors; a work-group id has no bound but its type's.
+        assert_eq!(max_unsigned(&func, square), Some(0xfff * 0xfff));
+        assert_eq!(
+            max_unsigned(&func, scaled),
+            Some(u32::MAX as u64 * u32::MAX as u64)
+        );
+        // A target that knows its ids are 16-bit.
+        let known = |v: Value| (v == id).then_some(0xffff);
+        assert_eq!(
+            max_unsigned_with(&func, scaled, &known),
+            Some(0xffff * 0xffff)
         );
     }
 }

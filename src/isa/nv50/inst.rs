@@ -5,7 +5,7 @@
 
 use super::mc::{Cond, Mods, Op, Round, SReg, Ty};
 use super::reconverge::Join;
-use crate::machinst::{MachInst, OperandKind, Reg};
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
 
 /// A source operand.
@@ -68,6 +68,25 @@ impl Alu {
             srcs: srcs.iter().copied().collect(),
             cdst: None,
             carry: None,
+        }
+    }
+
+    /// The source a plain 32-bit `mov` copies (a register or a word of a pair), if this
+    /// is one.
+    pub fn copied(&self) -> Option<Src> {
+        let plain = self.op == Op::Mov
+            && self.ty == Some(Ty::B32)
+            && self.src_ty.is_none()
+            && self.mods == Mods::NONE
+            && self.round.is_none()
+            && self.cmp.is_none()
+            && self.dst.is_some()
+            && self.cdst.is_none()
+            && self.carry.is_none();
+        match self.srcs.as_slice() {
+            [s @ Src::Reg(r)] if plain && r.class() == RegClass::Int => Some(*s),
+            [s @ Src::Half(..)] if plain => Some(*s),
+            _ => None,
         }
     }
 }

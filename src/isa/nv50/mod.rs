@@ -1,15 +1,19 @@
 //! The NVIDIA Tesla (NV50: G80, G84–G98, GT200) backend.
 
 pub mod abi;
+pub mod copies;
 pub mod cpus;
 pub mod emit;
 pub mod exit_blocks;
+pub mod fold_shared;
 pub mod inst;
+pub mod low_words;
 pub mod lower;
 // The MC layer (tables, encoder, decoder) serves the simulator's decoder and the tests too:
 // some of its interface only they use.
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod propagate_copies;
 pub mod reconverge;
 pub mod regs;
 pub mod uniform_values;
@@ -17,10 +21,10 @@ pub mod uniform_values;
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::ir;
-use crate::machinst::MachInst;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
 use crate::machinst::type_gate::TypeCheck;
+use crate::machinst::{MachInst, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT};
 use cranelift_codegen::isa::CallConv;
@@ -143,6 +147,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
     let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;
+    let low_words = low_words::LowWords::analyze(func);
     let backend = lower::Nv50Lower {
         variant,
         kind,
@@ -150,8 +155,12 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         cfg: &cfg,
         plan: &plan,
         in_flags: &lower::compares_in_flags(func),
+        low_words: &low_words,
     };
-    let vcode = lower_function(func, &cfg, &backend)?;
+    let mut vcode = lower_function(func, &cfg, &backend)?;
+    propagate_copies::run(&mut vcode);
+    fold_shared::run(&mut vcode, variant);
+    dce::run(&mut vcode);
     let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
         AllocError::Exhausted { .. } => CompileError::new(
             func,
@@ -163,7 +172,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         ),
         other => CompileError::new(func, other.to_string()),
     })?;
-    let blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
+    let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
             let end = allocated
@@ -174,6 +183,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             allocated.insts[start..end].to_vec()
         })
         .collect();
+    let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
+    copies::run(&mut blocks, &succs, variant);
     // A block after the function's own (an edge block, a `br_table` compare block) belongs
     // to the function block it was made for: its first predecessor's.
     let origin: Vec<usize> = (0..vcode.blocks.len())
@@ -186,7 +197,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .collect();
     let (code, relocations) = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
-    let gprs = regalloc::registers_used(&allocated.insts, GPR, GPR_LIMIT).max(4);
+    let insts: Vec<Inst> = blocks.concat();
+    let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);
     let info = Nv50Info {
         gprs,
         relocations,

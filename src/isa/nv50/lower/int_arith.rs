@@ -72,47 +72,6 @@ impl IsleContext<'_, '_> {
         dst
     }
 
-    /// A 16×16 → 32 multiply of the halves `a` and `b` (`mul u16`/`mul s16`), plus `c`
-    /// when given (the multiply-add, one type for both sources).
-    fn mul16(&mut self, ty: Ty, a: Src, b: Src, c: Option<Reg>) -> Reg {
-        let dst = self.vreg(RegClass::Int);
-        let alu = match c {
-            None => {
-                let mut alu = Alu::new(Op::Mul, Some(ty), Some(dst), &[a, b]);
-                alu.src_ty = Some(ty);
-                alu
-            }
-            Some(c) => Alu::new(Op::Mad, Some(ty), Some(dst), &[a, b, Src::Reg(c)]),
-        };
-        self.emit(Inst::Alu(alu));
-        dst
-    }
-
-    /// The low 32 bits of `x · y`: xl·yl + ((xh·yl + xl·yh) << 16) (nouveau's
-    /// `expandIntegerMUL`).
-    pub(super) fn mul_lo(&mut self, x: Reg, y: Reg) -> Reg {
-        let t0 = self.mul16(Ty::U16, Src::H16(x, false), Src::H16(y, true), None);
-        let t1 = self.mul16(Ty::U16, Src::H16(x, true), Src::H16(y, false), Some(t0));
-        let t2 = self.op2(Op::Shl, Ty::B32, Src::Reg(t1), Src::Imm(16));
-        self.mul16(Ty::U16, Src::H16(x, false), Src::H16(y, false), Some(t2))
-    }
-
-    /// The 64-bit product of two unsigned 32-bit values as (low, high): the four 16×16
-    /// partial products, the middle ones added in halves with the carries.
-    pub(super) fn mul_wide(&mut self, x: Reg, y: Reg) -> (Reg, Reg) {
-        let mut lo = self.mul16(Ty::U16, Src::H16(x, false), Src::H16(y, false), None);
-        let mut hi = self.mul16(Ty::U16, Src::H16(x, true), Src::H16(y, true), None);
-        for (a, b) in [(true, false), (false, true)] {
-            let m = self.mul16(Ty::U16, Src::H16(x, a), Src::H16(y, b), None);
-            let m_lo = self.op2(Op::Shl, Ty::B32, Src::Reg(m), Src::Imm(16));
-            let m_hi = self.op2(Op::Shr, Ty::U32, Src::Reg(m), Src::Imm(16));
-            let (l, c) = self.add_carry(Op::Add, Src::Reg(lo), Src::Reg(m_lo), None);
-            lo = l;
-            hi = self.addc(Src::Reg(hi), Src::Reg(m_hi), c);
-        }
-        (lo, hi)
-    }
-
     /// `hi − (x < 0 ? y : 0) − (y < 0 ? x : 0)`: the signed high word from the unsigned one.
     fn signed_high(&mut self, hi: Reg, x: Reg, y: Reg) -> Reg {
         let mut hi = hi;
@@ -153,21 +112,6 @@ impl IsleContext<'_, '_> {
     /// The two words of a pair in registers of their own.
     pub(super) fn halves(&mut self, pair: Reg) -> (Reg, Reg) {
         (self.half(pair, false), self.half(pair, true))
-    }
-
-    /// i64 `imul`: the full product of the low words, plus the low words of the cross
-    /// products in the high word.
-    pub(super) fn imul64(&mut self, x: Value, y: Value) -> Reg {
-        let x = Context::put_in_reg(self, x);
-        let y = Context::put_in_reg(self, y);
-        let (xl, xh) = self.halves(x);
-        let (yl, yh) = self.halves(y);
-        let (lo, hi) = self.mul_wide(xl, yl);
-        let a = self.mul_lo(xl, yh);
-        let b = self.mul_lo(xh, yl);
-        let hi = self.op2(Op::Add, Ty::B32, Src::Reg(hi), Src::Reg(a));
-        let hi = self.op2(Op::Add, Ty::B32, Src::Reg(hi), Src::Reg(b));
-        self.combine(lo, hi)
     }
 
     /// i64 `umulhi`/`smulhi`: the high 64 bits of the 128-bit product of the words.

@@ -4,14 +4,13 @@
 use super::{InstOutput, IsleContext, class_of};
 use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
-use crate::ir::condcodes::{FloatCC, IntCC};
+use crate::ir::condcodes::{CondCode, FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Value, types};
 use crate::isa::nv50::emit::encodable;
 use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Cond, Mods, Op, Round, SReg, Ty};
 use crate::isa::nv50::regs::{FLAG, gpr};
 use crate::machinst::{Reg, RegClass};
-use smallvec::SmallVec;
 
 #[allow(
     unused_variables,
@@ -229,39 +228,8 @@ impl generated::Context for IsleContext<'_, '_> {
         self.alu2(&Op::Or, &Ty::B32, Src::Reg(hi), Src::Reg(lo))
     }
 
-    fn imul32(&mut self, x: Value, y: Value) -> Reg {
-        // x·y mod 2^32 = xl·yl + ((xh·yl + xl·yh) << 16), with 16×16→32 multiplies of the
-        // halves (nouveau's `expandIntegerMUL`).
-        let x = self.put_in_reg(x);
-        let y = self.put_in_reg(y);
-        let mul = |ctx: &mut Self, op: Op, a: Src, b: Src, c: Option<Reg>| {
-            let dst = ctx.vreg(RegClass::Int);
-            let mut srcs: SmallVec<[Src; 3]> = SmallVec::from_slice(&[a, b]);
-            srcs.extend(c.map(Src::Reg));
-            let mut alu = Alu::new(op, Some(Ty::U16), Some(dst), &srcs);
-            // `mul` types each source; the multiply-add has one type.
-            if op == Op::Mul {
-                alu.src_ty = Some(Ty::U16);
-            }
-            ctx.emit(Inst::Alu(alu));
-            dst
-        };
-        let t0 = mul(self, Op::Mul, Src::H16(x, false), Src::H16(y, true), None);
-        let t1 = mul(
-            self,
-            Op::Mad,
-            Src::H16(x, true),
-            Src::H16(y, false),
-            Some(t0),
-        );
-        let t2 = self.alu2(&Op::Shl, &Ty::B32, Src::Reg(t1), Src::Imm(16));
-        mul(
-            self,
-            Op::Mad,
-            Src::H16(x, false),
-            Src::H16(y, false),
-            Some(t2),
-        )
+    fn imul32(&mut self, ty: ir::Type, x: Value, y: Value) -> Reg {
+        IsleContext::imul32(self, ty, x, y)
     }
 
     fn mulhi32(&mut self, ty: ir::Type, signed: bool, x: Value, y: Value) -> Reg {
@@ -544,9 +512,50 @@ impl generated::Context for IsleContext<'_, '_> {
         self.combine(lo, hi)
     }
 
-    fn low_half(&mut self, x: Value) -> Reg {
-        let x = self.put_in_reg(x);
-        self.half(x, false)
+    fn low_only(&mut self, inst: ir::Inst) -> Option<ir::Inst> {
+        let result = self.lower.dfg().inst_results(inst)[0];
+        self.is_low_only(result).then_some(inst)
+    }
+
+    fn low(&mut self, x: Value) -> Src {
+        self.low_src(x)
+    }
+
+    fn low_reg(&mut self, x: Value) -> Reg {
+        self.low_in_reg(x)
+    }
+
+    fn src_reg(&mut self, src: Src) -> Reg {
+        self.in_reg(src)
+    }
+
+    fn shift_const(&mut self, k: Value) -> Option<u32> {
+        self.const_count(k)
+    }
+
+    fn high_zero_result(&mut self, inst: ir::Inst) -> Option<ir::Inst> {
+        let result = self.lower.dfg().inst_results(inst)[0];
+        self.high_zero(result).then_some(inst)
+    }
+
+    fn zero_high(&mut self, lo: Reg) -> Reg {
+        IsleContext::zero_high(self, lo)
+    }
+
+    fn imul_low(&mut self, x: Value, y: Value) -> Reg {
+        IsleContext::imul_low(self, x, y)
+    }
+
+    fn shl_low(&mut self, x: Value, k: Value) -> Reg {
+        IsleContext::shl_low(self, x, k)
+    }
+
+    fn shr_low(&mut self, ty: &Ty, x: Value, k: u32) -> Reg {
+        IsleContext::shr_low(self, *ty, x, k)
+    }
+
+    fn select_low(&mut self, c: Value, x: Value, y: Value) -> Reg {
+        IsleContext::select_low(self, c, x, y)
     }
 
     fn offset32_to_i32(&mut self, offset: ir::immediates::Offset32) -> i32 {
@@ -794,7 +803,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// The 64-bit constant `value` holds, if it is an `iconst.i64` or an `f64const`.
-    fn const64_of(&mut self, value: Value) -> Option<u64> {
+    pub(super) fn const64_of(&mut self, value: Value) -> Option<u64> {
         let inst = generated::Context::def_inst(self, value)?;
         let dfg = self.lower.dfg();
         match dfg.insts[inst] {
@@ -941,8 +950,9 @@ impl IsleContext<'_, '_> {
     }
 
     /// A `$c` and the condition on it that holds where the boolean (or integer) `value` is
-    /// non-zero: the compare's own `$c` when it is in one (`compares_in_flags`), else an
-    /// `icmp` of up to 32 bits folds into a `set` into a new `$c`.
+    /// non-zero: the compare's own `$c` when it is in one (`compares_in_flags`); else an
+    /// `icmp` of up to 32 bits folds into a `set` into a new `$c`, or, against zero, into
+    /// the flags of the value itself.
     pub(super) fn condition(&mut self, value: Value) -> (Reg, Cond) {
         if let Ok(c) = self.lower.value_reg(value)
             && c.file() == FLAG
@@ -954,6 +964,9 @@ impl IsleContext<'_, '_> {
         {
             let ty = self.lower.dfg().value_type(args[0]);
             if ty.bits() <= 32 {
+                if let Some(found) = self.against_zero(cond, ty, args[0], args[1]) {
+                    return found;
+                }
                 return (self.set(cond, ty, args[0], args[1], true), Cond::Lg);
             }
         }
@@ -966,10 +979,47 @@ impl IsleContext<'_, '_> {
             let src = generated::Context::zext(self, ty, value);
             self.in_reg(src)
         };
+        (self.flags_of(r), Cond::Lg)
+    }
+
+    /// The flags of `r` in a new `$c` (`and b32 $c # r r`): Z and S of its value, C and O
+    /// clear (`docs/nv50.md`, "Condition codes and predication").
+    fn flags_of(&mut self, r: Reg) -> Reg {
         let c = self.lower.new_vreg(FLAG, RegClass::Int);
         let mut alu = Alu::new(Op::And, Some(Ty::B32), None, &[Src::Reg(r), Src::Reg(r)]);
         alu.cdst = Some(c);
         self.emit(Inst::Alu(alu));
-        (c, Cond::Lg)
+        c
+    }
+
+    /// `x cc y` of `ty` where one side is the constant 0, as a condition on the flags of the
+    /// other (extended as the comparison reads it): with C and O clear, `l`, `le`, `g`, `ge`
+    /// are the signed comparisons with 0, and `lg`, `e` the unsigned `>` and `≤`. The
+    /// unsigned `<` and `≥` against 0 are constants, left to `set`.
+    fn against_zero(&mut self, cc: IntCC, ty: ir::Type, x: Value, y: Value) -> Option<(Reg, Cond)> {
+        let (cc, v) = if self.const32(y) == Some(0) {
+            (cc, x)
+        } else if self.const32(x) == Some(0) {
+            (cc.swap_args(), y)
+        } else {
+            return None;
+        };
+        let cond = match cc {
+            IntCC::Equal | IntCC::UnsignedLessThanOrEqual => Cond::E,
+            IntCC::NotEqual | IntCC::UnsignedGreaterThan => Cond::Lg,
+            IntCC::SignedLessThan => Cond::L,
+            IntCC::SignedLessThanOrEqual => Cond::Le,
+            IntCC::SignedGreaterThan => Cond::G,
+            IntCC::SignedGreaterThanOrEqual => Cond::Ge,
+            IntCC::UnsignedLessThan | IntCC::UnsignedGreaterThanOrEqual => return None,
+        };
+        let (_, signed) = int_cond(cc);
+        let src = if signed {
+            generated::Context::sext(self, ty, v)
+        } else {
+            generated::Context::zext(self, ty, v)
+        };
+        let r = self.in_reg(src);
+        Some((self.flags_of(r), cond))
     }
 }

@@ -1,10 +1,13 @@
 //! The NV50 lowering: the backend the shared driver (`machinst::lower`) calls (entry,
 //! block parameters, branch arguments, instructions through the ISLE rules) and the
 //! context those rules run in. By concern: `isle.rs` (the constructors `isle/nv50/*.isle`
-//! call) and `branches.rs` (branches, with the `joinat` of divergent ones).
+//! call), `branches.rs` (branches, with the `joinat` of divergent ones), `low_words.rs`
+//! (i64 values kept as their low word), `multiply.rs`, `int_arith.rs`, `f32_ops.rs` and `f64_ops.rs` (the
+//! expansions).
 
 use super::abi::Frame;
 use super::inst::{Alu, Inst, Src};
+use super::low_words::LowWords;
 use super::mc::{Op, Ty, Variant};
 use super::reconverge::Plan;
 use super::regs::{GPR, gpr};
@@ -24,6 +27,8 @@ mod f32_ops;
 mod f64_ops;
 mod int_arith;
 mod isle;
+mod low_words;
+mod multiply;
 
 pub struct Nv50Lower<'a> {
     pub variant: Variant,
@@ -33,6 +38,8 @@ pub struct Nv50Lower<'a> {
     pub plan: &'a Plan,
     /// The compares lowered into a `$c` ([`compares_in_flags`]).
     pub in_flags: &'a BTreeSet<Value>,
+    /// The i64 values kept as their low word.
+    pub low_words: &'a LowWords,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
@@ -105,8 +112,13 @@ impl LowerBackend for Nv50Lower<'_> {
                 let used: Vec<usize> = (0..params.len())
                     .filter(|&i| ctx.is_used(params[i]))
                     .collect();
+                // An i64 whose high word nothing reads: its low word alone.
                 let word_offsets = |i: usize| {
-                    let bytes = func.dfg.value_type(params[i]).bytes();
+                    let bytes = if self.low_words.low_only(func, params[i]) {
+                        4
+                    } else {
+                        func.dfg.value_type(params[i]).bytes()
+                    };
                     (0..bytes.div_ceil(4)).map(move |w| self.frame.param_offsets[i] + 4 * w)
                 };
                 let far: Vec<u32> = used
@@ -172,7 +184,13 @@ impl LowerBackend for Nv50Lower<'_> {
                 for &param in &params {
                     let ty = func.dfg.value_type(param);
                     let words = ty.bytes().div_ceil(4) as u16;
-                    let parts: Vec<Reg> = (0..words)
+                    // An i64 whose high word nothing reads: its low word's register alone.
+                    let read = if self.low_words.low_only(func, param) {
+                        1
+                    } else {
+                        words
+                    };
+                    let parts: Vec<Reg> = (0..read)
                         .map(|k| {
                             let v = ctx.new_vreg(GPR, RegClass::Int);
                             defs.push((v, gpr(next + k)));
@@ -207,6 +225,9 @@ impl LowerBackend for Nv50Lower<'_> {
         param: Value,
     ) -> Result<Reg, CompileError> {
         let ty = ctx.dfg().value_type(param);
+        if self.low_words.low_only(ctx.func, param) {
+            return Ok(ctx.new_vreg(GPR, RegClass::Int));
+        }
         match class_of(ty) {
             Some(class) => Ok(ctx.new_vreg(GPR, class)),
             None => Err(ctx.error(format!("block parameters of type {ty} are not supported"))),
@@ -219,7 +240,18 @@ impl LowerBackend for Nv50Lower<'_> {
         value: Value,
         param: Reg,
     ) -> Result<Reg, CompileError> {
-        let r = ctx.value_reg(value)?;
+        let mut r = ctx.value_reg(value)?;
+        if param.class() == RegClass::Int && r.class() == RegClass::Float {
+            // A parameter kept as its low word (`low_words.rs`) of a pair.
+            let low = ctx.new_vreg(GPR, RegClass::Int);
+            ctx.emit(Inst::Alu(Alu::new(
+                Op::Mov,
+                Some(Ty::B32),
+                Some(low),
+                &[Src::Half(r, false)],
+            )));
+            r = low;
+        }
         if r.class() != param.class() || r.file() != param.file() {
             return Err(ctx.error(format!(
                 "internal error: block argument {value} in {r:?} for a parameter in {param:?}"
