@@ -355,41 +355,32 @@ impl IsleContext<'_, '_> {
         })
     }
 
-    /// `addr` as `base + index` for GLOBAL's SGPR-base form (Vega ISA 12.12, SADDR): `base`
-    /// uniform (an SGPR pair), `index` divergent and provably below 2^32
-    /// ([`bounds::max_unsigned`]), since the hardware zero-extends the 32-bit VGPR offset
-    /// it adds to the base. Either operand order of the `iadd`.
+    /// `addr` as `base + index` for GLOBAL's SGPR-base form (Vega ISA 12.12, SADDR) with
+    /// `index` provably below 2^32 ([`bounds::max_unsigned`]), since the hardware
+    /// zero-extends the 32-bit VGPR offset it adds to the base.
     pub(super) fn sgpr_base(&mut self, op: Op, addr: Value) -> Option<(Value, Value)> {
         if op.info().enc != crate::isa::gcn::mc::Enc::Global {
             return None;
         }
-        let inst = self.def_inst(addr)?;
-        let InstructionData::Binary {
-            opcode: Opcode::Iadd,
-            args,
-        } = self.lower.dfg().insts[inst]
-        else {
-            return None;
-        };
-        [(args[0], args[1]), (args[1], args[0])]
-            .into_iter()
-            .find(|&(base, index)| {
-                self.is_uniform(base)
-                    && !self.is_uniform(index)
-                    && bounds::max_unsigned(self.lower.func, index)
-                        .is_some_and(|b| b <= u32::MAX as u64)
-            })
+        self.uniform_base(addr).filter(|&(_, index)| {
+            bounds::max_unsigned(self.lower.func, index).is_some_and(|b| b <= u32::MAX as u64)
+        })
     }
 
     /// `addr` as `base + index` for MUBUF `addr64` (gfx6) with the base in the buffer
-    /// resource, as LLVM does: `base` uniform, `index` divergent (a uniform address is
-    /// one SGPR pair copied anyway). Either operand order of the `iadd`. The hardware adds
-    /// the resource's 48-bit base to the 64-bit VADDR (SI ISA 8.1.5), which is the 64-bit
-    /// sum for the addresses of gfx6's 40-bit virtual memory.
+    /// resource, as LLVM does (a uniform address is one SGPR pair copied anyway). The
+    /// hardware adds the resource's 48-bit base to the 64-bit VADDR (SI ISA 8.1.5), which
+    /// is the 64-bit sum for the addresses of gfx6's 40-bit virtual memory.
     fn resource_base(&mut self, op: Op, addr: Value) -> Option<(Value, Value)> {
         if op.info().enc != crate::isa::gcn::mc::Enc::Mubuf {
             return None;
         }
+        self.uniform_base(addr)
+    }
+
+    /// `addr` as `iadd(base, index)`, either operand order, with `base` uniform (an SGPR
+    /// pair) and `index` divergent.
+    fn uniform_base(&mut self, addr: Value) -> Option<(Value, Value)> {
         let inst = self.def_inst(addr)?;
         let InstructionData::Binary {
             opcode: Opcode::Iadd,

@@ -153,7 +153,7 @@ impl GcnLower<'_> {
     }
 }
 
-/// The low or high half of an SGPR pair or quad.
+/// The low or high half of a pair (a single) or of a quad (a pair), in its file.
 fn half(ctx: &mut Lower<'_, Inst>, tuple: Reg, hi: bool) -> Reg {
     let class = match tuple.class() {
         RegClass::Vector => RegClass::Float,

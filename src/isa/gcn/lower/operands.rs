@@ -716,17 +716,7 @@ impl IsleContext<'_, '_> {
 impl IsleContext<'_, '_> {
     /// The low or high half of a pair (a single) or of a quad (a pair).
     pub(super) fn half(&mut self, tuple: Reg, hi: bool) -> Reg {
-        let class = match tuple.class() {
-            RegClass::Vector => RegClass::Float,
-            _ => RegClass::Int,
-        };
-        let dst = self.vreg(tuple.file(), class);
-        self.emit(Inst::Half {
-            dst,
-            src: tuple,
-            hi,
-        });
-        dst
+        super::half(self.lower, tuple, hi)
     }
 
     pub(super) fn combine_regs(&mut self, lo: Reg, hi: Reg) -> Reg {
