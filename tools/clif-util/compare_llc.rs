@@ -87,21 +87,8 @@ fn compare_generation(
     );
     let (mut ours_total, mut theirs_total) = (Stats::default(), Stats::default());
     for file in files {
-        let name = file.display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
-        let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
-        let [function] = parsed.functions.as_slice() else {
-            return Err(format!("{name}: a benchmark file holds one kernel"));
-        };
-        let func = &function.func;
-        let code = compile_guarded(func, &target).map_err(|e| format!("{name}: {e}"))?;
+        let (code, time) = compile_bench_kernel(file, &target, repeat)?;
         let gcn = code.gcn().ok_or("not a GCN target")?;
-        let mut time = Duration::MAX;
-        for _ in 0..repeat {
-            let start = Instant::now();
-            std::hint::black_box(wavelift::compile(func, &target).ok());
-            time = time.min(start.elapsed());
-        }
         let ours = Stats {
             insts: wavelift::disassemble(&code.code, &target).len(),
             bytes: code.code.len(),
@@ -241,6 +228,30 @@ fn parse_llc_asm(asm: &str) -> Option<Stats> {
         sgprs: number(".amdhsa_next_free_sgpr")? as u32,
         time: Duration::ZERO,
     })
+}
+
+/// A benchmark file's one kernel compiled for `target`, with the fastest of `repeat`
+/// compile times: what `--compare-llc` and `--compare-nouveau` put beside their peer.
+pub fn compile_bench_kernel(
+    file: &Path,
+    target: &Target,
+    repeat: usize,
+) -> Result<(wavelift::CompiledCode, Duration), String> {
+    let name = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+    let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
+    let [function] = parsed.functions.as_slice() else {
+        return Err(format!("{name}: a benchmark file holds one kernel"));
+    };
+    let func = &function.func;
+    let code = compile_guarded(func, target).map_err(|e| format!("{name}: {e}"))?;
+    let mut time = Duration::MAX;
+    for _ in 0..repeat {
+        let start = Instant::now();
+        std::hint::black_box(wavelift::compile(func, target).ok());
+        time = time.min(start.elapsed());
+    }
+    Ok((code, time))
 }
 
 #[cfg(test)]

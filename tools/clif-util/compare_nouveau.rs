@@ -18,8 +18,6 @@
 //! above the count), so it is not counted. nouveau_compiler's time is its fastest run minus
 //! its fastest run on an empty kernel (its start-up).
 
-use crate::clif_file::ClifFile;
-use crate::compile::compile_guarded;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -118,21 +116,8 @@ fn compare_chip(
     let (mut ours_total, mut theirs_total) = (Stats::default(), Stats::default());
     let mut left_out = Vec::new();
     for file in files {
-        let name = file.display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
-        let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
-        let [function] = parsed.functions.as_slice() else {
-            return Err(format!("{name}: a benchmark file holds one kernel"));
-        };
-        let func = &function.func;
-        let code = compile_guarded(func, &target).map_err(|e| format!("{name}: {e}"))?;
+        let (code, time) = crate::compare_llc::compile_bench_kernel(file, &target, repeat)?;
         let info = code.nv50().ok_or("not an NV50 target")?;
-        let mut time = Duration::MAX;
-        for _ in 0..repeat {
-            let start = Instant::now();
-            std::hint::black_box(wavelift::compile(func, &target).ok());
-            time = time.min(start.elapsed());
-        }
         let ours = Stats {
             insts: wavelift::disassemble(&code.code, &target).len(),
             bytes: code.code.len(),
@@ -304,6 +289,7 @@ fn nouveau_fastest(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clif_file::ClifFile;
 
     /// nouveau_compiler's output for `vadd` on G80 (Mesa 9178b049cc5, `docs/perf.md`):
     /// sixteen instructions, two of them short (envydis lists the same), defining
