@@ -6,6 +6,7 @@ pub mod dce;
 pub mod divergence;
 pub mod isle;
 pub mod lower;
+pub mod recolor;
 pub mod regalloc;
 pub mod type_gate;
 pub mod vcode;

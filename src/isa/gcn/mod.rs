@@ -17,6 +17,7 @@ pub mod lay_out_blocks;
 pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod recolor;
 pub mod regs;
 pub mod relax_branches;
 pub mod scalar_values;
@@ -259,8 +260,7 @@ fn finish(
         Inst::gen_move
     };
     let vgpr_limit = VGPR_LIMIT - slot_vgprs;
-    let mut allocated = allocate(func, vcode, moves, first_sgpr, vgpr_limit, sgpr_limit)?;
-    lower::linear::place_mask_slots(&mut allocated.insts, slot_vgprs);
+    let allocated = allocate(func, vcode, moves, first_sgpr, vgpr_limit, sgpr_limit)?;
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -274,6 +274,12 @@ fn finish(
         .collect();
     let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
     copies::run(&mut blocks, &succs, first_sgpr);
+    // Values of every width placed again in shared registers; copies that now copy a
+    // register to itself go.
+    if recolor::run(&mut blocks, &succs, first_sgpr, sgpr_limit, vgpr_limit) {
+        copies::run(&mut blocks, &succs, first_sgpr);
+    }
+    lower::linear::place_mask_slots(&mut blocks, slot_vgprs);
     if linearized {
         for block in &mut blocks {
             *block = expand_wave_copies::run(std::mem::take(block), frame);

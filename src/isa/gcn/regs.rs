@@ -86,4 +86,4 @@ pub fn files(first_sgpr: u16, sgpr_limit: u16, vgpr_limit: u16) -> [RegisterFile
 }
 
 /// Alignment of singles, pairs and quads.
-const ALIGNMENT: [u16; 3] = [1, 2, 4];
+pub const ALIGNMENT: [u16; 3] = [1, 2, 4];

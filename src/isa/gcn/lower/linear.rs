@@ -62,13 +62,13 @@ fn mask_slot(s: usize) -> (Reg, u32) {
 
 /// Renumbers the mask-slot VGPRs (the top `count` of the file) to the ones just above every
 /// other VGPR the code uses, so that the function's VGPR count stays small.
-pub fn place_mask_slots(insts: &mut [Inst], count: u16) {
+pub fn place_mask_slots(blocks: &mut [Vec<Inst>], count: u16) {
     if count == 0 {
         return;
     }
     let first_slot = VGPR_LIMIT - count;
     let mut used = 0u16;
-    for inst in insts.iter_mut() {
+    for inst in blocks.iter_mut().flatten() {
         inst.visit_operands(&mut |r, _| {
             if let Reg::Real { file: VGPR, hw, .. } = *r
                 && hw < first_slot
@@ -77,7 +77,7 @@ pub fn place_mask_slots(insts: &mut [Inst], count: u16) {
             }
         });
     }
-    for inst in insts.iter_mut() {
+    for inst in blocks.iter_mut().flatten() {
         inst.visit_operands(&mut |r, _| {
             if let Reg::Real { file: VGPR, hw, .. } = *r
                 && hw >= first_slot

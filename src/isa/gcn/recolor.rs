@@ -1,0 +1,201 @@
+//! GCN's use of the shared recoloring pass (`machinst::recolor`): both files, with what
+//! GCN instructions say beyond their operands.
+
+use super::inst::Inst;
+use super::lower::linear::EXEC;
+use super::regs::{self, SGPR, VGPR};
+use crate::machinst::recolor::{self, Rules, Space};
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+
+/// Places the allocator's VGPRs (below `vgpr_limit`: the lane-mask slots above stay) and
+/// SGPRs (`first_sgpr..sgpr_limit`) again. Returns whether the code changed.
+pub fn run(
+    blocks: &mut [Vec<Inst>],
+    succs: &[Vec<usize>],
+    first_sgpr: u16,
+    sgpr_limit: u16,
+    vgpr_limit: u16,
+) -> bool {
+    let rules = Rules {
+        keeps_old: &keeps_old,
+        single: &single,
+        copies: &copies,
+    };
+    let vgprs = Space {
+        file: VGPR,
+        first: 0,
+        limit: vgpr_limit,
+        alignment: regs::ALIGNMENT,
+    };
+    let sgprs = Space {
+        file: SGPR,
+        first: first_sgpr,
+        limit: sgpr_limit,
+        alignment: regs::ALIGNMENT,
+    };
+    let v = recolor::run(blocks, succs, &vgprs, &rules);
+    let s = recolor::run(blocks, succs, &sgprs, &rules);
+    v || s
+}
+
+/// A definition that took a masked move's place (`copies::coalesce`) writes only the lanes
+/// that are on: the move of its register to itself before it marks it.
+fn keeps_old(block: &[Inst], i: usize) -> bool {
+    let Some(Inst::MaskedMove {
+        dst,
+        old,
+        src,
+        mask,
+    }) = i.checked_sub(1).map(|p| &block[p])
+    else {
+        return false;
+    };
+    if !(dst == old && old == src && *mask == EXEC) {
+        return false;
+    }
+    let mut writes = false;
+    block[i].clone().visit_operands(&mut |r, kind| {
+        writes |= *r == *dst
+            && matches!(
+                kind,
+                OperandKind::Def | OperandKind::EarlyDef | OperandKind::DefReuse(_)
+            );
+    });
+    writes
+}
+
+/// Instructions that read all their sources before they write any result register:
+/// scalar ALU instructions, memory reads (their addresses are read when they issue), and
+/// VALU instructions with a 32-bit result. A 64-bit VALU result may be written in two
+/// passes, as the allocator's aligned pairs never tested otherwise.
+fn single(inst: &Inst) -> bool {
+    match inst {
+        Inst::Valu { dst, .. } => dst.is_none_or(|d| d.width() == 1),
+        Inst::Salu { .. } | Inst::Load { .. } | Inst::SLoad { .. } => true,
+        _ => false,
+    }
+}
+
+/// The single registers a copy or a combination copies, (destination, source).
+fn copies(inst: &Inst) -> Vec<(Reg, Reg)> {
+    let sources: Vec<Reg> = match inst {
+        Inst::Copy { src, .. } => vec![*src],
+        Inst::Combine { parts, .. } => parts.to_vec(),
+        _ => return Vec::new(),
+    };
+    let (Inst::Copy { dst, .. } | Inst::Combine { dst, .. }) = inst else {
+        return Vec::new();
+    };
+    let single = |r: Reg, k: u16| Reg::Real {
+        file: r.file(),
+        class: RegClass::Int,
+        hw: r.hw() + k,
+    };
+    let dsts = (0..dst.width()).map(|k| single(*dst, k));
+    let srcs = sources
+        .iter()
+        .flat_map(|&s| (0..s.width()).map(move |k| single(s, k)));
+    dsts.zip(srcs)
+        .filter(|(d, s)| d.file() == s.file() && !d.is_virtual())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::inst::{Op64, Src};
+    use crate::isa::gcn::mc::Op;
+    use crate::isa::gcn::regs::vgpr;
+
+    fn vpair(hw: u16) -> Reg {
+        Reg::Real {
+            file: VGPR,
+            class: RegClass::Float,
+            hw,
+        }
+    }
+
+    fn add(dst: Reg, a: Reg, b: Reg) -> Inst {
+        Inst::Valu {
+            op: Op::VAddF32,
+            dst: Some(dst),
+            sdst: None,
+            srcs: [Src::Reg(a), Src::Reg(b)].into_iter().collect(),
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc: false,
+            sdwa: None,
+        }
+    }
+
+    fn store(addr: Reg, data: Reg) -> Inst {
+        Inst::Store {
+            op: Op::FlatStoreDwordx2,
+            addr,
+            offset: 0,
+            data,
+            sbase: None,
+        }
+    }
+
+    /// Runs the pass on one block that ends the function (v0–v3 live into it).
+    fn one_block(insts: Vec<Inst>) -> Vec<Inst> {
+        let mut blocks = vec![insts];
+        run(&mut blocks, &[vec![]], 8, 102, 256);
+        blocks.pop().unwrap()
+    }
+
+    #[test]
+    fn singles_take_the_registers_of_a_pair_that_died() {
+        // The allocator keeps pairs and singles apart (v[8:9], v12, v13); placed again, the
+        // pair takes the first free aligned pair, and the second pair the address v[0:1]
+        // that died at the first store.
+        let out = one_block(vec![
+            add(vgpr(8), vgpr(0), vgpr(1)),
+            add(vgpr(9), vgpr(2), vgpr(3)),
+            store(vpair(0), vpair(8)),
+            add(vgpr(12), vgpr(8), vgpr(9)),
+            add(vgpr(13), vgpr(12), vgpr(12)),
+            store(vpair(2), vpair(12)),
+        ]);
+        assert_eq!(
+            out,
+            vec![
+                add(vgpr(4), vgpr(0), vgpr(1)),
+                add(vgpr(5), vgpr(2), vgpr(3)),
+                store(vpair(0), vpair(4)),
+                add(vgpr(0), vgpr(4), vgpr(5)),
+                add(vgpr(1), vgpr(0), vgpr(0)),
+                store(vpair(2), vpair(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_sequence_never_writes_a_source_it_reads_later() {
+        // A 64-bit subtract (low instruction, then high) into a return pair fixed at v[1:2]:
+        // its first source must not be v[0:1], whose high half the low instruction writes.
+        let unaligned = Reg::Real {
+            file: VGPR,
+            class: RegClass::Float,
+            hw: 1,
+        };
+        let alu64 = |op, dst, a, b| Inst::Alu64 {
+            op,
+            dst,
+            a,
+            b: Src::Reg(b),
+        };
+        let out = one_block(vec![
+            alu64(Op64::Add, vpair(6), vpair(0), vpair(2)),
+            alu64(Op64::Sub, unaligned, vpair(6), vpair(2)),
+            Inst::Ret {
+                results: vec![(unaligned, unaligned)],
+                ret_addr: crate::isa::gcn::regs::sgpr_pair(0),
+            },
+        ]);
+        assert_eq!(out[0], alu64(Op64::Add, vpair(4), vpair(0), vpair(2)));
+        assert_eq!(out[1], alu64(Op64::Sub, unaligned, vpair(4), vpair(2)));
+    }
+}
