@@ -29,7 +29,7 @@
 //! The new placement is kept only when it uses no more registers than the allocator's.
 
 use super::{MachInst, OperandKind, Reg, RegFile};
-use std::collections::HashMap;
+use smallvec::SmallVec;
 
 /// The registers of one file this pass may move values among.
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +62,7 @@ pub fn run<I: MachInst>(
     space: &Space,
     rules: &Rules<'_, I>,
 ) -> bool {
-    let Some(plan) = Plan::new(blocks, succs, space, rules) else {
+    let Some(mut plan) = Plan::new(blocks, succs, space, rules) else {
         return false;
     };
     let Some(places) = plan.place() else {
@@ -72,7 +72,7 @@ pub fn run<I: MachInst>(
         return false;
     }
     if cfg!(debug_assertions) {
-        plan.check(blocks, succs, &places.of_node);
+        plan.check(succs, &places.of_node);
     }
     plan.rewrite(blocks, &places.of_node);
     true
@@ -81,6 +81,9 @@ pub fn run<I: MachInst>(
 /// A unit's number within the space (`hw - first`).
 type Unit = u16;
 type Node = u32;
+
+/// No node (a unit that holds nothing the pass knows).
+const NONE: Node = Node::MAX;
 
 /// How an operand occurrence takes part, as the pass sees it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -91,13 +94,30 @@ enum Role {
     EarlyDef,
 }
 
+impl Role {
+    fn reads(self) -> bool {
+        matches!(self, Role::Use | Role::LateUse)
+    }
+}
+
+/// An operand's role and units before nodes exist.
+#[derive(Clone, Debug)]
+struct Shape {
+    role: Role,
+    width: u16,
+    units: SmallVec<[Unit; 4]>,
+    fixed: bool,
+    /// The use operand (visiting index) a two-address result is written into.
+    reuse: Option<usize>,
+}
+
 /// One operand of the space at one instruction.
 #[derive(Clone, Debug)]
 struct Occurrence {
     role: Role,
     width: u16,
     /// The node of each unit.
-    nodes: Vec<Node>,
+    nodes: SmallVec<[Node; 4]>,
     /// Whether this operand moves with its nodes (false: outside the range, or fixed).
     movable: bool,
 }
@@ -110,16 +130,8 @@ impl Units {
     fn new() -> Units {
         Units([0; 4])
     }
-    fn get(&self, u: Unit) -> bool {
-        self.0[u as usize / 64] >> (u % 64) & 1 != 0
-    }
-    fn set(&mut self, u: Unit, on: bool) {
-        let (w, b) = (u as usize / 64, u % 64);
-        if on {
-            self.0[w] |= 1 << b;
-        } else {
-            self.0[w] &= !(1 << b);
-        }
+    fn set(&mut self, u: Unit) {
+        self.0[u as usize / 64] |= 1 << (u % 64);
     }
     fn union(&mut self, other: &Units) -> bool {
         let before = self.0;
@@ -128,12 +140,28 @@ impl Units {
         }
         before != self.0
     }
+    /// Clears the units of `other`.
+    fn remove(&mut self, other: &Units) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= !b;
+        }
+    }
     fn iter(&self) -> impl Iterator<Item = Unit> + '_ {
-        (0..256u16).filter(|&u| self.get(u))
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    (w * 64) as Unit + bit as Unit
+                })
+            })
+        })
     }
 }
 
 /// Nodes joined at fixed distances: `parent` with the node's place minus its parent's.
+#[derive(Clone, Default)]
 struct Joins {
     parent: Vec<Node>,
     offset: Vec<i32>,
@@ -151,28 +179,23 @@ impl Joins {
     }
     /// The root of `x` and `x`'s place minus the root's.
     fn find(&mut self, x: Node) -> (Node, i32) {
-        let mut path = Vec::new();
+        let mut root = x;
+        let mut total = 0;
+        while self.parent[root as usize] != root {
+            total += self.offset[root as usize];
+            root = self.parent[root as usize];
+        }
+        // Path compression: every node on the way points at the root.
         let mut n = x;
-        while self.parent[n as usize] != n {
-            path.push(n);
-            n = self.parent[n as usize];
+        let mut rest = total;
+        while self.parent[n as usize] != root && n != root {
+            let (next, step) = (self.parent[n as usize], self.offset[n as usize]);
+            self.parent[n as usize] = root;
+            self.offset[n as usize] = rest;
+            rest -= step;
+            n = next;
         }
-        // Path compression: from the node nearest the root outwards.
-        let root = n;
-        let mut acc = 0;
-        for &p in path.iter().rev() {
-            acc += self.offset[p as usize];
-            self.offset[p as usize] = acc;
-            self.parent[p as usize] = root;
-        }
-        (
-            root,
-            if x == root {
-                0
-            } else {
-                self.offset[x as usize]
-            },
-        )
+        (root, total)
     }
     /// Asks place(b) = place(a) + d.
     fn join(&mut self, a: Node, b: Node, d: i32) {
@@ -192,21 +215,28 @@ impl Joins {
     }
 }
 
-/// The analysis of the allocated code that placement works from.
+/// The analysis of the allocated code that placement works from. Instructions are
+/// numbered through the whole function (`block_starts`), operands through all
+/// instructions (`op_starts`), in visiting order.
 struct Plan {
     space: Space,
-    /// Per block, per instruction: the operands of every file, `None` outside the space,
-    /// in visiting order.
-    occurrences: Vec<Vec<Vec<Option<Occurrence>>>>,
+    /// Units the allocator's code touches: `0..size`.
+    size: u16,
+    block_starts: Vec<usize>,
+    op_starts: Vec<usize>,
+    /// Every operand, `None` outside the space.
+    occurrences: Vec<Option<Occurrence>>,
     joins: Joins,
     /// Each node's unit in the allocator's placement.
     original: Vec<Unit>,
     /// Nodes that must keep their unit (and with them their group).
     fixed: Vec<bool>,
-    /// Each node's live ranges (inclusive program points).
-    ranges: Vec<Vec<(u32, u32)>>,
-    /// Per block, the node holding each unit at its end.
-    exits: Vec<HashMap<Unit, Node>>,
+    /// Live ranges (inclusive program points) as (node, first, last), then grouped by node:
+    /// node `n`'s are `ranges[range_starts[n]..range_starts[n + 1]]`.
+    ranges: Vec<(Node, u32, u32)>,
+    range_starts: Vec<usize>,
+    /// The node holding each unit at each block's end (`size` per block).
+    exits: Vec<Node>,
     /// Units reserved at program points whoever else lives there (clobbers).
     reserved: Vec<(Unit, u32)>,
     /// Node pairs that must not share a unit.
@@ -226,26 +256,26 @@ struct Places {
 
 impl Plan {
     fn new<I: MachInst>(
-        blocks: &[Vec<I>],
+        blocks: &mut [Vec<I>],
         succs: &[Vec<usize>],
         space: &Space,
         rules: &Rules<'_, I>,
     ) -> Option<Plan> {
-        let size = space.limit.checked_sub(space.first)?;
-        if size == 0 || size > 256 {
+        let range = space.limit.checked_sub(space.first)?;
+        if range == 0 || range > 256 {
             return None;
         }
         let mut plan = Plan {
             space: *space,
-            occurrences: Vec::with_capacity(blocks.len()),
-            joins: Joins {
-                parent: Vec::new(),
-                offset: Vec::new(),
-                broken: Vec::new(),
-            },
+            size: 0,
+            block_starts: Vec::with_capacity(blocks.len() + 1),
+            op_starts: Vec::new(),
+            occurrences: Vec::new(),
+            joins: Joins::default(),
             original: Vec::new(),
             fixed: Vec::new(),
             ranges: Vec::new(),
+            range_starts: Vec::new(),
             exits: Vec::new(),
             reserved: Vec::new(),
             conflicts: Vec::new(),
@@ -254,20 +284,22 @@ impl Plan {
             used: 0,
         };
         // Each operand's role and units, before nodes exist.
-        let mut shapes: Vec<Vec<Vec<Option<Shape>>>> = Vec::with_capacity(blocks.len());
-        for block in blocks {
-            let mut b = Vec::with_capacity(block.len());
-            for inst in block {
-                let mut ops = Vec::new();
-                inst.clone().visit_operands(&mut |r, kind| {
-                    ops.push(plan.shape(*r, kind));
-                });
-                b.push(ops);
+        let mut shapes: Vec<Option<Shape>> = Vec::new();
+        for block in blocks.iter_mut() {
+            plan.block_starts.push(plan.op_starts.len());
+            for inst in block.iter_mut() {
+                plan.op_starts.push(shapes.len());
+                inst.visit_operands(&mut |r, kind| shapes.push(plan.shape(*r, kind)));
             }
-            shapes.push(b);
         }
-        let live_out = liveness(blocks, succs, &shapes, rules);
-        plan.find_webs(blocks, succs, &shapes, &live_out, rules);
+        plan.block_starts.push(plan.op_starts.len());
+        plan.op_starts.push(shapes.len());
+        if plan.size == 0 {
+            return None;
+        }
+        let blocks: &[Vec<I>] = blocks;
+        let (live_in, live_out) = plan.liveness(blocks, succs, &shapes, rules);
+        plan.find_webs(blocks, succs, &shapes, &live_in, rules);
         plan.find_ranges(blocks, &live_out, rules);
         plan.find_conflicts(blocks, rules);
         Some(plan)
@@ -297,13 +329,12 @@ impl Plan {
         };
         // Units outside the range are not the pass's to track; an operand that reaches
         // past the range pins the units it has inside.
-        let units: Vec<Unit> = (hw..hw + width)
+        let units: SmallVec<[Unit; 4]> = (hw..hw + width)
             .filter(|&h| h >= self.space.first && h < self.space.limit)
             .map(|h| h - self.space.first)
             .collect();
-        if units.is_empty() {
-            return None;
-        }
+        let &last = units.last()?;
+        self.size = self.size.max(last + 1);
         Some(Shape {
             role,
             width,
@@ -316,8 +347,75 @@ impl Plan {
     fn node(&mut self, unit: Unit) -> Node {
         self.original.push(unit);
         self.fixed.push(false);
-        self.ranges.push(Vec::new());
         self.joins.add()
+    }
+
+    /// The operands of instruction `i` of block `b`, as a range of operand numbers.
+    fn ops(&self, b: usize, i: usize) -> std::ops::Range<usize> {
+        let g = self.block_starts[b] + i;
+        self.op_starts[g]..self.op_starts[g + 1]
+    }
+
+    /// Reads and writes of one instruction, as unit sets (a kept-lanes write also reads).
+    fn reads_writes(ops: &[Option<Shape>], keeps_old: bool) -> (Units, Units) {
+        let (mut reads, mut writes) = (Units::new(), Units::new());
+        for s in ops.iter().flatten() {
+            let set = if s.role.reads() {
+                &mut reads
+            } else {
+                &mut writes
+            };
+            for &u in &s.units {
+                set.set(u);
+            }
+        }
+        if keeps_old {
+            reads.union(&writes);
+        }
+        (reads, writes)
+    }
+
+    /// The units live at the start and at the end of each block.
+    fn liveness<I>(
+        &self,
+        blocks: &[Vec<I>],
+        succs: &[Vec<usize>],
+        shapes: &[Option<Shape>],
+        rules: &Rules<'_, I>,
+    ) -> (Vec<Units>, Vec<Units>) {
+        let n = blocks.len();
+        let summaries: Vec<Vec<(Units, Units)>> = (0..n)
+            .map(|b| {
+                (0..blocks[b].len())
+                    .map(|i| {
+                        let keeps_old = (rules.keeps_old)(&blocks[b], i);
+                        Self::reads_writes(&shapes[self.ops(b, i)], keeps_old)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut live_in = vec![Units::new(); n];
+        let out = |live_in: &[Units], b: usize| {
+            let mut live = Units::new();
+            for &s in &succs[b] {
+                live.union(&live_in[s]);
+            }
+            live
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in (0..n).rev() {
+                let mut live = out(&live_in, b);
+                for (reads, writes) in summaries[b].iter().rev() {
+                    live.remove(writes);
+                    live.union(reads);
+                }
+                changed |= live_in[b].union(&live);
+            }
+        }
+        let live_out = (0..n).map(|b| out(&live_in, b)).collect();
+        (live_in, live_out)
     }
 
     /// Step 1 and 2: the nodes of every occurrence, joined into webs and groups.
@@ -325,95 +423,98 @@ impl Plan {
         &mut self,
         blocks: &[Vec<I>],
         succs: &[Vec<usize>],
-        shapes: &[Vec<Vec<Option<Shape>>>],
-        live_out: &[Units],
+        shapes: &[Option<Shape>],
+        live_in: &[Units],
         rules: &Rules<'_, I>,
     ) {
-        let live_in = live_ins(blocks, shapes, live_out, rules);
-        // The node holding each live-in unit at a block's entry.
-        let mut entry: Vec<HashMap<Unit, Node>> = Vec::with_capacity(blocks.len());
+        let size = self.size as usize;
+        // The node holding each live-in unit at a block's entry (`size` per block).
+        let mut entry = vec![NONE; blocks.len() * size];
         for (b, live) in live_in.iter().enumerate() {
-            let mut map = HashMap::new();
             for u in live.iter() {
                 let n = self.node(u);
                 // Live into the function: an input where the caller or hardware put it.
                 self.fixed[n as usize] |= b == 0;
-                map.insert(u, n);
+                entry[b * size + u as usize] = n;
             }
-            entry.push(map);
         }
+        self.occurrences = vec![None; shapes.len()];
+        self.exits = vec![NONE; blocks.len() * size];
         for (b, block) in blocks.iter().enumerate() {
-            let mut current = entry[b].clone();
-            let mut occurrences = Vec::with_capacity(block.len());
-            for (i, ops) in shapes[b].iter().enumerate() {
-                let mut occ: Vec<Option<Occurrence>> = vec![None; ops.len()];
-                for (k, shape) in ops.iter().enumerate() {
-                    let Some(s) = shape else { continue };
-                    if matches!(s.role, Role::Use | Role::LateUse) {
-                        let nodes = s
-                            .units
-                            .iter()
-                            .map(|&u| match current.get(&u) {
-                                Some(&n) => n,
-                                // Read with no definition: leave it be.
-                                None => {
-                                    let n = self.node(u);
-                                    self.fixed[n as usize] = true;
-                                    current.insert(u, n);
-                                    n
-                                }
-                            })
-                            .collect();
-                        occ[k] = Some(s.occurrence(nodes));
+            let mut current = entry[b * size..(b + 1) * size].to_vec();
+            for i in 0..block.len() {
+                let ops = self.ops(b, i);
+                for k in ops.clone() {
+                    let Some(s) = shapes[k].as_ref().filter(|s| s.role.reads()) else {
+                        continue;
+                    };
+                    let mut nodes = SmallVec::new();
+                    for &u in &s.units {
+                        if current[u as usize] == NONE {
+                            // Read with no definition: leave it be.
+                            let n = self.node(u);
+                            self.fixed[n as usize] = true;
+                            current[u as usize] = n;
+                        }
+                        nodes.push(current[u as usize]);
                     }
+                    self.occurrences[k] = Some(s.occurrence(nodes));
                 }
                 let keeps_old = (rules.keeps_old)(block, i);
-                for (k, shape) in ops.iter().enumerate() {
-                    let Some(s) = shape else { continue };
-                    if !matches!(s.role, Role::Def | Role::EarlyDef) {
+                for k in ops.clone() {
+                    let Some(s) = shapes[k].as_ref().filter(|s| !s.role.reads()) else {
                         continue;
-                    }
-                    let mut nodes = Vec::with_capacity(s.units.len());
+                    };
+                    let mut nodes = SmallVec::new();
                     for (j, &u) in s.units.iter().enumerate() {
                         let n = self.node(u);
-                        if let Some(&old) = current.get(&u).filter(|_| keeps_old) {
+                        let old = current[u as usize];
+                        if keeps_old && old != NONE {
                             self.joins.join(old, n, 0);
                         }
-                        if let Some(Some(read)) = s.reuse.map(|r| occ.get(r).cloned().flatten())
-                            && let Some(&m) = read.nodes.get(j)
-                        {
+                        let read = s.reuse.and_then(|r| {
+                            let occ = self.occurrences.get(ops.start + r)?.as_ref()?;
+                            occ.nodes.get(j).copied()
+                        });
+                        if let Some(m) = read {
                             self.joins.join(m, n, 0);
                         }
-                        current.insert(u, n);
+                        current[u as usize] = n;
                         nodes.push(n);
                     }
-                    occ[k] = Some(s.occurrence(nodes));
+                    self.occurrences[k] = Some(s.occurrence(nodes));
                 }
-                for o in occ.iter().flatten() {
-                    if !o.movable {
-                        for &n in &o.nodes {
+                for k in ops {
+                    let Some(o) = &self.occurrences[k] else {
+                        continue;
+                    };
+                    let (first, movable, whole) =
+                        (o.nodes[0], o.movable, o.nodes.len() == o.width as usize);
+                    let nodes = o.nodes.clone();
+                    for (j, &n) in nodes.iter().enumerate() {
+                        if !movable {
                             self.fixed[n as usize] = true;
                         }
-                    }
-                    // A wide operand's units at consecutive places.
-                    for (j, &n) in o.nodes.iter().enumerate().skip(1) {
-                        if o.nodes.len() == o.width as usize {
-                            self.joins.join(o.nodes[0], n, j as i32);
+                        // A wide operand's units at consecutive places.
+                        if whole && j > 0 {
+                            self.joins.join(first, n, j as i32);
                         }
                     }
                 }
-                occurrences.push(occ);
             }
-            self.occurrences.push(occurrences);
-            self.exits.push(current);
+            self.exits[b * size..(b + 1) * size].copy_from_slice(&current);
         }
         // A unit live into a block holds, at the end of each predecessor, the same value.
         for (b, ss) in succs.iter().enumerate() {
             for &s in ss {
-                for (&u, &n) in &entry[s] {
-                    match self.exits[b].get(&u) {
-                        Some(&m) => self.joins.join(m, n, 0),
-                        None => self.fixed[n as usize] = true,
+                for u in 0..size {
+                    let n = entry[s * size + u];
+                    if n == NONE {
+                        continue;
+                    }
+                    match self.exits[b * size + u] {
+                        NONE => self.fixed[n as usize] = true,
+                        m => self.joins.join(m, n, 0),
                     }
                 }
             }
@@ -428,49 +529,55 @@ impl Plan {
         live_out: &[Units],
         rules: &Rules<'_, I>,
     ) {
-        let mut start = 0u32;
+        let size = self.size as usize;
+        // Per unit: the node live there and the last point it is needed at.
+        let mut open: Vec<(Node, u32)> = vec![(NONE, 0); size];
         for (b, block) in blocks.iter().enumerate() {
+            let start = self.block_starts[b] as u32;
             let first = 2 * start;
-            let last = 2 * (start + block.len() as u32);
-            // Per live unit: the node and the last point it is needed at.
-            let mut open: HashMap<Unit, (Node, u32)> = HashMap::new();
+            let last = (2 * (start + block.len() as u32))
+                .saturating_sub(1)
+                .max(first);
             for u in live_out[b].iter() {
-                if let Some(&n) = self.exits[b].get(&u) {
-                    open.insert(u, (n, last.saturating_sub(1).max(first)));
+                let n = self.exits[b * size + u as usize];
+                if n != NONE {
+                    open[u as usize] = (n, last);
                 }
             }
             for (i, inst) in block.iter().enumerate().rev() {
                 let g = start + i as u32;
-                let occs = &self.occurrences[b][i];
+                let ops = self.ops(b, i);
                 let keeps_old = (rules.keeps_old)(block, i);
-                for occ in occs.iter().flatten() {
-                    if !matches!(occ.role, Role::Def | Role::EarlyDef) {
-                        continue;
-                    }
-                    let from = if occ.role == Role::EarlyDef {
-                        2 * g
-                    } else {
-                        2 * g + 1
+                for occ in self.occurrences[ops.clone()].iter().flatten() {
+                    let from = match occ.role {
+                        Role::Def => 2 * g + 1,
+                        Role::EarlyDef => 2 * g,
+                        _ => continue,
                     };
                     for &n in &occ.nodes {
-                        let u = self.original[n as usize];
-                        let to = open.remove(&u).map_or(2 * g + 1, |(_, e)| e);
-                        self.ranges[n as usize].push((from, to.max(from)));
+                        let u = self.original[n as usize] as usize;
+                        let to = match std::mem::replace(&mut open[u], (NONE, 0)) {
+                            (NONE, _) => 2 * g + 1,
+                            (_, e) => e,
+                        };
+                        self.ranges.push((n, from, to.max(from)));
                         if keeps_old {
-                            open.insert(u, (n, 2 * g));
+                            open[u] = (n, 2 * g);
                         }
                     }
                 }
-                for occ in occs.iter().flatten() {
+                for occ in self.occurrences[ops].iter().flatten() {
                     let to = match occ.role {
                         Role::Use => 2 * g,
                         Role::LateUse => 2 * g + 1,
                         _ => continue,
                     };
                     for &n in &occ.nodes {
-                        let u = self.original[n as usize];
-                        let e = open.get(&u).map_or(to, |&(_, e)| e.max(to));
-                        open.insert(u, (n, e));
+                        let u = self.original[n as usize] as usize;
+                        open[u] = match open[u] {
+                            (NONE, _) => (n, to),
+                            (m, e) => (m, e.max(to)),
+                        };
                     }
                 }
                 for &c in inst.clobbers() {
@@ -478,62 +585,74 @@ impl Plan {
                         && file == self.space.file
                     {
                         for h in hw..hw + c.width() {
-                            if h >= self.space.first && h < self.space.limit {
-                                self.reserved.push((h - self.space.first, 2 * g + 1));
+                            let u = h.wrapping_sub(self.space.first);
+                            if h >= self.space.first && u < self.size {
+                                self.reserved.push((u, 2 * g + 1));
                             }
                         }
                     }
                 }
             }
-            for (_, (n, e)) in open {
-                self.ranges[n as usize].push((first, e));
+            for slot in open.iter_mut() {
+                if let (n, e) = std::mem::replace(slot, (NONE, 0))
+                    && n != NONE
+                {
+                    self.ranges.push((n, first, e));
+                }
             }
-            start += block.len() as u32;
         }
-        self.points = 2 * start + 1;
+        self.points = 2 * *self.block_starts.last().unwrap_or(&0) as u32 + 1;
+        // Grouped by node.
+        self.ranges.sort_unstable();
+        self.range_starts = vec![0; self.original.len() + 1];
+        for &(n, ..) in &self.ranges {
+            self.range_starts[n as usize + 1] += 1;
+        }
+        for n in 0..self.original.len() {
+            self.range_starts[n + 1] += self.range_starts[n];
+        }
     }
 
-    /// Step 3: results and sources of different widths at one instruction, and copies.
+    /// Node `n`'s live ranges.
+    fn ranges_of(&self, n: Node) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let r = self.range_starts[n as usize]..self.range_starts[n as usize + 1];
+        self.ranges[r].iter().map(|&(_, s, e)| (s, e))
+    }
+
+    /// Step 3: results and sources that must not overlap, and copies.
     fn find_conflicts<I>(&mut self, blocks: &[Vec<I>], rules: &Rules<'_, I>) {
         for (b, block) in blocks.iter().enumerate() {
             for (i, inst) in block.iter().enumerate() {
-                let occs: Vec<&Occurrence> = self.occurrences[b][i].iter().flatten().collect();
-                let single = (rules.single)(inst);
-                for d in occs
-                    .iter()
-                    .filter(|o| matches!(o.role, Role::Def | Role::EarlyDef))
-                {
-                    for s in occs
-                        .iter()
-                        .filter(|o| matches!(o.role, Role::Use | Role::LateUse))
-                    {
-                        if single {
-                            continue;
-                        }
-                        // Several instructions: a result is its source exactly (unit for
-                        // unit) or misses it.
-                        for (j, &x) in d.nodes.iter().enumerate() {
-                            for (k, &y) in s.nodes.iter().enumerate() {
-                                if d.width != s.width || j != k {
-                                    self.conflicts.push((x, y));
+                let occs = &self.occurrences[self.ops(b, i)];
+                if !(rules.single)(inst) {
+                    // Several instructions: a result is its source exactly (unit for unit)
+                    // or misses it.
+                    for d in occs.iter().flatten().filter(|o| !o.role.reads()) {
+                        for s in occs.iter().flatten().filter(|o| o.role.reads()) {
+                            for (j, &x) in d.nodes.iter().enumerate() {
+                                for (k, &y) in s.nodes.iter().enumerate() {
+                                    if d.width != s.width || j != k {
+                                        self.conflicts.push((x, y));
+                                    }
                                 }
                             }
                         }
                     }
                 }
                 for (dst, src) in (rules.copies)(inst) {
-                    let find = |r: Reg, defs: bool| {
+                    if dst.file() != self.space.file || src.file() != self.space.file {
+                        continue;
+                    }
+                    let find = |r: Reg, reads: bool| {
                         let u = r.hw().checked_sub(self.space.first)?;
                         occs.iter()
-                            .filter(|o| matches!(o.role, Role::Def | Role::EarlyDef) == defs)
+                            .flatten()
+                            .filter(|o| o.role.reads() == reads)
                             .flat_map(|o| o.nodes.iter())
                             .copied()
                             .find(|&n| self.original[n as usize] == u)
                     };
-                    if dst.file() != self.space.file || src.file() != self.space.file {
-                        continue;
-                    }
-                    if let (Some(x), Some(y)) = (find(dst, true), find(src, false)) {
+                    if let (Some(x), Some(y)) = (find(dst, false), find(src, true)) {
                         self.hints.push((x, y));
                     }
                 }
@@ -542,57 +661,60 @@ impl Plan {
     }
 
     /// Step 4: a place for every group, `None` when one does not fit.
-    fn place(&self) -> Option<Places> {
-        let mut joins = Joins {
-            parent: self.joins.parent.clone(),
-            offset: self.joins.offset.clone(),
-            broken: self.joins.broken.clone(),
-        };
+    fn place(&mut self) -> Option<Places> {
         let nodes = self.original.len();
-        let size = self.space.limit - self.space.first;
-        // Groups: root → members with their offsets.
-        let mut members: HashMap<Node, Vec<(Node, i32)>> = HashMap::new();
+        let size = self.size as usize;
+        // Groups: each root's members with their offsets.
+        let mut members: Vec<Vec<(Node, i32)>> = vec![Vec::new(); nodes];
         let mut root_of = vec![(0, 0); nodes];
         for n in 0..nodes as Node {
-            let (r, o) = joins.find(n);
+            let (r, o) = self.joins.find(n);
             root_of[n as usize] = (r, o);
-            members.entry(r).or_default().push((n, o));
+            members[r as usize].push((n, o));
         }
-        // Alignment each group's base must meet: (modulus, residue) pairs.
-        let mut aligned: HashMap<Node, Vec<(i32, i32)>> = HashMap::new();
-        for occ in self.occurrences.iter().flatten().flatten().flatten() {
+        // Alignment each group's base must meet: (modulus, offset) pairs.
+        let mut aligned: Vec<Vec<(i32, i32)>> = vec![Vec::new(); nodes];
+        for occ in self.occurrences.iter().flatten() {
             if occ.width > 1 && occ.nodes.len() == occ.width as usize {
                 let (r, o) = root_of[occ.nodes[0] as usize];
                 let a = self.space.alignment[occ.width.trailing_zeros() as usize] as i32;
-                aligned.entry(r).or_default().push((a, o));
+                if !aligned[r as usize].contains(&(a, o)) {
+                    aligned[r as usize].push((a, o));
+                }
             }
         }
         let words = (self.points as usize).div_ceil(64);
-        let mut busy = vec![vec![0u64; words]; size as usize];
+        let mut busy = vec![0u64; words * size];
         for &(u, p) in &self.reserved {
-            busy[u as usize][p as usize / 64] |= 1 << (p % 64);
+            busy[u as usize * words + p as usize / 64] |= 1 << (p % 64);
         }
-        let mut place: Vec<Option<Unit>> = vec![None; nodes];
-        let mut used = 0u16;
-        let occupy = |busy: &mut Vec<Vec<u64>>, n: Node, u: Unit| {
-            for &(s, e) in &self.ranges[n as usize] {
+        let occupy = |busy: &mut [u64], n: Node, u: Unit| {
+            for (s, e) in self.ranges_of(n) {
                 for (w, mask) in words_of(s, e) {
-                    busy[u as usize][w] |= mask;
+                    busy[u as usize * words + w] |= mask;
                 }
             }
         };
-        let pinned = |root: Node, joins: &Joins| {
-            joins.broken[root as usize]
-                || members[&root].iter().any(|&(n, _)| self.fixed[n as usize])
-                || members[&root].iter().any(|&(n, o)| {
-                    let (m, mo) = members[&root][0];
-                    self.original[n as usize] as i32 - o != self.original[m as usize] as i32 - mo
-                })
+        let free = |busy: &[u64], n: Node, u: Unit| {
+            self.ranges_of(n).all(|(s, e)| {
+                words_of(s, e).all(|(w, mask)| busy[u as usize * words + w] & mask == 0)
+            })
         };
+        let mut place: Vec<Option<Unit>> = vec![None; nodes];
+        let mut used = 0u16;
         // Pinned groups first, where the allocator put them.
         let mut free_groups = Vec::new();
-        for (&root, group) in &members {
-            if pinned(root, &joins) {
+        for (root, group) in members.iter().enumerate() {
+            let Some(&(m, mo)) = group.first() else {
+                continue;
+            };
+            let pinned = self.joins.broken[root]
+                || group.iter().any(|&(n, o)| {
+                    self.fixed[n as usize]
+                        || self.original[n as usize] as i32 - o
+                            != self.original[m as usize] as i32 - mo
+                });
+            if pinned {
                 for &(n, _) in group {
                     let u = self.original[n as usize];
                     place[n as usize] = Some(u);
@@ -602,7 +724,7 @@ impl Plan {
             } else {
                 let start = group
                     .iter()
-                    .flat_map(|&(n, _)| self.ranges[n as usize].iter().map(|r| r.0))
+                    .flat_map(|&(n, _)| self.ranges_of(n).map(|r| r.0))
                     .min()
                     .unwrap_or(u32::MAX);
                 free_groups.push((start, root));
@@ -619,17 +741,13 @@ impl Plan {
             hints[x as usize].push(y);
             hints[y as usize].push(x);
         }
-        let free = |busy: &Vec<Vec<u64>>, n: Node, u: Unit| {
-            self.ranges[n as usize]
-                .iter()
-                .all(|&(s, e)| words_of(s, e).all(|(w, mask)| busy[u as usize][w] & mask == 0))
-        };
+        let mut candidates = Vec::new();
         for (_, root) in free_groups {
-            let group = &members[&root];
+            let group = &members[root];
             let low = group.iter().map(|&(_, o)| o).min()?;
             let high = group.iter().map(|&(_, o)| o).max()?;
-            let rules = aligned.get(&root).map(Vec::as_slice).unwrap_or(&[]);
-            let fits = |base: i32, busy: &Vec<Vec<u64>>, place: &Vec<Option<Unit>>| {
+            let rules = &aligned[root];
+            let fits = |base: i32, busy: &[u64], place: &[Option<Unit>]| {
                 if base + low < 0 || base + high >= size as i32 {
                     return false;
                 }
@@ -645,16 +763,18 @@ impl Plan {
                             .all(|&m| place[m as usize] != Some(u))
                 })
             };
-            let hinted = group.iter().flat_map(|&(n, o)| {
-                hints[n as usize]
-                    .iter()
-                    .filter_map(|&m| place[m as usize])
-                    .map(move |u| u as i32 - o)
-                    .collect::<Vec<_>>()
-            });
-            let candidates: Vec<i32> = hinted.chain(-low..size as i32 - high).collect();
+            candidates.clear();
+            for &(n, o) in group {
+                for &m in &hints[n as usize] {
+                    if let Some(u) = place[m as usize] {
+                        candidates.push(u as i32 - o);
+                    }
+                }
+            }
+            candidates.extend(-low..size as i32 - high);
             let base = candidates
-                .into_iter()
+                .iter()
+                .copied()
                 .find(|&base| fits(base, &busy, &place))?;
             for &(n, o) in group {
                 let u = (base + o) as Unit;
@@ -671,39 +791,39 @@ impl Plan {
 
     /// Checks the placement (debug builds): following the new places through the code,
     /// every read finds the web it read before in the unit it now reads.
-    fn check<I>(&self, blocks: &[Vec<I>], succs: &[Vec<usize>], places: &[Unit]) {
+    fn check(&mut self, succs: &[Vec<usize>], places: &[Unit]) {
         const UNDEFINED: Node = Node::MAX;
         const MIXED: Node = Node::MAX - 1;
-        let mut joins = Joins {
-            parent: self.joins.parent.clone(),
-            offset: self.joins.offset.clone(),
-            broken: self.joins.broken.clone(),
-        };
-        let size = (self.space.limit - self.space.first) as usize;
+        let size = self.size as usize;
+        let blocks = self.block_starts.len() - 1;
         // The web root in each unit at each block's entry.
-        let mut entry: Vec<Option<Vec<Node>>> = vec![None; blocks.len()];
+        let mut entry: Vec<Option<Vec<Node>>> = vec![None; blocks];
         entry[0] = Some(vec![UNDEFINED; size]);
         let mut work = vec![0usize];
         while let Some(b) = work.pop() {
             let mut state = entry[b].clone().expect("queued blocks have an entry state");
-            for (i, occs) in self.occurrences[b].iter().enumerate() {
-                for o in occs.iter().flatten() {
-                    if matches!(o.role, Role::Use | Role::LateUse) {
-                        for &n in &o.nodes {
-                            let u = places[n as usize] as usize;
-                            let web = joins.find(n).0;
-                            debug_assert!(
-                                state[u] == web || state[u] == UNDEFINED,
-                                "recoloring: block {b} instruction {i} reads unit {u}, \
-                                 which holds another value"
-                            );
+            for g in self.block_starts[b]..self.block_starts[b + 1] {
+                let ops = self.op_starts[g]..self.op_starts[g + 1];
+                for reads in [true, false] {
+                    for k in ops.clone() {
+                        let Some(o) = &self.occurrences[k] else {
+                            continue;
+                        };
+                        if o.role.reads() != reads {
+                            continue;
                         }
-                    }
-                }
-                for o in occs.iter().flatten() {
-                    if matches!(o.role, Role::Def | Role::EarlyDef) {
-                        for &n in &o.nodes {
-                            state[places[n as usize] as usize] = joins.find(n).0;
+                        for n in o.nodes.clone() {
+                            let u = places[n as usize] as usize;
+                            let web = self.joins.find(n).0;
+                            if reads {
+                                debug_assert!(
+                                    state[u] == web || state[u] == UNDEFINED,
+                                    "recoloring: instruction {g} reads unit {u}, which holds \
+                                     another value"
+                                );
+                            } else {
+                                state[u] = web;
+                            }
                         }
                     }
                 }
@@ -727,24 +847,32 @@ impl Plan {
 
     /// Renames every movable operand to its first node's place.
     fn rewrite<I: MachInst>(&self, blocks: &mut [Vec<I>], places: &[Unit]) {
-        for (b, block) in blocks.iter_mut().enumerate() {
-            for (i, inst) in block.iter_mut().enumerate() {
-                let occs = &self.occurrences[b][i];
-                let mut k = 0;
-                inst.visit_operands(&mut |r, _| {
-                    if let Some(Some(occ)) = occs.get(k)
-                        && occ.movable
-                        && let Reg::Real { file, class, .. } = *r
-                    {
-                        *r = Reg::Real {
-                            file,
-                            class,
-                            hw: places[occ.nodes[0] as usize] + self.space.first,
-                        };
-                    }
-                    k += 1;
-                });
-            }
+        let mut k = 0;
+        for inst in blocks.iter_mut().flatten() {
+            inst.visit_operands(&mut |r, _| {
+                if let Some(occ) = &self.occurrences[k]
+                    && occ.movable
+                    && let Reg::Real { file, class, .. } = *r
+                {
+                    *r = Reg::Real {
+                        file,
+                        class,
+                        hw: places[occ.nodes[0] as usize] + self.space.first,
+                    };
+                }
+                k += 1;
+            });
+        }
+    }
+}
+
+impl Shape {
+    fn occurrence(&self, nodes: SmallVec<[Node; 4]>) -> Occurrence {
+        Occurrence {
+            role: self.role,
+            width: self.width,
+            nodes,
+            movable: !self.fixed,
         }
     }
 }
@@ -757,106 +885,4 @@ fn words_of(s: u32, e: u32) -> impl Iterator<Item = (usize, u64)> {
         let mask = (u64::MAX >> (63 - high)) & (u64::MAX << low);
         (w as usize, mask)
     })
-}
-
-/// An operand's role and units before nodes exist.
-#[derive(Clone, Debug)]
-struct Shape {
-    role: Role,
-    width: u16,
-    units: Vec<Unit>,
-    fixed: bool,
-    /// The use operand (visiting index) a two-address result is written into.
-    reuse: Option<usize>,
-}
-
-impl Shape {
-    fn occurrence(&self, nodes: Vec<Node>) -> Occurrence {
-        Occurrence {
-            role: self.role,
-            width: self.width,
-            nodes,
-            movable: !self.fixed,
-        }
-    }
-}
-
-/// Reads and writes of one instruction, as unit sets (a kept-lanes write also reads).
-fn reads_writes(ops: &[Option<Shape>], keeps_old: bool) -> (Units, Units) {
-    let (mut reads, mut writes) = (Units::new(), Units::new());
-    for s in ops.iter().flatten() {
-        let set = match s.role {
-            Role::Use | Role::LateUse => &mut reads,
-            Role::Def | Role::EarlyDef => &mut writes,
-        };
-        for &u in &s.units {
-            set.set(u, true);
-        }
-    }
-    if keeps_old {
-        reads.union(&writes);
-    }
-    (reads, writes)
-}
-
-/// The units live at the end of each block.
-fn liveness<I>(
-    blocks: &[Vec<I>],
-    succs: &[Vec<usize>],
-    shapes: &[Vec<Vec<Option<Shape>>>],
-    rules: &Rules<'_, I>,
-) -> Vec<Units> {
-    let n = blocks.len();
-    let summaries: Vec<Vec<(Units, Units)>> = (0..n)
-        .map(|b| {
-            (0..blocks[b].len())
-                .map(|i| reads_writes(&shapes[b][i], (rules.keeps_old)(&blocks[b], i)))
-                .collect()
-        })
-        .collect();
-    let mut live_in = vec![Units::new(); n];
-    let out = |live_in: &[Units], b: usize| {
-        let mut live = Units::new();
-        for &s in &succs[b] {
-            live.union(&live_in[s]);
-        }
-        live
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..n).rev() {
-            let mut live = out(&live_in, b);
-            for (reads, writes) in summaries[b].iter().rev() {
-                for u in writes.iter() {
-                    live.set(u, false);
-                }
-                live.union(reads);
-            }
-            changed |= live_in[b].union(&live);
-        }
-    }
-    (0..n).map(|b| out(&live_in, b)).collect()
-}
-
-/// The units live at the start of each block, from those live at its end.
-fn live_ins<I>(
-    blocks: &[Vec<I>],
-    shapes: &[Vec<Vec<Option<Shape>>>],
-    live_out: &[Units],
-    rules: &Rules<'_, I>,
-) -> Vec<Units> {
-    (0..blocks.len())
-        .map(|b| {
-            let mut live = live_out[b].clone();
-            for i in (0..blocks[b].len()).rev() {
-                let (reads, writes) = reads_writes(&shapes[b][i], (rules.keeps_old)(&blocks[b], i));
-                for u in writes.iter() {
-                    live.set(u, false);
-                }
-                live.union(&reads);
-            }
-            live
-        })
-        .collect()
 }

@@ -120,6 +120,11 @@ impl Bits {
     }
 }
 
+/// Whether `inst` copies registers to themselves (or nothing at all).
+pub fn is_self_copy(inst: &Inst) -> bool {
+    unit_copies(inst).is_some_and(|copies| copies.iter().all(|(d, s)| d == s))
+}
+
 /// The unit copies `inst` makes, (destination, source), when it is nothing but copies
 /// within one file.
 fn unit_copies(inst: &Inst) -> Option<Vec<(Unit, Unit)>> {
