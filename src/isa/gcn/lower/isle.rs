@@ -204,6 +204,11 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn fminmax32(&mut self, max: bool, x: Value, y: Value) -> Reg {
         let (core, (a, b)) = self.minmax_core(max, x, y, super::operands::MINMAX_CHAIN_DEPTH);
+        if self.never_nan(a, super::operands::MINMAX_CHAIN_DEPTH)
+            && self.never_nan(b, super::operands::MINMAX_CHAIN_DEPTH)
+        {
+            return core;
+        }
         let (a, b) = (self.put_in_src(a), self.put_in_src(b));
         let unordered = self.vcmp(&Op::VCmpUF32, a, b);
         self.cndmask(Src::Reg(core), Src::Imm(0x7fc0_0000), unordered)
@@ -615,6 +620,10 @@ impl generated::Context for IsleContext<'_, '_> {
             Opcode::Ushr if self.const64_of(args[1]) == Some(24) => Some((args[0], 3)),
             _ => None,
         }
+    }
+
+    fn nan_avoiding_select(&mut self, c: Value, x: Value, y: Value) -> Option<Reg> {
+        self.nan_avoiding_minmax(c, x, y)
     }
 
     fn sdwa_select(&mut self, inst: ir::Inst) -> Option<Reg> {

@@ -31,6 +31,7 @@ mod isle;
 pub mod linear;
 mod memory;
 pub mod merge;
+mod nan_avoiding;
 mod operands;
 mod sub_dword;
 
