@@ -22,9 +22,10 @@
 //!    only when it is that source exactly (a multi-instruction sequence may write part of
 //!    its result before it reads all of a source; the allocator's aligned classes never
 //!    let them overlap otherwise).
-//! 4. *Placement*: groups in order of their first point, each at the first place (a copy's
-//!    partner's first) where its units are free for its live ranges and aligned for every
-//!    wide operand.
+//! 4. *Placement*: first a copy joins its source when both then hold one value wherever
+//!    both live (`Plan::coalesce_copies`); then groups in order of their first point, each
+//!    at the first place (a copy's partner's first) where its units are free for its live
+//!    ranges and aligned for every wide operand.
 //!
 //! The new placement is kept only when it uses no more registers than the allocator's.
 
@@ -65,6 +66,7 @@ pub fn run<I: MachInst>(
     let Some(mut plan) = Plan::new(blocks, succs, space, rules) else {
         return false;
     };
+    plan.coalesce_copies();
     let Some(places) = plan.place() else {
         return false;
     };
@@ -231,6 +233,8 @@ struct Plan {
     original: Vec<Unit>,
     /// Nodes that must keep their unit (and with them their group).
     fixed: Vec<bool>,
+    /// Nodes that stand for a definition (the others: values live into a block).
+    defines: Vec<bool>,
     /// Live ranges (inclusive program points) as (node, first, last), then grouped by node:
     /// node `n`'s are `ranges[range_starts[n]..range_starts[n + 1]]`.
     ranges: Vec<(Node, u32, u32)>,
@@ -241,8 +245,9 @@ struct Plan {
     reserved: Vec<(Unit, u32)>,
     /// Node pairs that must not share a unit.
     conflicts: Vec<(Node, Node)>,
-    /// Node pairs a copy joins.
+    /// Node pairs a copy joins, (destination, source); `copies` groups them by copy.
     hints: Vec<(Node, Node)>,
+    copies: Vec<std::ops::Range<usize>>,
     points: u32,
     /// Registers the allocator's placement uses (one past the highest unit).
     used: u16,
@@ -274,12 +279,14 @@ impl Plan {
             joins: Joins::default(),
             original: Vec::new(),
             fixed: Vec::new(),
+            defines: Vec::new(),
             ranges: Vec::new(),
             range_starts: Vec::new(),
             exits: Vec::new(),
             reserved: Vec::new(),
             conflicts: Vec::new(),
             hints: Vec::new(),
+            copies: Vec::new(),
             points: 0,
             used: 0,
         };
@@ -347,6 +354,7 @@ impl Plan {
     fn node(&mut self, unit: Unit) -> Node {
         self.original.push(unit);
         self.fixed.push(false);
+        self.defines.push(false);
         self.joins.add()
     }
 
@@ -468,6 +476,7 @@ impl Plan {
                     let mut nodes = SmallVec::new();
                     for (j, &u) in s.units.iter().enumerate() {
                         let n = self.node(u);
+                        self.defines[n as usize] = true;
                         let old = current[u as usize];
                         if keeps_old && old != NONE {
                             self.joins.join(old, n, 0);
@@ -639,6 +648,7 @@ impl Plan {
                         }
                     }
                 }
+                let first_hint = self.hints.len();
                 for (dst, src) in (rules.copies)(inst) {
                     if dst.file() != self.space.file || src.file() != self.space.file {
                         continue;
@@ -656,7 +666,137 @@ impl Plan {
                         self.hints.push((x, y));
                     }
                 }
+                if self.hints.len() > first_hint {
+                    self.copies.push(first_hint..self.hints.len());
+                }
             }
+        }
+    }
+
+    /// Step 4, first: a copy whose destination holds nothing but the copied value shares
+    /// its source's place, so the copy goes. Sound when the source is not written while
+    /// the destination lives (both then hold one value wherever both live), the copy is
+    /// the destination's only definition, and the groups merged put no two other values
+    /// that live at once in one unit. Groups with fixed units are left alone.
+    fn coalesce_copies(&mut self) {
+        let nodes = self.original.len();
+        let mut members: Vec<Vec<Node>> = vec![Vec::new(); nodes];
+        for n in 0..nodes as Node {
+            let root = self.joins.find(n).0;
+            members[root as usize].push(n);
+        }
+        let mut aligned: Vec<Vec<(i32, i32)>> = vec![Vec::new(); nodes];
+        for occ in self.occurrences.iter().flatten() {
+            if occ.width > 1 && occ.nodes.len() == occ.width as usize {
+                let (r, o) = self.joins.find(occ.nodes[0]);
+                let a = self.space.alignment[occ.width.trailing_zeros() as usize] as i32;
+                aligned[r as usize].push((a, o));
+            }
+        }
+        let mut conflicts: Vec<Vec<Node>> = vec![Vec::new(); nodes];
+        for &(a, b) in &self.conflicts {
+            conflicts[a as usize].push(b);
+            conflicts[b as usize].push(a);
+        }
+        for copy in self.copies.clone() {
+            let pairs: Vec<(Node, Node)> = self.hints[copy].to_vec();
+            let (x, y) = pairs[0];
+            let ((rx, ox), (ry, oy)) = (self.joins.find(x), self.joins.find(y));
+            if rx == ry {
+                continue;
+            }
+            // One destination group and one source group, at one distance.
+            let mut same = true;
+            for &(a, b) in &pairs {
+                let ((ra, oa), (rb, ob)) = (self.joins.find(a), self.joins.find(b));
+                same &= ra == rx && rb == ry && oa - ob == ox - oy;
+            }
+            let gx: Vec<(Node, i32)> = members[rx as usize]
+                .iter()
+                .map(|&n| (n, self.joins.find(n).1))
+                .collect();
+            // `y`'s group placed so that each source sits where its destination does.
+            let gy: Vec<(Node, i32)> = members[ry as usize]
+                .iter()
+                .map(|&n| (n, self.joins.find(n).1 - oy + ox))
+                .collect();
+            let offsets: Vec<i32> = pairs.iter().map(|&(a, _)| self.joins.find(a).1).collect();
+            let free = |g: &[(Node, i32)]| g.iter().all(|&(n, _)| !self.fixed[n as usize]);
+            if !same
+                || self.joins.broken[rx as usize]
+                || self.joins.broken[ry as usize]
+                || !free(&gx)
+                || !free(&gy)
+            {
+                continue;
+            }
+            let web = |g: &[(Node, i32)], o: i32| -> Vec<Node> {
+                g.iter().filter(|e| e.1 == o).map(|e| e.0).collect()
+            };
+            let mut sound = true;
+            let mut copied: Vec<(i32, Vec<Node>, Vec<Node>)> = Vec::new();
+            for (&(a, _), &o) in pairs.iter().zip(&offsets) {
+                let (web_x, web_y) = (web(&gx, o), web(&gy, o));
+                // The copy defines the destination's web alone.
+                sound &= !web_x.iter().any(|&n| n != a && self.defines[n as usize]);
+                // The source is not written while the destination lives.
+                for p in web_y
+                    .iter()
+                    .filter(|&&n| self.defines[n as usize])
+                    .filter_map(|&n| self.ranges_of(n).map(|r| r.0).min())
+                {
+                    sound &= !web_x
+                        .iter()
+                        .any(|&n| self.ranges_of(n).any(|(s, e)| s < p && p <= e));
+                }
+                copied.push((o, web_x, web_y));
+            }
+            if !sound {
+                continue;
+            }
+            // No other two values of the merged group in one unit at once, and alignments
+            // that one base can meet.
+            let overlap = |a: Node, b: Node| {
+                self.ranges_of(a)
+                    .any(|(s, e)| self.ranges_of(b).any(|(t, f)| s <= f && t <= e))
+            };
+            let same_value = |a: Node, b: Node, o: i32| {
+                copied
+                    .iter()
+                    .any(|(p, wx, wy)| *p == o && wx.contains(&a) && wy.contains(&b))
+            };
+            let collide = gx.iter().any(|&(a, oa)| {
+                gy.iter()
+                    .any(|&(b, ob)| oa == ob && !same_value(a, b, oa) && overlap(a, b))
+            });
+            let rules: Vec<(i32, i32)> = aligned[rx as usize]
+                .iter()
+                .copied()
+                .chain(aligned[ry as usize].iter().map(|&(a, o)| (a, o - oy + ox)))
+                .collect();
+            let alignable =
+                (0..4).any(|base: i32| rules.iter().all(|&(a, o)| (base + o).rem_euclid(a) == 0));
+            // (The copy's own destination and source units may meet: a unit copied to
+            // itself.)
+            let conflicting = gx.iter().chain(&gy).any(|&(a, oa)| {
+                conflicts[a as usize].iter().any(|&b| {
+                    !pairs.contains(&(a, b))
+                        && !pairs.contains(&(b, a))
+                        && gx.iter().chain(&gy).any(|&(c, oc)| c == b && oc == oa)
+                })
+            });
+            if collide || !alignable || conflicting {
+                continue;
+            }
+            self.joins.join(x, y, 0);
+            let root = self.joins.find(x).0;
+            let gone = if root == rx { ry } else { rx };
+            let moved = std::mem::take(&mut members[gone as usize]);
+            members[root as usize].extend(moved);
+            // The rules were relative to `x`'s old root, where `x` sat at `ox`.
+            let fx = self.joins.find(x).1;
+            aligned[root as usize] = rules.iter().map(|&(a, o)| (a, o - ox + fx)).collect();
+            aligned[gone as usize].clear();
         }
     }
 
@@ -705,15 +845,11 @@ impl Plan {
         // Pinned groups first, where the allocator put them.
         let mut free_groups = Vec::new();
         for (root, group) in members.iter().enumerate() {
-            let Some(&(m, mo)) = group.first() else {
+            if group.is_empty() {
                 continue;
-            };
-            let pinned = self.joins.broken[root]
-                || group.iter().any(|&(n, o)| {
-                    self.fixed[n as usize]
-                        || self.original[n as usize] as i32 - o
-                            != self.original[m as usize] as i32 - mo
-                });
+            }
+            let pinned =
+                self.joins.broken[root] || group.iter().any(|&(n, _)| self.fixed[n as usize]);
             if pinned {
                 for &(n, _) in group {
                     let u = self.original[n as usize];

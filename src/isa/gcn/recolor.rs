@@ -173,6 +173,50 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_of_a_value_shares_its_place() {
+        // v[8:9] copies v[4:5], which a shift then overwrites while the copy is still to
+        // be stored: the copy and its source become one value in one place, the copy goes
+        // and the shift writes elsewhere.
+        let shift = |dst, src| Inst::Valu {
+            op: Op::VLshlrevB64,
+            dst: Some(dst),
+            sdst: None,
+            srcs: [Src::Imm(2), Src::Reg(src)].into_iter().collect(),
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc: false,
+            sdwa: None,
+        };
+        let out = one_block(vec![
+            add(vgpr(4), vgpr(0), vgpr(1)),
+            add(vgpr(5), vgpr(2), vgpr(3)),
+            Inst::Copy {
+                dst: vpair(8),
+                src: vpair(4),
+            },
+            shift(vpair(4), vpair(4)),
+            store(vpair(0), vpair(4)),
+            store(vpair(2), vpair(8)),
+        ]);
+        assert_eq!(out.len(), 6, "{out:?}");
+        let [
+            _,
+            _,
+            Inst::Copy { dst, src },
+            Inst::Valu {
+                dst: Some(shifted), ..
+            },
+            ..,
+        ] = &out[..]
+        else {
+            panic!("{out:?}");
+        };
+        assert_eq!(dst, src, "a copy to itself, which emission drops");
+        assert_ne!(shifted, src);
+    }
+
+    #[test]
     fn a_sequence_never_writes_a_source_it_reads_later() {
         // A 64-bit subtract (low instruction, then high) into a return pair fixed at v[1:2]:
         // its first source must not be v[0:1], whose high half the low instruction writes.
