@@ -535,6 +535,19 @@ impl generated::Context for IsleContext<'_, '_> {
         self.high_half_zero(value, HIGH_ZERO_DEPTH).then_some(value)
     }
 
+    fn high_amount(&mut self, amount: Value) -> Option<u32> {
+        let k = self.const64_of(amount)? & 63;
+        (k >= 32).then(|| k as u32 - 32)
+    }
+
+    fn high_word_shift(&mut self, op: &Op, k: u32, x: Value) -> Reg {
+        let high = self.high_word(x);
+        match high {
+            Src::Reg(r) if k == 0 => r,
+            _ => self.valu(*op, &[Src::Imm(k), high], RegClass::Int),
+        }
+    }
+
     fn mul_wide(&mut self, x: Value, y: Value) -> Reg {
         let (a, b) = (
             self.low_word(x, LOW_WORD_DEPTH),

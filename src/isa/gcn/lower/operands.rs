@@ -465,6 +465,50 @@ impl IsleContext<'_, '_> {
         dst
     }
 
+    /// The high word of the 64-bit `x`; of a product, computed alone.
+    pub(super) fn high_word(&mut self, x: Value) -> Src {
+        // (a.hi·2^32 + a.lo)(b.hi·2^32 + b.lo) has high word
+        // mul_hi(a.lo, b.lo) + a.lo·b.hi + a.hi·b.lo (mod 2^32).
+        if let Some(inst) = self.def_inst(x)
+            && let InstructionData::Binary {
+                opcode: Opcode::Imul,
+                args: [a, b],
+            } = self.lower.dfg().insts[inst]
+        {
+            let halves = |this: &mut Self, v: Value| -> [Option<Src>; 2] {
+                if let Some(c) = this.const64_of(v) {
+                    return [c as u32, (c >> 32) as u32].map(|h| (h != 0).then_some(Src::Imm(h)));
+                }
+                if this.high_half_zero(v, HIGH_ZERO_DEPTH) {
+                    return [Some(this.low_word(v, super::memory::LOW_WORD_DEPTH)), None];
+                }
+                let pair = this.put_in_vsrc_pair(v);
+                [false, true].map(|hi| Some(Src::Reg(this.half(pair, hi))))
+            };
+            let [a_lo, a_hi] = halves(self, a);
+            let [b_lo, b_hi] = halves(self, b);
+            let mut terms = Vec::new();
+            if let (Some(p), Some(q)) = (a_lo, b_lo) {
+                terms.push(self.valu(Op::VMulHiU32, &[p, q], RegClass::Int));
+            }
+            for (p, q) in [(a_lo, b_hi), (a_hi, b_lo)] {
+                if let (Some(p), Some(q)) = (p, q) {
+                    terms.push(self.valu(Op::VMulLoU32, &[p, q], RegClass::Int));
+                }
+            }
+            let Some((&first, rest)) = terms.split_first() else {
+                return Src::Imm(0);
+            };
+            let sum = rest.iter().fold(first, |acc, &t| {
+                let add = without_carry(Op::VAddU32, self.backend.generation);
+                self.valu(add, &[Src::Reg(acc), Src::Reg(t)], RegClass::Int)
+            });
+            return Src::Reg(sum);
+        }
+        let pair = self.put_in_vsrc_pair(x);
+        Src::Reg(self.half(pair, true))
+    }
+
     /// The low 32 bits of the integer `value`, in 32-bit operations where it is an
     /// `iconst`, an `uextend` of an i32, an `iadd`, `imul`, `band`, `bor` or `bxor` of such
     /// values, or an `ishl` of one by a constant (the low word of each result depends only
