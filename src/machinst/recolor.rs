@@ -41,6 +41,9 @@ pub struct Space {
     pub limit: u16,
     /// Alignment of a 1-, 2- and 4-register operand (GCN: 1, 2, 4).
     pub alignment: [u16; 3],
+    /// Values read or written as single registers stay below this (NV50: the short and
+    /// immediate forms name `$r0`–`$r63`, and the allocator keeps singles there).
+    pub single_limit: u16,
 }
 
 /// What a target says about its instructions beyond their operands.
@@ -51,6 +54,9 @@ pub struct Rules<'a, I> {
     /// Whether an instruction is one machine instruction, which reads all its sources
     /// before it writes: its results may then share units with sources of other widths.
     pub single: &'a dyn Fn(&I) -> bool,
+    /// Whether an instruction's registers of the space must stay where the allocator put
+    /// them (an encoding that reaches only some registers).
+    pub pinned: &'a dyn Fn(&I) -> bool,
     /// The single registers an instruction copies, (destination, source): placing both
     /// in one register makes the copy go.
     pub copies: &'a dyn Fn(&I) -> Vec<(Reg, Reg)>,
@@ -296,7 +302,14 @@ impl Plan {
             plan.block_starts.push(plan.op_starts.len());
             for inst in block.iter_mut() {
                 plan.op_starts.push(shapes.len());
-                inst.visit_operands(&mut |r, kind| shapes.push(plan.shape(*r, kind)));
+                let pinned = (rules.pinned)(inst);
+                inst.visit_operands(&mut |r, kind| {
+                    let shape = plan.shape(*r, kind).map(|s| Shape {
+                        fixed: s.fixed || pinned,
+                        ..s
+                    });
+                    shapes.push(shape);
+                });
             }
         }
         plan.block_starts.push(plan.op_starts.len());
@@ -823,6 +836,16 @@ impl Plan {
                 }
             }
         }
+        // Nodes read or written as single registers.
+        let mut single = vec![false; nodes];
+        for occ in self.occurrences.iter().flatten() {
+            if occ.width == 1 {
+                for &n in &occ.nodes {
+                    single[n as usize] = true;
+                }
+            }
+        }
+        let single_limit = self.space.single_limit.saturating_sub(self.space.first) as i32;
         let words = (self.points as usize).div_ceil(64);
         let mut busy = vec![0u64; words * size];
         for &(u, p) in &self.reserved {
@@ -893,7 +916,8 @@ impl Plan {
                 }
                 group.iter().all(|&(n, o)| {
                     let u = (base + o) as Unit;
-                    free(busy, n, u)
+                    (!single[n as usize] || base + o < single_limit)
+                        && free(busy, n, u)
                         && conflicts[n as usize]
                             .iter()
                             .all(|&m| place[m as usize] != Some(u))

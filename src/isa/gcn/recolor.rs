@@ -19,6 +19,7 @@ pub fn run(
     let rules = Rules {
         keeps_old: &keeps_old,
         single: &single,
+        pinned: &|_| false,
         copies: &copies,
     };
     let vgprs = Space {
@@ -26,12 +27,14 @@ pub fn run(
         first: 0,
         limit: vgpr_limit,
         alignment: regs::ALIGNMENT,
+        single_limit: vgpr_limit,
     };
     let sgprs = Space {
         file: SGPR,
         first: first_sgpr,
         limit: sgpr_limit,
         alignment: regs::ALIGNMENT,
+        single_limit: sgpr_limit,
     };
     let v = recolor::run(blocks, succs, &vgprs, &rules);
     let s = recolor::run(blocks, succs, &sgprs, &rules);

@@ -288,6 +288,12 @@ fn coalesce_one(
     true
 }
 
+/// Whether `inst` copies `$r` registers to themselves (and nothing else).
+pub fn is_self_copy(inst: &Inst) -> bool {
+    let units = unit_copies(inst);
+    !units.is_empty() && units.iter().all(|(d, s)| d == s)
+}
+
 /// The (destination, source) unit copies of `inst` (a copy or `Combine` within `$r`).
 fn unit_copies(inst: &Inst) -> Vec<(u16, u16)> {
     copies(inst)

@@ -14,6 +14,7 @@ pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
 pub mod propagate_copies;
+pub mod recolor;
 pub mod reconverge;
 pub mod regs;
 pub mod uniform_values;
@@ -185,6 +186,13 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .collect();
     let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
     copies::run(&mut blocks, &succs, variant);
+    // Values of every width placed again in shared registers; copies that now copy a
+    // register to itself go.
+    if recolor::run(&mut blocks, &succs) {
+        for block in &mut blocks {
+            block.retain(|inst| !copies::is_self_copy(inst));
+        }
+    }
     // A block after the function's own (an edge block, a `br_table` compare block) belongs
     // to the function block it was made for: its first predecessor's.
     let origin: Vec<usize> = (0..vcode.blocks.len())
