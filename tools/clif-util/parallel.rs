@@ -40,7 +40,11 @@ pub fn compare(
         "target",
         "functions",
         "1 thread",
-        format!("{threads} threads"),
+        if threads == 1 {
+            "1 thread".to_string()
+        } else {
+            format!("{threads} threads")
+        },
         "speed-up"
     );
     let (mut one_total, mut many_total) = (Duration::ZERO, Duration::ZERO);
