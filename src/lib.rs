@@ -5,7 +5,9 @@
 //! at the version wavelift is built with, as is [`cranelift_codegen`]), or parses `.clif`
 //! text with `cranelift-reader`, and calls [`compile`] or [`compile_function`] with a
 //! [`Target`]. GPU operations CLIF has no opcode for (work-item ids and the like) are
-//! calls to the [`intrinsics`]. The calling convention says what a function is:
+//! calls to the [`intrinsics`]. Many functions at once compile on all cores with
+//! [`compile_many`], a module into one object file with [`compile_module`]. The calling
+//! convention says what a function is:
 //! `system_v` for a kernel, `fast` for a device function (`docs/ir.md` in the repository
 //! documents the CLIF accepted and the ABI; `docs/targets.md` the targets).
 //!
@@ -75,6 +77,7 @@
 extern crate alloc;
 
 pub mod intrinsics;
+mod parallel;
 mod target;
 
 // The backend's internals are private to a front end. The `test-support` feature makes
@@ -272,11 +275,61 @@ pub fn compile_function(
     backend.compile(&func)
 }
 
+/// Compiles each of `funcs` for `target` on all the cores the system offers
+/// ([`std::thread::available_parallelism`]) and returns each function's result, in the
+/// order of `funcs`: for a front end with many independent functions at once, a shader
+/// cache being warmed, say. Each result is the one [`compile_function`] gives, byte for
+/// byte, whichever thread compiled it; one function's error does not stop the others.
+///
+/// ```
+/// use wavelift::Target;
+///
+/// let funcs = cranelift_reader::parse_functions(
+///     "function %add(i32, i32) -> i32 fast {
+///      block0(v0: i32, v1: i32):
+///          v2 = iadd v0, v1
+///          return v2
+///      }
+///      function %wide(i128) -> i128 fast {
+///      block0(v0: i128):
+///          return v0
+///      }",
+/// )?;
+/// let target = Target::parse("gfx900")?;
+/// let results = wavelift::compile_many(&funcs, &target);
+/// assert_eq!(results[0], wavelift::compile_function(&funcs[0], &target));
+/// assert_eq!(results[1].as_ref().unwrap_err().function, "%wide");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Everything wavelift takes and returns is [`Send`] and [`Sync`], and compiling shares no
+/// state between functions, so a front end with a thread pool of its own may as well call
+/// [`compile_function`] from each of its threads.
+pub fn compile_many(
+    funcs: &[ir::Function],
+    target: &Target,
+) -> Vec<Result<CompiledCode, CompileError>> {
+    compile_many_with_threads(funcs, target, parallel::all_cores())
+}
+
+/// [`compile_many`] on at most `threads` threads, the caller's among them: one compiles
+/// the functions one after the other on the caller's thread, and so does zero.
+pub fn compile_many_with_threads(
+    funcs: &[ir::Function],
+    target: &Target,
+    threads: usize,
+) -> Vec<Result<CompiledCode, CompileError>> {
+    parallel::map(funcs, threads, |func| compile_function(func, target))
+}
+
 /// Compiles every function of a module for `target` and writes them into one object file:
 /// for GCN an AMDGPU HSA code object (ELF, code object version 5) with each kernel's code,
 /// kernel descriptor (`NAME.kd`) and metadata, the device functions as local symbols
 /// (`docs/objects.md` in the repository describes it). Each function's symbol is its CLIF
 /// name without the `%`. NV50 has no object format yet: that is an error.
+///
+/// The functions are compiled on all cores, as by [`compile_many`]; when some cannot be
+/// compiled, the error is the first of them in the order of `funcs`.
 ///
 /// ```
 /// use wavelift::Target;
@@ -297,12 +350,13 @@ pub fn compile_module(funcs: &[ir::Function], target: &Target) -> Result<Vec<u8>
     let backend = isa::backend(target.arch);
     let functions = funcs
         .iter()
-        .map(|func| {
+        .zip(compile_many(funcs, target))
+        .map(|(func, compiled)| {
             let name = func.name.to_string();
             Ok(isa::ObjectFunction {
                 name: name.strip_prefix('%').unwrap_or(&name).to_string(),
                 signature: func.signature.clone(),
-                compiled: compile_function(func, target)?,
+                compiled: compiled?,
             })
         })
         .collect::<Result<Vec<_>, CompileError>>()?;

@@ -6,7 +6,7 @@ use crate::compile::compile_guarded;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use wavelift::{Target, ir};
 
@@ -55,8 +55,25 @@ pub struct Args {
     #[arg(long, value_name = "NOUVEAU_COMPILER")]
     compare_nouveau: Option<PathBuf>,
 
-    /// The GCN generations for `--compare-llc` [default: gfx600,gfx700,gfx803,gfx900], or
-    /// the NV50 chips for `--compare-nouveau` [default: nv50,gt200].
+    /// Instead of compile speed per function: the functions compiled, `--copies` times
+    /// over, once on one thread and once on `--threads` threads (`wavelift::compile_many`),
+    /// for each of `--generations`: both wall times and the speed-up (docs/perf.md). The
+    /// paths default to `bench/kernels`.
+    #[arg(long, conflicts_with_all = ["compare_llc", "compare_nouveau", "scaling"])]
+    parallel: bool,
+
+    /// With `--parallel`: how many times each function is in the workload (a shader cache
+    /// warms hundreds of shaders, not thirteen).
+    #[arg(long, default_value_t = 40)]
+    copies: usize,
+
+    /// With `--parallel`: the threads to compile on [default: the cores the system offers].
+    #[arg(long)]
+    threads: Option<usize>,
+
+    /// The GCN generations for `--compare-llc` [default: gfx600,gfx700,gfx803,gfx900], the
+    /// NV50 chips for `--compare-nouveau` [default: nv50,gt200], or the targets for
+    /// `--parallel` [default: gfx600,gfx700,gfx803,gfx900,nv50,gt200].
     #[arg(long, value_delimiter = ',')]
     generations: Vec<String>,
 
@@ -75,17 +92,32 @@ pub struct Args {
 }
 
 /// The global allocator of clif-util: the system allocator, counting live bytes, their
-/// peak and allocations, so that `bench` can report a compilation's memory.
+/// peak and allocations while [`measure_memory`] runs, so that `bench` can report a
+/// compilation's memory.
 pub struct Counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+// Counting is off but while `measure_memory` runs: the counters are shared by every thread,
+// and an atomic update of them on each allocation would make threads compiling in parallel
+// (`bench --parallel`) wait for each other's cache lines. Off, an allocation only reads
+// `COUNTING`, which no thread writes meanwhile.
+static COUNTING: AtomicBool = AtomicBool::new(false);
+// Live bytes since counting started: frees of older blocks make it negative.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
 fn grow(bytes: usize) {
-    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    if COUNTING.load(Ordering::Relaxed) {
+        let live = LIVE.fetch_add(bytes as isize, Ordering::Relaxed) + bytes as isize;
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn shrink(bytes: usize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        LIVE.fetch_sub(bytes as isize, Ordering::Relaxed);
+    }
 }
 
 // SAFETY: every call is forwarded to `System` with the same arguments; the counters do not
@@ -97,29 +129,31 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        shrink(layout.size());
         // SAFETY: the caller's contract for `dealloc` is passed on.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        shrink(layout.size());
         grow(new_size);
         // SAFETY: the caller's contract for `realloc` is passed on.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
 
-/// Peak live heap above what was live at the start, and allocations, while `f` runs.
+/// Peak live heap above what was live at the start, and allocations, while `f` runs (on
+/// this thread alone: the counters would mix other threads' allocations in).
 fn measure_memory<T>(f: impl FnOnce() -> T) -> (T, usize, u64) {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed);
+    LIVE.store(0, Ordering::Relaxed);
+    PEAK.store(0, Ordering::Relaxed);
+    ALLOCATIONS.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::SeqCst);
     let result = f();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    COUNTING.store(false, Ordering::SeqCst);
     (
         result,
-        peak,
-        ALLOCATIONS.load(Ordering::Relaxed) - allocations,
+        PEAK.load(Ordering::Relaxed) as usize,
+        ALLOCATIONS.load(Ordering::Relaxed),
     )
 }
 
@@ -139,6 +173,20 @@ pub(crate) fn clif_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), Stri
         out.push(path.to_path_buf());
     }
     Ok(())
+}
+
+/// Every function of `files`, each with its name for reports (`FILE: %name`).
+pub(crate) fn read_functions(files: &[PathBuf]) -> Result<Vec<(String, ir::Function)>, String> {
+    let mut functions = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+        let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
+        for f in parsed.functions {
+            functions.push((format!("{name}: {}", f.func.name), f.func));
+        }
+    }
+    Ok(functions)
 }
 
 struct Sample {
@@ -161,7 +209,7 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn bench(args: &Args) -> Result<(), String> {
-    if args.compare_llc || args.compare_nouveau.is_some() {
+    if args.compare_llc || args.compare_nouveau.is_some() || args.parallel {
         let roots = if args.paths.is_empty() {
             vec![PathBuf::from("bench/kernels")]
         } else {
@@ -175,6 +223,19 @@ fn bench(args: &Args) -> Result<(), String> {
             }
         };
         let repeat = args.repeat.max(1);
+        if args.parallel {
+            let threads = args
+                .threads
+                .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+                .unwrap_or(1);
+            return crate::parallel::compare(
+                &roots,
+                &targets(&["gfx600", "gfx700", "gfx803", "gfx900", "nv50", "gt200"]),
+                repeat,
+                args.copies.max(1),
+                threads,
+            );
+        }
         return match &args.compare_nouveau {
             Some(nouveau) => crate::compare_nouveau::compare(
                 &roots,
@@ -202,15 +263,7 @@ fn bench(args: &Args) -> Result<(), String> {
     for root in &roots {
         clif_files(root, &mut files)?;
     }
-    let mut functions: Vec<(String, ir::Function)> = Vec::new();
-    for file in &files {
-        let name = file.display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
-        let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
-        for f in parsed.functions {
-            functions.push((format!("{name}: {}", f.func.name), f.func));
-        }
-    }
+    let functions = read_functions(&files)?;
     // One untimed round finds the functions that compile and their memory.
     let mut samples = Vec::new();
     let mut skipped = 0;

@@ -9,6 +9,7 @@ mod compare_nouveau;
 mod compile;
 mod difftest;
 mod launch;
+mod parallel;
 mod run;
 mod test;
 
