@@ -55,6 +55,10 @@ pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Self::MInst>);
     /// At a block's start: EXEC = `mask`.
     fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize);
+    /// At the start of a block whose only edge comes from the block just before it, where
+    /// EXEC still holds that block's lanes: EXEC &= `lanes`, the edge's lanes (computed
+    /// there, as [`LinearBackend::edge_lanes`] gave them).
+    fn narrow_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, lanes: Lanes);
     fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize);
     /// A lane mask of all active lanes (EXEC).
     fn active_lanes(&self) -> Reg;
@@ -155,6 +159,12 @@ struct Plan {
     /// just before them: EXEC is already their lanes (or those of the loop's first
     /// iteration), so that edge and their start leave the mask alone.
     fallthrough: Vec<bool>,
+    /// The blocks (not loop headers) entered by one edge, a conditional one from the block
+    /// just before them: EXEC is that block's lanes at their start, so they narrow it to
+    /// the edge's lanes ([`LinearBackend::narrow_lanes`]) and need no mask.
+    narrowed: Vec<bool>,
+    /// The lanes of each `narrowed` block's edge, from its branch to its start.
+    narrowing: Vec<Option<Lanes>>,
     /// The loop headers whose only back edge is a `jump` from the loop's last block, just
     /// before its latch: EXEC is the lanes that continue already, so the latch need not
     /// set it (and with `fallthrough`, the header's mask is not needed at all).
@@ -397,6 +407,18 @@ impl Plan {
                 && edges[p].1.len() == 1
                 && firsts[&(t, false)].edge == (p, 0);
         }
+        let mut edges_into = vec![0usize; n + 1];
+        for (t, _) in edges.iter().flat_map(|(_, dests)| dests) {
+            edges_into[*t] += 1;
+        }
+        let mut narrowed = vec![false; n];
+        for (&p, &t) in layout.order.iter().zip(&layout.order[1..]) {
+            narrowed[t] = !ends_loop[layout.pos[p]]
+                && !layout.is_header(t)
+                && edges_into[t] == 1
+                && edges[p].1.len() > 1
+                && edges[p].1.iter().any(|(d, _)| *d == t);
+        }
         let mut back_jump = vec![false; n];
         for h in (0..n).filter(|&h| layout.is_header(h)) {
             let p = layout.order[layout.loop_end[h].expect("header")];
@@ -411,7 +433,7 @@ impl Plan {
             if header {
                 resets[t] = !firsts[&(t, true)].settable;
             }
-            if fallthrough[t] && (!header || back_jump[t]) {
+            if narrowed[t] || fallthrough[t] && (!header || back_jump[t]) {
                 continue;
             }
             let end = match header {
@@ -502,6 +524,8 @@ impl Plan {
             starts,
             resets,
             fallthrough,
+            narrowed,
+            narrowing: vec![None; n],
             back_jump,
             header_vars,
             mask_of,
@@ -786,7 +810,10 @@ pub fn lower_linearized<B: LinearBackend>(
             let mask = plan.mask_of[b];
             if !plan.fallthrough[b] {
                 let at = ctx.vcode.insts.len();
-                backend.enter_block(&mut ctx, mask);
+                match plan.narrowing[b].take() {
+                    Some(lanes) => backend.narrow_lanes(&mut ctx, lanes),
+                    None => backend.enter_block(&mut ctx, mask),
+                }
                 entered = Some(at..ctx.vcode.insts.len());
             }
             if plan.resets[b] {
@@ -955,6 +982,12 @@ fn lower_edges<B: LinearBackend>(
         let silent = t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]));
         let e = if silent {
             debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
+            backend.active_lanes()
+        } else if plan.narrowed[t] {
+            // The target's start takes the lanes; the edge is its only one, so it defines
+            // the target's parameters with plain moves (`start`) and masks nothing.
+            debug_assert!(start);
+            plan.narrowing[t] = Some(lanes);
             backend.active_lanes()
         } else {
             let mask = plan.mask_of[t];

@@ -118,7 +118,7 @@ pub(in crate::isa::gcn) fn mov64(dst: Reg, src: Src) -> Inst {
     }
 }
 
-/// `dst = exec & c` (`s_and_b64`) or `exec & ~c` (`s_andn2_b64`).
+/// `dst = exec & c` (`s_and_b64`) or `exec & ~c` (`s_andn2_b64`); `dst` may be EXEC.
 fn and64(op: Op, dst: Reg, c: Reg) -> Inst {
     Inst::Salu {
         op,
@@ -247,6 +247,15 @@ impl LinearBackend for GcnLower<'_> {
     fn enter_block(&self, ctx: &mut Lower<'_, Inst>, mask: usize) {
         let mask = self.load_mask(ctx, mask);
         ctx.emit(mov64(EXEC, Src::Reg(mask)));
+    }
+
+    fn narrow_lanes(&self, ctx: &mut Lower<'_, Inst>, lanes: Lanes) {
+        match self.case_lanes(ctx, lanes) {
+            Lanes::All => {}
+            Lanes::Where(c) => ctx.emit(and64(Op::SAndB64, EXEC, c)),
+            Lanes::WhereNot(c) => ctx.emit(and64(Op::SAndn2B64, EXEC, c)),
+            Lanes::Case(..) => unreachable!("compared by case_lanes"),
+        }
     }
 
     fn clear_mask(&self, ctx: &mut Lower<'_, Inst>, mask: usize) {
