@@ -1,0 +1,201 @@
+//! Before allocation: a result that is only copied is computed just before its copy when
+//! that lets it take the register of a value it reads.
+//!
+//! The typical case is a loop counter, `i' = i + 1` passed back to the header while `i` is
+//! still read after the add (`i * x`): `i` and `i'` are live at once, the allocator gives
+//! them two registers and the back edge a `v_mov_b32`. With the add moved after the last
+//! reader of `i`, `i` dies where `i'` is born, the allocator can give both one register,
+//! and the copy becomes a move of a register to itself. The same holds for any block
+//! argument (the copies that start the pending values of linearized code) and any value
+//! the copy's source reads for the last time.
+//!
+//! Moving is sound in VCode, where virtual registers are defined once: the instruction
+//! passes only instructions that do not write EXEC (a VALU instruction computes the lanes
+//! EXEC holds) nor a real register it reads. It is moved only when one of its sources is
+//! read for the last time between its place and its copy (and is not live after the
+//! block): then the source's life grows by what the result's shrinks, and the two no longer
+//! overlap.
+
+use super::inst::Inst;
+use crate::machinst::{MachInst, OperandKind, Reg, VCode};
+
+/// How far before its copy an instruction may be moved from.
+const WINDOW: usize = 64;
+
+fn is_use(kind: OperandKind) -> bool {
+    matches!(
+        kind,
+        OperandKind::Use | OperandKind::LateUse | OperandKind::UseFixed(_) | OperandKind::UseAny
+    )
+}
+
+/// A virtual register's index.
+fn vreg(r: Reg) -> Option<usize> {
+    match r {
+        Reg::Virtual { vreg, .. } => Some(vreg.vreg()),
+        Reg::Real { .. } => None,
+    }
+}
+
+/// The operands of `inst`: (register, whether it is read).
+fn operands(inst: &Inst) -> Vec<(Reg, bool)> {
+    let mut list = Vec::new();
+    inst.clone()
+        .visit_operands(&mut |r, kind| list.push((*r, is_use(kind))));
+    list
+}
+
+/// A set of virtual registers.
+#[derive(Clone)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn new(n: usize) -> Set {
+        Set(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, v: usize) -> bool {
+        self.0[v / 64] >> (v % 64) & 1 != 0
+    }
+    fn insert(&mut self, v: usize) {
+        self.0[v / 64] |= 1 << (v % 64);
+    }
+}
+
+/// Virtual registers live at the end of each block (branch arguments included).
+fn live_out(vcode: &VCode<Inst>) -> Vec<Set> {
+    let n = vcode.blocks.len();
+    let vregs = vcode.num_vregs();
+    // Each block's upward-exposed reads (branch arguments included) and its definitions
+    // (parameters included).
+    let mut exposed = vec![Set::new(vregs); n];
+    let mut defined = vec![Set::new(vregs); n];
+    let mut args = vec![Set::new(vregs); n];
+    for (b, block) in vcode.blocks.iter().enumerate() {
+        for &p in &block.params {
+            defined[b].insert(vreg(p).expect("a virtual parameter"));
+        }
+        for inst in &vcode.insts[block.insts.clone()] {
+            let ops = operands(inst);
+            for &(r, read) in &ops {
+                if let Some(v) = vreg(r)
+                    && read
+                    && !defined[b].get(v)
+                {
+                    exposed[b].insert(v);
+                }
+            }
+            for &(r, read) in &ops {
+                if let Some(v) = vreg(r)
+                    && !read
+                {
+                    defined[b].insert(v);
+                }
+            }
+        }
+        for r in block.branch_args.iter().flatten() {
+            if let Some(v) = vreg(*r) {
+                args[b].insert(v);
+            }
+        }
+    }
+    let mut live_in = exposed.clone();
+    let mut out = args;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            for &s in &vcode.blocks[b].succs {
+                for (o, &l) in out[b].0.iter_mut().zip(&live_in[s].0) {
+                    changed |= *o | l != *o;
+                    *o |= l;
+                }
+            }
+            let words = live_in[b].0.iter_mut().zip(&out[b].0).zip(&defined[b].0);
+            for ((l, &o), &d) in words {
+                changed |= *l | (o & !d) != *l;
+                *l |= o & !d;
+            }
+        }
+    }
+    out
+}
+
+/// The one virtual register `inst` defines, when it is a plain VALU or SALU instruction
+/// (nothing tied, fixed or early, no real register written).
+fn movable_def(inst: &Inst) -> Option<Reg> {
+    if !matches!(inst, Inst::Valu { .. } | Inst::Salu { .. }) || inst.writes_exec() {
+        return None;
+    }
+    let mut def = None;
+    let mut plain = true;
+    inst.clone().visit_operands(&mut |r, kind| match kind {
+        OperandKind::Use => {}
+        OperandKind::Def if vreg(*r).is_some() && def.is_none() => def = Some(*r),
+        _ => plain = false,
+    });
+    def.filter(|_| plain)
+}
+
+/// Whether `x` writes a real register `reads` holds, or EXEC.
+fn blocks_move(x: &Inst, reads: &[Reg]) -> bool {
+    x.writes_exec()
+        || x.clobbers().iter().any(|c| reads.contains(c))
+        || operands(x)
+            .iter()
+            .any(|&(r, read)| !read && vreg(r).is_none() && reads.contains(&r))
+}
+
+/// Moves, in each block, the instruction defining a copy's source to just before the copy,
+/// where that makes a source of it die there (see the module comment).
+pub fn run(vcode: &mut VCode<Inst>) {
+    let live = live_out(vcode);
+    for (b, block) in vcode.blocks.iter().enumerate() {
+        let range = block.insts.clone();
+        let insts = &mut vcode.insts[range];
+        let mut i = 0;
+        while i < insts.len() {
+            if !sink(insts, i, &live[b]) {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Moves `insts[i]` down to its copy if that pays; whether it moved.
+fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> bool {
+    let Some(def) = movable_def(&insts[i]) else {
+        return false;
+    };
+    let end = insts.len().min(i + 1 + WINDOW);
+    let Some(q) = (i + 1..end).find(|&x| operands(&insts[x]).contains(&(def, true))) else {
+        return false;
+    };
+    if q == i + 1 || !matches!(insts[q], Inst::Copy { src, .. } if src == def) {
+        return false;
+    }
+    let sources: Vec<Reg> = operands(&insts[i])
+        .into_iter()
+        .filter_map(|(r, read)| read.then_some(r))
+        .collect();
+    let real: Vec<Reg> = sources
+        .iter()
+        .copied()
+        .filter(|&r| vreg(r).is_none())
+        .collect();
+    if insts[i + 1..q].iter().any(|x| blocks_move(x, &real)) {
+        return false;
+    }
+    // A source read for the last time in between, and dead after the block.
+    let dies_between = sources.iter().any(|&s| {
+        let Some(v) = vreg(s) else {
+            return false;
+        };
+        let read = |x: &Inst| operands(x).contains(&(s, true));
+        !live_out.get(v) && insts[i + 1..q].iter().any(read) && !insts[q..].iter().any(read)
+    });
+    if !dies_between {
+        return false;
+    }
+    insts[i..q].rotate_left(1);
+    true
+}
