@@ -199,3 +199,90 @@ fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> bool {
     insts[i..q].rotate_left(1);
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::gcn::inst::Src;
+    use crate::isa::gcn::mc::Op;
+    use crate::isa::gcn::regs::VGPR;
+    use crate::machinst::{RegClass, VBlock};
+    use smallvec::smallvec;
+
+    fn valu(op: Op, dst: Reg, a: Src, b: Src) -> Inst {
+        Inst::Valu {
+            op,
+            dst: Some(dst),
+            sdst: None,
+            srcs: smallvec![a, b],
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc: false,
+            sdwa: None,
+        }
+    }
+
+    /// A loop body: `next = i + 1; p = i * x; sum = sum + p`, then `next` and `sum` copied
+    /// to the back edge's arguments. `i` is last read by the multiply.
+    fn body(vcode: &mut VCode<Inst>) -> (Vec<Reg>, Vec<Inst>) {
+        let r: Vec<Reg> = (0..7)
+            .map(|_| vcode.new_vreg(VGPR, RegClass::Int))
+            .collect();
+        let (i, x, sum, next, p, sum2, arg) = (r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
+        let insts = vec![
+            valu(Op::VAddU32, next, Src::Imm(1), Src::Reg(i)),
+            valu(Op::VMulLoU32, p, Src::Reg(i), Src::Reg(x)),
+            valu(Op::VAddU32, sum2, Src::Reg(sum), Src::Reg(p)),
+            Inst::Copy {
+                dst: arg,
+                src: next,
+            },
+            Inst::Jump { target: 0 },
+        ];
+        (r, insts)
+    }
+
+    fn one_block(insts: Vec<Inst>, params: Vec<Reg>, args: Vec<Reg>) -> VCode<Inst> {
+        let mut vcode = VCode::new();
+        vcode.insts = insts;
+        vcode.blocks = vec![VBlock {
+            insts: 0..vcode.insts.len(),
+            succs: vec![0],
+            preds: vec![0],
+            params,
+            branch_args: vec![args],
+        }];
+        vcode
+    }
+
+    #[test]
+    fn an_increment_moves_after_the_last_reader_of_its_source() {
+        let mut scratch = VCode::<Inst>::new();
+        let (r, insts) = body(&mut scratch);
+        let mut vcode = one_block(insts.clone(), vec![r[0], r[1], r[2]], vec![r[6], r[1], r[5]]);
+        vcode.vreg_files = scratch.vreg_files.clone();
+        vcode.vreg_classes = scratch.vreg_classes.clone();
+        run(&mut vcode);
+        let expected = vec![
+            insts[1].clone(),
+            insts[2].clone(),
+            insts[0].clone(),
+            insts[3].clone(),
+            insts[4].clone(),
+        ];
+        assert_eq!(vcode.insts, expected);
+    }
+
+    #[test]
+    fn a_source_live_after_the_block_keeps_the_order() {
+        // `i` is passed on to the next iteration too: it never dies in the block.
+        let mut scratch = VCode::<Inst>::new();
+        let (r, insts) = body(&mut scratch);
+        let mut vcode = one_block(insts.clone(), vec![r[0], r[1], r[2]], vec![r[0], r[1], r[5]]);
+        vcode.vreg_files = scratch.vreg_files.clone();
+        vcode.vreg_classes = scratch.vreg_classes.clone();
+        run(&mut vcode);
+        assert_eq!(vcode.insts, insts);
+    }
+}

@@ -63,11 +63,15 @@ pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
     /// A lane mask of all active lanes (EXEC).
     fn active_lanes(&self) -> Reg;
     /// The lanes taking each destination of the terminator `inst` (in the order of
-    /// `destinations`; one, all active lanes, for a `return`).
+    /// `destinations`; one, all active lanes, for a `return`). `added[j]` says whether
+    /// destination `j`'s lanes will be added to a mask ([`LinearBackend::add_lanes`]),
+    /// rather than set a mask or narrow EXEC: a target may choose the form of the lanes
+    /// that makes that cheapest.
     fn edge_lanes(
         &self,
         ctx: &mut Lower<'_, Self::MInst>,
         inst: ir::Inst,
+        added: &[bool],
     ) -> Result<Vec<Lanes>, CompileError>;
     /// `mask = lanes`; returns a lane mask of `lanes`.
     fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
@@ -972,14 +976,22 @@ fn lower_edges<B: LinearBackend>(
     inst: ir::Inst,
     dests: &[(usize, Vec<Value>)],
 ) -> Result<(), CompileError> {
-    let lanes = backend.edge_lanes(ctx, inst)?;
+    // No mask for the exit, nor for the edge that keeps EXEC for a block.
+    let silent = |t: usize| {
+        let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
+        t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]))
+    };
+    let added: Vec<bool> = dests
+        .iter()
+        .enumerate()
+        .map(|(j, &(t, _))| !silent(t) && !plan.narrowed[t] && !plan.starts.contains(&(b, j)))
+        .collect();
+    let lanes = backend.edge_lanes(ctx, inst, &added)?;
     debug_assert_eq!(lanes.len(), dests.len());
     for (j, ((t, args), &lanes)) in dests.iter().zip(&lanes).enumerate() {
         let t = *t;
         let start = plan.starts.contains(&(b, j));
-        let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
-        // No mask for the exit, nor for the edge that keeps EXEC for a block.
-        let silent = t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]));
+        let silent = silent(t);
         let e = if silent {
             debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
             backend.active_lanes()
