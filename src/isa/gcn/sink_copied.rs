@@ -1,25 +1,26 @@
-//! Before allocation: a result that is only copied is computed just before its copy when
-//! that lets it take the register of a value it reads.
+//! Before allocation: a result that is copied is computed just before its first reader
+//! when that lets it take the register of a value it reads.
 //!
 //! The typical case is a loop counter, `i' = i + 1` passed back to the header while `i` is
 //! still read after the add (`i * x`): `i` and `i'` are live at once, the allocator gives
 //! them two registers and the back edge a `v_mov_b32`. With the add moved after the last
-//! reader of `i`, `i` dies where `i'` is born, the allocator can give both one register,
-//! and the copy becomes a move of a register to itself. The same holds for any block
+//! reader of `i` (and before the first of `i'`, the exit test of a do-while, say), `i` dies
+//! where `i'` is born, the allocator can give both one register, and the copy becomes a
+//! move of a register to itself. The same holds for any block
 //! argument (the copies that start the pending values of linearized code) and any value
 //! the copy's source reads for the last time.
 //!
 //! Moving is sound in VCode, where virtual registers are defined once: the instruction
 //! passes only instructions that do not write EXEC (a VALU instruction computes the lanes
 //! EXEC holds) nor a real register it reads. It is moved only when one of its sources is
-//! read for the last time between its place and its copy (and is not live after the
+//! read for the last time between its place and its first reader (and is not live after the
 //! block): then the source's life grows by what the result's shrinks, and the two no longer
 //! overlap.
 
 use super::inst::Inst;
 use crate::machinst::{MachInst, OperandKind, Reg, VCode};
 
-/// How far before its copy an instruction may be moved from.
+/// How far before its first reader an instruction may be moved from.
 const WINDOW: usize = 64;
 
 fn is_use(kind: OperandKind) -> bool {
@@ -145,8 +146,8 @@ fn blocks_move(x: &Inst, reads: &[Reg]) -> bool {
             .any(|&(r, read)| !read && vreg(r).is_none() && reads.contains(&r))
 }
 
-/// Moves, in each block, the instruction defining a copy's source to just before the copy,
-/// where that makes a source of it die there (see the module comment).
+/// Moves, in each block, the instruction defining a copy's source to just before its first
+/// reader, where that makes a source of it die there (see the module comment).
 pub fn run(vcode: &mut VCode<Inst>) {
     let live = live_out(vcode);
     for (b, block) in vcode.blocks.iter().enumerate() {
@@ -161,16 +162,20 @@ pub fn run(vcode: &mut VCode<Inst>) {
     }
 }
 
-/// Moves `insts[i]` down to its copy if that pays; whether it moved.
+/// Moves `insts[i]` down to its first reader if that pays; whether it moved.
 fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> bool {
     let Some(def) = movable_def(&insts[i]) else {
         return false;
     };
     let end = insts.len().min(i + 1 + WINDOW);
-    let Some(q) = (i + 1..end).find(|&x| operands(&insts[x]).contains(&(def, true))) else {
+    let reads_def = |x: &Inst| operands(x).contains(&(def, true));
+    let Some(q) = (i + 1..end).find(|&x| reads_def(&insts[x])) else {
         return false;
     };
-    if q == i + 1 || !matches!(insts[q], Inst::Copy { src, .. } if src == def) {
+    let copied = insts[q..]
+        .iter()
+        .any(|x| matches!(x, Inst::Copy { src, .. } if *src == def));
+    if q == i + 1 || !copied {
         return false;
     }
     let sources: Vec<Reg> = operands(&insts[i])
