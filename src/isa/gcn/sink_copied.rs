@@ -265,7 +265,11 @@ mod tests {
     fn an_increment_moves_after_the_last_reader_of_its_source() {
         let mut scratch = VCode::<Inst>::new();
         let (r, insts) = body(&mut scratch);
-        let mut vcode = one_block(insts.clone(), vec![r[0], r[1], r[2]], vec![r[6], r[1], r[5]]);
+        let mut vcode = one_block(
+            insts.clone(),
+            vec![r[0], r[1], r[2]],
+            vec![r[6], r[1], r[5]],
+        );
         vcode.vreg_files = scratch.vreg_files.clone();
         vcode.vreg_classes = scratch.vreg_classes.clone();
         run(&mut vcode);
@@ -284,7 +288,11 @@ mod tests {
         // `i` is passed on to the next iteration too: it never dies in the block.
         let mut scratch = VCode::<Inst>::new();
         let (r, insts) = body(&mut scratch);
-        let mut vcode = one_block(insts.clone(), vec![r[0], r[1], r[2]], vec![r[0], r[1], r[5]]);
+        let mut vcode = one_block(
+            insts.clone(),
+            vec![r[0], r[1], r[2]],
+            vec![r[0], r[1], r[5]],
+        );
         vcode.vreg_files = scratch.vreg_files.clone();
         vcode.vreg_classes = scratch.vreg_classes.clone();
         run(&mut vcode);

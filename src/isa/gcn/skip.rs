@@ -83,9 +83,14 @@ fn skippable(inst: &Inst) -> bool {
 /// Whether registers `a` and `b` share a register.
 fn overlap(a: Reg, b: Reg) -> bool {
     match (a, b) {
-        (Reg::Real { file: fa, hw: ha, .. }, Reg::Real { file: fb, hw: hb, .. }) => {
-            fa == fb && ha < hb + b.width() && hb < ha + a.width()
-        }
+        (
+            Reg::Real {
+                file: fa, hw: ha, ..
+            },
+            Reg::Real {
+                file: fb, hw: hb, ..
+            },
+        ) => fa == fb && ha < hb + b.width() && hb < ha + a.width(),
         _ => a == b,
     }
 }
@@ -95,12 +100,17 @@ fn overlap(a: Reg, b: Reg) -> bool {
 /// adding an edge's lanes): that relies on the compare clearing the lanes that are off,
 /// which a skipped compare does not do, so it must run even when EXEC is 0.
 fn mask_read_whole(block: &[Inst], i: usize) -> bool {
-    let Inst::Valu { sdst: Some(mask), .. } = block[i] else {
+    let Inst::Valu {
+        sdst: Some(mask), ..
+    } = block[i]
+    else {
         return false;
     };
     for inst in &block[i + 1..] {
         if let Inst::Salu { srcs, .. } = inst
-            && srcs.iter().any(|s| s.reg().is_some_and(|r| overlap(r, mask)))
+            && srcs
+                .iter()
+                .any(|s| s.reg().is_some_and(|r| overlap(r, mask)))
             && !srcs.contains(&Src::Reg(EXEC))
         {
             return true;

@@ -185,7 +185,7 @@ struct Plan {
     /// its variable).
     exit_vars: Vec<Vec<(Value, usize, usize)>>,
     /// For each loop header, its parameters that leave its loop, carried out by their own
-    /// back-edge variables: (parameter index, variable); see [`carried_params`].
+    /// back-edge variables: (parameter index, variable); see [`carries_out`].
     carried: Vec<Vec<(usize, usize)>>,
     /// Whether each variable is such a carrier: every edge writes it with a masked move.
     carrier: Vec<bool>,

@@ -164,11 +164,18 @@ mod tests {
         for cc in IntCC::all() {
             for wide in [false, true] {
                 let op = vcmp_int(*cc, wide);
-                assert_eq!(complement(op), Some(vcmp_int(cc.complement(), wide)), "{cc}");
+                assert_eq!(
+                    complement(op),
+                    Some(vcmp_int(cc.complement(), wide)),
+                    "{cc}"
+                );
             }
         }
         for cc in FloatCC::all() {
-            assert_eq!(complement(vcmp_float(*cc)), Some(vcmp_float(cc.complement())));
+            assert_eq!(
+                complement(vcmp_float(*cc)),
+                Some(vcmp_float(cc.complement()))
+            );
             assert_eq!(
                 complement(vcmp_float64(*cc)),
                 Some(vcmp_float64(cc.complement()))
