@@ -21,6 +21,7 @@ pub mod recolor;
 pub mod regs;
 pub mod relax_branches;
 pub mod scalar_values;
+pub mod sink_copied;
 pub mod skip;
 
 use super::{Backend, ObjectFunction};
@@ -146,7 +147,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         };
         // Divergent branches: the blocks run one after another under lane masks (see
         // `machinst::divergence::linearize`), whose registers come before the allocator's.
-        let (vcode, masks, first_sgpr) = if uniformity.has_divergent_branches() {
+        let (mut vcode, masks, first_sgpr) = if uniformity.has_divergent_branches() {
             let Linearized { vcode, masks } = lower_linearized(func, &cfg, &backend)?;
             let first = lower::linear::first_free_sgpr(&frame, masks.registers);
             (vcode, Some(masks), first)
@@ -154,6 +155,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             let vcode = lower_function(func, &cfg, &backend)?;
             (vcode, None, frame.reserved_sgprs)
         };
+        sink_copied::run(&mut vcode);
         let mask_pairs = masks.map_or(0, |m| m.registers);
         match compile_vcode(func, &vcode, masks, &frame, kind, first_sgpr, generation) {
             Err(Failure::Exhausted { .. }) if kernarg_widest > 1 => kernarg_widest /= 2,

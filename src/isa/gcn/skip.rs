@@ -25,11 +25,11 @@
 //! run is skipped when it holds a memory instruction or a wait, or at least
 //! [`SKIP_THRESHOLD`] machine instructions.
 
-use super::inst::Inst;
+use super::inst::{Inst, Src};
 use super::lower::linear::EXEC;
 use super::mc::Op;
 use super::regs::{SGPR, VGPR};
-use crate::machinst::Reg;
+use crate::machinst::{MachInst, OperandKind, Reg};
 
 /// The length of a run of plain VALU instructions worth a branch (LLVM's
 /// `amdgpu-skip-threshold` default).
@@ -80,6 +80,58 @@ fn skippable(inst: &Inst) -> bool {
     }
 }
 
+/// Whether registers `a` and `b` share a register.
+fn overlap(a: Reg, b: Reg) -> bool {
+    match (a, b) {
+        (
+            Reg::Real {
+                file: fa, hw: ha, ..
+            },
+            Reg::Real {
+                file: fb, hw: hb, ..
+            },
+        ) => fa == fb && ha < hb + b.width() && hb < ha + a.width(),
+        _ => a == b,
+    }
+}
+
+/// Whether the instruction at `i` is a VALU compare (or carry) whose lane mask scalar code
+/// after it in the block reads without ANDing it with EXEC (`s_or_b64 mask, mask, cond`
+/// adding an edge's lanes): that relies on the compare clearing the lanes that are off,
+/// which a skipped compare does not do, so it must run even when EXEC is 0.
+fn mask_read_whole(block: &[Inst], i: usize) -> bool {
+    let Inst::Valu {
+        sdst: Some(mask), ..
+    } = block[i]
+    else {
+        return false;
+    };
+    for inst in &block[i + 1..] {
+        if let Inst::Salu { srcs, .. } = inst
+            && srcs
+                .iter()
+                .any(|s| s.reg().is_some_and(|r| overlap(r, mask)))
+            && !srcs.contains(&Src::Reg(EXEC))
+        {
+            return true;
+        }
+        let mut written = inst.clobbers().iter().any(|&c| overlap(c, mask));
+        inst.clone().visit_operands(&mut |r, kind| {
+            written |= !matches!(
+                kind,
+                OperandKind::Use
+                    | OperandKind::LateUse
+                    | OperandKind::UseFixed(_)
+                    | OperandKind::UseAny
+            ) && overlap(*r, mask);
+        });
+        if written {
+            return false;
+        }
+    }
+    false
+}
+
 fn is_memory(inst: &Inst) -> bool {
     matches!(
         inst,
@@ -109,10 +161,13 @@ pub fn run(
         // EXEC holds this block's lanes (it may be 0), and no memory operation is in
         // flight.
         let (mut block_exec, mut in_flight) = (false, false);
+        let may_skip: Vec<bool> = (0..block.len())
+            .map(|i| skippable(&block[i]) && !mask_read_whole(&block, i))
+            .collect();
         let mut i = 0;
         while i < block.len() {
-            if block_exec && !in_flight && skippable(&block[i]) {
-                let end = i + block[i..].iter().take_while(|inst| skippable(inst)).count();
+            if block_exec && !in_flight && may_skip[i] {
+                let end = i + may_skip[i..].iter().take_while(|&&ok| ok).count();
                 let run = &block[i..end];
                 in_flight = run.iter().any(is_memory);
                 if in_flight
@@ -245,6 +300,46 @@ mod tests {
         assert_eq!(out[2].len(), SKIP_THRESHOLD);
         assert_eq!(out[3], vec![or_mask(), Inst::Jump { target: 4 }]);
         assert_eq!(out[4], vec![Inst::EndPgm]);
+    }
+
+    #[test]
+    fn a_compare_whose_mask_is_ored_as_it_is_runs_with_no_lane() {
+        let vcc = crate::isa::gcn::regs::VCC;
+        let compare = Inst::Valu {
+            op: Op::VCmpGeU32,
+            dst: None,
+            sdst: Some(vcc),
+            srcs: smallvec![Src::Reg(vgpr(0)), Src::Reg(vgpr(1))],
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            mask_in_vcc: true,
+            sdwa: None,
+        };
+        let salu = |op, dst, a| Inst::Salu {
+            op,
+            dst: Some(dst),
+            srcs: smallvec![Src::Reg(a), Src::Reg(vcc)],
+        };
+        let block = |edge: Inst| {
+            let mut b = vec![exec_from(sgpr_pair(6))];
+            b.extend((0..SKIP_THRESHOLD as u16).map(vadd));
+            b.push(compare.clone());
+            b.push(edge);
+            b
+        };
+        // `s_or_b64 s[8:9], s[8:9], vcc` reads the compare's lanes as they are: the run
+        // before it is skipped, the compare is not.
+        let or = salu(Op::SOrB64, sgpr_pair(8), sgpr_pair(8));
+        let out = run(vec![block(or.clone())], sgpr_pair(ENTRY), count);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[1].len(), SKIP_THRESHOLD);
+        assert_eq!(out[2], vec![compare.clone(), or]);
+        // `s_andn2_b64 s[8:9], exec, vcc` ANDs them with EXEC = 0: the compare goes too.
+        let andn2 = salu(Op::SAndn2B64, sgpr_pair(8), EXEC);
+        let out = run(vec![block(andn2.clone())], sgpr_pair(ENTRY), count);
+        assert_eq!(out[1].len(), SKIP_THRESHOLD + 1);
+        assert_eq!(out[2], vec![andn2]);
     }
 
     #[test]

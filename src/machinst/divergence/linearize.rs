@@ -55,15 +55,23 @@ pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
     fn save_entry_lanes(&self, ctx: &mut Lower<'_, Self::MInst>);
     /// At a block's start: EXEC = `mask`.
     fn enter_block(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize);
+    /// At the start of a block whose only edge comes from the block just before it, where
+    /// EXEC still holds that block's lanes: EXEC &= `lanes`, the edge's lanes (computed
+    /// there, as [`LinearBackend::edge_lanes`] gave them).
+    fn narrow_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, lanes: Lanes);
     fn clear_mask(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize);
     /// A lane mask of all active lanes (EXEC).
     fn active_lanes(&self) -> Reg;
     /// The lanes taking each destination of the terminator `inst` (in the order of
-    /// `destinations`; one, all active lanes, for a `return`).
+    /// `destinations`; one, all active lanes, for a `return`). `added[j]` says whether
+    /// destination `j`'s lanes will be added to a mask ([`LinearBackend::add_lanes`]),
+    /// rather than set a mask or narrow EXEC: a target may choose the form of the lanes
+    /// that makes that cheapest.
     fn edge_lanes(
         &self,
         ctx: &mut Lower<'_, Self::MInst>,
         inst: ir::Inst,
+        added: &[bool],
     ) -> Result<Vec<Lanes>, CompileError>;
     /// `mask = lanes`; returns a lane mask of `lanes`.
     fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
@@ -155,6 +163,12 @@ struct Plan {
     /// just before them: EXEC is already their lanes (or those of the loop's first
     /// iteration), so that edge and their start leave the mask alone.
     fallthrough: Vec<bool>,
+    /// The blocks (not loop headers) entered by one edge, a conditional one from the block
+    /// just before them: EXEC is that block's lanes at their start, so they narrow it to
+    /// the edge's lanes ([`LinearBackend::narrow_lanes`]) and need no mask.
+    narrowed: Vec<bool>,
+    /// The lanes of each `narrowed` block's edge, from its branch to its start.
+    narrowing: Vec<Option<Lanes>>,
     /// The loop headers whose only back edge is a `jump` from the loop's last block, just
     /// before its latch: EXEC is the lanes that continue already, so the latch need not
     /// set it (and with `fallthrough`, the header's mask is not needed at all).
@@ -170,6 +184,11 @@ struct Plan {
     /// For each loop header, the values leaving its loop: (value, the block defining it,
     /// its variable).
     exit_vars: Vec<Vec<(Value, usize, usize)>>,
+    /// For each loop header, its parameters that leave its loop, carried out by their own
+    /// back-edge variables: (parameter index, variable); see [`carries_out`].
+    carried: Vec<Vec<(usize, usize)>>,
+    /// Whether each variable is such a carrier: every edge writes it with a masked move.
+    carrier: Vec<bool>,
 }
 
 fn class_of(ty: ir::Type) -> Option<RegClass> {
@@ -293,9 +312,12 @@ impl Plan {
                 }
             }
         }
-        // Values leaving loops.
+        let firsts = first_edges(cfg, layout, &edges);
+        // Values leaving loops; a header's parameter may leave in its back-edge variable.
         let mut exit_vars = vec![Vec::new(); n];
+        let mut carried = vec![Vec::new(); n];
         for h in (0..n).filter(|&h| layout.is_header(h)) {
+            let params = func.dfg.block_params(cfg.order[h]);
             let exits: Vec<usize> = loop_blocks(layout, h)
                 .into_iter()
                 .filter(|&p| {
@@ -318,6 +340,14 @@ impl Plan {
                         ),
                     ));
                 };
+                if let Some(i) = params.iter().position(|&p| p == v)
+                    && let Some(&id) = keys.get(&Key::Back(h, i))
+                    && carries_out(func, cfg, layout, &edges, &firsts, h, i)
+                {
+                    carried[h].push((i, id));
+                    exit_vars[h].push((v, b, id));
+                    continue;
+                }
                 for &p in &exits {
                     add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
                 }
@@ -326,7 +356,10 @@ impl Plan {
                 }
             }
         }
-        let firsts = first_edges(cfg, layout, &edges);
+        let mut carrier = vec![false; var_list.len()];
+        for &(_, id) in carried.iter().flatten() {
+            carrier[id] = true;
+        }
         let mut var_inits = vec![Vec::new(); n];
         let mut header_vars = vec![Vec::new(); n];
         let mut vars = Vec::new();
@@ -340,7 +373,7 @@ impl Plan {
                 Key::Back(t, _) => firsts.get(&(t, true)),
                 Key::Exit(..) => None,
             };
-            if !first.is_some_and(|f| f.settable) {
+            if !first.is_some_and(|f| f.settable) && !carrier[id] {
                 var_inits[start_block(cfg, layout, consumed.last().copied(), from)].push(id);
             }
             let mut headers: Vec<usize> = from
@@ -378,6 +411,18 @@ impl Plan {
                 && edges[p].1.len() == 1
                 && firsts[&(t, false)].edge == (p, 0);
         }
+        let mut edges_into = vec![0usize; n + 1];
+        for (t, _) in edges.iter().flat_map(|(_, dests)| dests) {
+            edges_into[*t] += 1;
+        }
+        let mut narrowed = vec![false; n];
+        for (&p, &t) in layout.order.iter().zip(&layout.order[1..]) {
+            narrowed[t] = !ends_loop[layout.pos[p]]
+                && !layout.is_header(t)
+                && edges_into[t] == 1
+                && edges[p].1.len() > 1
+                && edges[p].1.iter().any(|(d, _)| *d == t);
+        }
         let mut back_jump = vec![false; n];
         for h in (0..n).filter(|&h| layout.is_header(h)) {
             let p = layout.order[layout.loop_end[h].expect("header")];
@@ -392,7 +437,7 @@ impl Plan {
             if header {
                 resets[t] = !firsts[&(t, true)].settable;
             }
-            if fallthrough[t] && (!header || back_jump[t]) {
+            if narrowed[t] || fallthrough[t] && (!header || back_jump[t]) {
                 continue;
             }
             let end = match header {
@@ -483,12 +528,16 @@ impl Plan {
             starts,
             resets,
             fallthrough,
+            narrowed,
+            narrowing: vec![None; n],
             back_jump,
             header_vars,
             mask_of,
             masks: holder.len(),
             mask_slots: slot_free_after.len(),
             exit_vars,
+            carried,
+            carrier,
         })
     }
 
@@ -497,6 +546,60 @@ impl Plan {
             .cur
             .expect("started at its scope")
     }
+}
+
+/// Whether parameter `i` of loop header `h`, which leaves the loop, can leave it in its
+/// back-edge variable instead of a copy on every exit edge.
+///
+/// The variable then starts each iteration as the parameter, and every back edge writes
+/// its argument into it with a masked move tied to the previous version, over the lanes
+/// taking that edge; it never starts afresh. A lane that leaves the loop takes no back edge
+/// in that iteration nor runs any block of the loop after it, so the versions keep its value
+/// of the parameter to the end of the loop, where the variable is the value after the loop.
+/// (Every version is defined from the previous one in its register or by the allocator's
+/// whole-wave moves, which keep every lane.) This costs nothing where the back edge is a
+/// `jump`, whose masked move is a move under EXEC that the argument's instruction can
+/// write in place of (`copies.rs`); but the first back-edge move consumes the parameter's
+/// register, so a later reader of the parameter would need a whole-wave copy of it. Hence
+/// the condition: the first back edge (in the layout) leaves a block of this loop, not of a
+/// nested one (whose iterations would run the move again before later readers), and
+/// nothing after it reads the parameter: no block after it in the loop, no other argument
+/// of its terminator, and no exit edge of an enclosing loop (the parameter does not leave
+/// the loop around `h`).
+fn carries_out(
+    func: &ir::Function,
+    cfg: &Cfg,
+    layout: &Layout,
+    edges: &[(ir::Inst, Dests)],
+    firsts: &HashMap<(usize, bool), FirstEdge>,
+    h: usize,
+    i: usize,
+) -> bool {
+    let param = func.dfg.block_params(cfg.order[h])[i];
+    let Some(first) = firsts.get(&(h, true)) else {
+        return false;
+    };
+    let (b1, j1) = first.edge;
+    if cfg.loops[b1].last() != Some(&h) {
+        return false;
+    }
+    if let Some(&outer) = cfg.loops[h].iter().rev().nth(1)
+        && cfg.used_outside_loop(param, outer)
+    {
+        return false;
+    }
+    let other_args = edges[b1].1.iter().enumerate().any(|(j, (_, args))| {
+        args.iter()
+            .enumerate()
+            .any(|(k, &a)| a == param && (j, k) != (j1, i))
+    });
+    let end = layout.loop_end[h].expect("a loop header");
+    let later_reads = layout.order[layout.pos[b1] + 1..=end].iter().any(|&b| {
+        func.layout
+            .block_insts(cfg.order[b])
+            .any(|inst| func.dfg.inst_values(inst).any(|v| v == param))
+    });
+    !other_args && !later_reads
 }
 
 /// The first edge into a target in the linear order, among its edges from outside its
@@ -704,10 +807,17 @@ pub fn lower_linearized<B: LinearBackend>(
                 params.push(v);
                 plan.vars[id].cur = Some(v);
             }
+            // A carrier starts each iteration as its parameter.
+            for &(i, id) in &plan.carried[b] {
+                plan.vars[id].cur = Some(header_params[b][i]);
+            }
             let mask = plan.mask_of[b];
             if !plan.fallthrough[b] {
                 let at = ctx.vcode.insts.len();
-                backend.enter_block(&mut ctx, mask);
+                match plan.narrowing[b].take() {
+                    Some(lanes) => backend.narrow_lanes(&mut ctx, lanes),
+                    None => backend.enter_block(&mut ctx, mask),
+                }
                 entered = Some(at..ctx.vcode.insts.len());
             }
             if plan.resets[b] {
@@ -866,16 +976,30 @@ fn lower_edges<B: LinearBackend>(
     inst: ir::Inst,
     dests: &[(usize, Vec<Value>)],
 ) -> Result<(), CompileError> {
-    let lanes = backend.edge_lanes(ctx, inst)?;
+    // No mask for the exit, nor for the edge that keeps EXEC for a block.
+    let silent = |t: usize| {
+        let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
+        t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]))
+    };
+    let added: Vec<bool> = dests
+        .iter()
+        .enumerate()
+        .map(|(j, &(t, _))| !silent(t) && !plan.narrowed[t] && !plan.starts.contains(&(b, j)))
+        .collect();
+    let lanes = backend.edge_lanes(ctx, inst, &added)?;
     debug_assert_eq!(lanes.len(), dests.len());
     for (j, ((t, args), &lanes)) in dests.iter().zip(&lanes).enumerate() {
         let t = *t;
         let start = plan.starts.contains(&(b, j));
-        let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
-        // No mask for the exit, nor for the edge that keeps EXEC for a block.
-        let silent = t == plan.exit || (plan.fallthrough[t] && (!back || plan.back_jump[t]));
+        let silent = silent(t);
         let e = if silent {
             debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
+            backend.active_lanes()
+        } else if plan.narrowed[t] {
+            // The target's start takes the lanes; the edge is its only one, so it defines
+            // the target's parameters with plain moves (`start`) and masks nothing.
+            debug_assert!(start);
+            plan.narrowing[t] = Some(lanes);
             backend.active_lanes()
         } else {
             let mask = plan.mask_of[t];
@@ -894,10 +1018,12 @@ fn lower_edges<B: LinearBackend>(
             };
             let id = plan.keys[&key];
             let var = &plan.vars[id];
-            if !start {
+            if !start || plan.carrier[id] {
                 let old = var.cur.expect("started");
                 let src = backend.branch_arg(ctx, v, old)?;
-                plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));
+                if src != old {
+                    plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));
+                }
                 continue;
             }
             // A plain definition: the other lanes' values are never read, since a lane
@@ -929,8 +1055,8 @@ fn lower_edges<B: LinearBackend>(
                 let (v, def, id) = plan.exit_vars[h][k];
                 // Lanes leaving where `v`'s definition does not dominate never use it
                 // (nor is it defined yet in the linear order: a loop header's parameter
-                // has its register from the start).
-                if !cfg.dominates(def, b) {
+                // has its register from the start). A carrier holds its value already.
+                if !cfg.dominates(def, b) || plan.carrier[id] {
                     continue;
                 }
                 let value = ctx

@@ -105,3 +105,81 @@ pub(super) fn vcmp_float(cc: FloatCC) -> Op {
         UnorderedOrGreaterThanOrEqual => VCmpNltF32,
     }
 }
+
+/// The compare of the opposite condition, with the same operands: what a lane mask needs
+/// to hold the lanes where `op`'s is clear (floats: the unordered forms, true for NaN
+/// where `op` is false).
+pub(super) fn complement(op: Op) -> Option<Op> {
+    use Op::*;
+    const PAIRS: &[(Op, Op)] = &[
+        (VCmpEqI32, VCmpNeI32),
+        (VCmpLtI32, VCmpGeI32),
+        (VCmpLeI32, VCmpGtI32),
+        (VCmpFI32, VCmpTI32),
+        (VCmpEqU32, VCmpNeU32),
+        (VCmpLtU32, VCmpGeU32),
+        (VCmpLeU32, VCmpGtU32),
+        (VCmpFU32, VCmpTU32),
+        (VCmpEqI64, VCmpNeI64),
+        (VCmpLtI64, VCmpGeI64),
+        (VCmpLeI64, VCmpGtI64),
+        (VCmpFI64, VCmpTI64),
+        (VCmpEqU64, VCmpNeU64),
+        (VCmpLtU64, VCmpGeU64),
+        (VCmpLeU64, VCmpGtU64),
+        (VCmpFU64, VCmpTU64),
+        (VCmpEqF32, VCmpNeqF32),
+        (VCmpLtF32, VCmpNltF32),
+        (VCmpLeF32, VCmpNleF32),
+        (VCmpGtF32, VCmpNgtF32),
+        (VCmpGeF32, VCmpNgeF32),
+        (VCmpLgF32, VCmpNlgF32),
+        (VCmpOF32, VCmpUF32),
+        (VCmpFF32, VCmpTruF32),
+        (VCmpEqF64, VCmpNeqF64),
+        (VCmpLtF64, VCmpNltF64),
+        (VCmpLeF64, VCmpNleF64),
+        (VCmpGtF64, VCmpNgtF64),
+        (VCmpGeF64, VCmpNgeF64),
+        (VCmpLgF64, VCmpNlgF64),
+        (VCmpOF64, VCmpUF64),
+        (VCmpFF64, VCmpTruF64),
+    ];
+    PAIRS.iter().find_map(|&(a, b)| match op {
+        _ if op == a => Some(b),
+        _ if op == b => Some(a),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::condcodes::CondCode;
+
+    #[test]
+    fn complements_pair_up_and_negate() {
+        // Every integer and float condition's compare has its complement's compare as its
+        // own complement, and the pair covers each case exactly once.
+        for cc in IntCC::all() {
+            for wide in [false, true] {
+                let op = vcmp_int(*cc, wide);
+                assert_eq!(
+                    complement(op),
+                    Some(vcmp_int(cc.complement(), wide)),
+                    "{cc}"
+                );
+            }
+        }
+        for cc in FloatCC::all() {
+            assert_eq!(
+                complement(vcmp_float(*cc)),
+                Some(vcmp_float(cc.complement()))
+            );
+            assert_eq!(
+                complement(vcmp_float64(*cc)),
+                Some(vcmp_float64(cc.complement()))
+            );
+        }
+    }
+}

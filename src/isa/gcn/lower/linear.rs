@@ -5,6 +5,7 @@ use super::super::abi::{Frame, device_value_vgprs};
 use super::super::inst::{Inst, Src};
 use super::super::mc::Op;
 use super::super::regs::{SGPR, VGPR, VGPR_LIMIT, sgpr_limit, sgpr_pair, vgpr};
+use super::conditions::complement;
 use super::isle::generated::{Context as _, constructor_cond_mask};
 use super::{GcnLower, IsleContext};
 use crate::ir::{self, InstructionData, condcodes::IntCC};
@@ -109,6 +110,24 @@ fn lane_op(op: Op, dst: Option<Reg>, sdst: Option<Reg>, srcs: &[Src]) -> Inst {
     }
 }
 
+/// Makes the compare just emitted, which defines `mask`, compare the opposite condition;
+/// false (nothing changed) when the last instruction is not such a compare.
+fn complement_compare(ctx: &mut Lower<'_, Inst>, mask: Reg) -> bool {
+    let Some(Inst::Valu {
+        op, sdst: Some(d), ..
+    }) = ctx.vcode.insts.last_mut()
+    else {
+        return false;
+    };
+    match complement(*op) {
+        Some(opposite) if *d == mask => {
+            *op = opposite;
+            true
+        }
+        _ => false,
+    }
+}
+
 /// `s_mov_b64 dst, src`.
 pub(in crate::isa::gcn) fn mov64(dst: Reg, src: Src) -> Inst {
     Inst::Salu {
@@ -118,7 +137,7 @@ pub(in crate::isa::gcn) fn mov64(dst: Reg, src: Src) -> Inst {
     }
 }
 
-/// `dst = exec & c` (`s_and_b64`) or `exec & ~c` (`s_andn2_b64`).
+/// `dst = exec & c` (`s_and_b64`) or `exec & ~c` (`s_andn2_b64`); `dst` may be EXEC.
 fn and64(op: Op, dst: Reg, c: Reg) -> Inst {
     Inst::Salu {
         op,
@@ -249,6 +268,15 @@ impl LinearBackend for GcnLower<'_> {
         ctx.emit(mov64(EXEC, Src::Reg(mask)));
     }
 
+    fn narrow_lanes(&self, ctx: &mut Lower<'_, Inst>, lanes: Lanes) {
+        match self.case_lanes(ctx, lanes) {
+            Lanes::All => {}
+            Lanes::Where(c) => ctx.emit(and64(Op::SAndB64, EXEC, c)),
+            Lanes::WhereNot(c) => ctx.emit(and64(Op::SAndn2B64, EXEC, c)),
+            Lanes::Case(..) => unreachable!("compared by case_lanes"),
+        }
+    }
+
     fn clear_mask(&self, ctx: &mut Lower<'_, Inst>, mask: usize) {
         match self.mask_home(mask) {
             MaskHome::Pair(mask) => ctx.emit(mov64(mask, Src::Imm(0))),
@@ -265,16 +293,25 @@ impl LinearBackend for GcnLower<'_> {
         EXEC
     }
 
+    /// Every `Lanes::Where` mask is a compare's own, computed under the current EXEC,
+    /// which clears the lanes that are off: `add_lanes` ORs it into a mask as it is.
     fn edge_lanes(
         &self,
         ctx: &mut Lower<'_, Inst>,
         inst: ir::Inst,
+        added: &[bool],
     ) -> Result<Vec<Lanes>, CompileError> {
         let data = ctx.dfg().insts[inst];
         self.with_isle(ctx, |isle| match data {
             InstructionData::Brif { arg, .. } => {
                 let on = constructor_cond_mask(isle, arg);
-                vec![Lanes::Where(on), Lanes::WhereNot(on)]
+                // Only the lanes not branching are added: the opposite compare's mask is
+                // theirs.
+                if added == [false, true] && complement_compare(isle.lower, on) {
+                    vec![Lanes::WhereNot(on), Lanes::Where(on)]
+                } else {
+                    vec![Lanes::Where(on), Lanes::WhereNot(on)]
+                }
             }
             InstructionData::BranchTable { arg, table, .. } => {
                 // Each entry's lanes are compared where its target's mask takes them
@@ -323,19 +360,17 @@ impl LinearBackend for GcnLower<'_> {
     }
 
     fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: usize, lanes: Lanes) -> Reg {
-        let (op, c) = match self.case_lanes(ctx, lanes) {
-            Lanes::All => (None, EXEC),
-            Lanes::Where(c) => (Some(Op::SAndB64), c),
-            Lanes::WhereNot(c) => (Some(Op::SAndn2B64), c),
-            Lanes::Case(..) => unreachable!("compared by case_lanes"),
-        };
-        let lanes = match op {
-            None => EXEC,
-            Some(op) => {
+        let lanes = match self.case_lanes(ctx, lanes) {
+            Lanes::All => EXEC,
+            // A compare's mask (see `edge_lanes`) holds no lane that is off. (The skip pass
+            // never skips such a compare: its stale mask would be read here.)
+            Lanes::Where(c) => c,
+            Lanes::WhereNot(c) => {
                 let dst = ctx.new_vreg(SGPR, RegClass::Float);
-                ctx.emit(and64(op, dst, c));
+                ctx.emit(and64(Op::SAndn2B64, dst, c));
                 dst
             }
+            Lanes::Case(..) => unreachable!("compared by case_lanes"),
         };
         let home = self.mask_home(mask);
         let old = self.load_mask(ctx, mask);
