@@ -631,9 +631,17 @@ impl Emitter<'_> {
                 self.valu(Op::VMulLoU32, Some(d(1)), None, &[ah(0), b_hi], None);
                 self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(1), b_lo], None);
                 self.add_u32(d(1), d(1), d(0));
-                self.valu(Op::VMulHiU32, Some(d(0)), None, &[ah(0), b_lo], None);
-                self.add_u32(d(1), d(1), d(0));
-                self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(0), b_lo], None);
+                if Op::VMadU64U32.info().available(self.generation) {
+                    // gfx7+: the cross terms in the high half of a pair whose low half is
+                    // zero, plus a.lo*b.lo in full (one instruction for mul_hi, mul_lo and
+                    // the add).
+                    self.valu(Op::VMovB32, Some(d(0)), None, &[zero], None);
+                    self.valu(Op::VMadU64U32, Some(d(0)), vcc, &[ah(0), b_lo, d(0)], None);
+                } else {
+                    self.valu(Op::VMulHiU32, Some(d(0)), None, &[ah(0), b_lo], None);
+                    self.add_u32(d(1), d(1), d(0));
+                    self.valu(Op::VMulLoU32, Some(d(0)), None, &[ah(0), b_lo], None);
+                }
             }
         }
         Ok(())
