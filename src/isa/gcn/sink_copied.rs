@@ -153,30 +153,37 @@ pub fn run(vcode: &mut VCode<Inst>) {
     for (b, block) in vcode.blocks.iter().enumerate() {
         let range = block.insts.clone();
         let insts = &mut vcode.insts[range];
+        // Each instruction moves at most once (two that read each other's last sources
+        // would otherwise pass each other for ever).
+        let mut moved = vec![false; insts.len()];
         let mut i = 0;
         while i < insts.len() {
-            if !sink(insts, i, &live[b]) {
-                i += 1;
+            match (!moved[i]).then(|| sink(insts, i, &live[b])).flatten() {
+                Some(q) => {
+                    moved[i..q].rotate_left(1);
+                    moved[q - 1] = true;
+                }
+                None => i += 1,
             }
         }
     }
 }
 
-/// Moves `insts[i]` down to its first reader if that pays; whether it moved.
-fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> bool {
+/// Moves `insts[i]` down to its first reader if that pays; where that reader is then.
+fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> Option<usize> {
     let Some(def) = movable_def(&insts[i]) else {
-        return false;
+        return None;
     };
     let end = insts.len().min(i + 1 + WINDOW);
     let reads_def = |x: &Inst| operands(x).contains(&(def, true));
     let Some(q) = (i + 1..end).find(|&x| reads_def(&insts[x])) else {
-        return false;
+        return None;
     };
     let copied = insts[q..]
         .iter()
         .any(|x| matches!(x, Inst::Copy { src, .. } if *src == def));
     if q == i + 1 || !copied {
-        return false;
+        return None;
     }
     let sources: Vec<Reg> = operands(&insts[i])
         .into_iter()
@@ -188,7 +195,7 @@ fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> bool {
         .filter(|&r| vreg(r).is_none())
         .collect();
     if insts[i + 1..q].iter().any(|x| blocks_move(x, &real)) {
-        return false;
+        return None;
     }
     // A source read for the last time in between, and dead after the block.
     let dies_between = sources.iter().any(|&s| {
@@ -199,10 +206,10 @@ fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> bool {
         !live_out.get(v) && insts[i + 1..q].iter().any(read) && !insts[q..].iter().any(read)
     });
     if !dies_between {
-        return false;
+        return None;
     }
     insts[i..q].rotate_left(1);
-    true
+    Some(q)
 }
 
 #[cfg(test)]
@@ -281,6 +288,30 @@ mod tests {
             insts[4].clone(),
         ];
         assert_eq!(vcode.insts, expected);
+    }
+
+    #[test]
+    fn two_results_reading_one_dying_source_move_once_each() {
+        // a = x + 1 and b = x + 2, both read first by c = a + b and copied after: each
+        // would pass the other, x's last reader, for ever.
+        let mut vcode = VCode::<Inst>::new();
+        let r: Vec<Reg> = (0..6)
+            .map(|_| vcode.new_vreg(VGPR, RegClass::Int))
+            .collect();
+        let (x, a, b, c, d, e) = (r[0], r[1], r[2], r[3], r[4], r[5]);
+        let insts = vec![
+            valu(Op::VAddU32, a, Src::Imm(1), Src::Reg(x)),
+            valu(Op::VAddU32, b, Src::Imm(2), Src::Reg(x)),
+            valu(Op::VAddU32, c, Src::Reg(a), Src::Reg(b)),
+            Inst::Copy { dst: d, src: a },
+            Inst::Copy { dst: e, src: b },
+            Inst::Jump { target: 0 },
+        ];
+        let mut looped = one_block(insts.clone(), vec![x], vec![c]);
+        looped.vreg_files = vcode.vreg_files.clone();
+        looped.vreg_classes = vcode.vreg_classes.clone();
+        run(&mut looped);
+        assert_eq!(looped.insts.len(), insts.len());
     }
 
     #[test]
