@@ -75,6 +75,9 @@ pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
     ) -> Result<Vec<Lanes>, CompileError>;
     /// `mask = lanes`; returns a lane mask of `lanes`.
     fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
+    /// A lane mask of `lanes` (for the masked moves of an edge whose target's mask holds
+    /// its lanes already).
+    fn lanes_reg(&self, ctx: &mut Lower<'_, Self::MInst>, lanes: Lanes) -> Reg;
     /// `mask |= lanes`; returns a lane mask of `lanes`.
     fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
     /// A register of `class` with no defined value (the start of a pending value).
@@ -151,7 +154,13 @@ struct Plan {
     /// Variables and masks started at the beginning of each block (by CFG index; the
     /// entry also starts those of the whole function).
     var_inits: Vec<Vec<usize>>,
-    mask_inits: Vec<Vec<usize>>,
+    /// (Each mask's number, and whether it starts as EXEC rather than empty: `whole_exit`.)
+    mask_inits: Vec<Vec<(usize, bool)>>,
+    /// The blocks whose one edge is the only way out of the loop (or nest of loops) it
+    /// leaves, entered by `fallthrough` ([`takes_whole_loop`]): every lane entering the
+    /// loop leaves by that edge, so their mask starts as EXEC before the loop, and the edge
+    /// adds nothing to it.
+    whole_exit: Vec<bool>,
     /// The edges (block, destination index) that start their target's lanes and pending
     /// parameters in each run of their scope, setting them rather than adding to them
     /// (see [`first_edges`]).
@@ -474,6 +483,10 @@ impl Plan {
                 && edges[p].1.len() > 1
                 && edges[p].1.iter().any(|&(t, _)| t == h);
         }
+        let mut whole_exit = vec![false; n];
+        for t in 1..n {
+            whole_exit[t] = takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t);
+        }
         let mut resets = vec![false; n];
         let mut intervals = Vec::new();
         for t in 1..n {
@@ -548,7 +561,7 @@ impl Plan {
             };
             mask_of[t] = k;
             if let Some(scope) = clear_at {
-                mask_inits[scope].push(k);
+                mask_inits[scope].push((k, whole_exit[t]));
             }
         }
         if slot_free_after.len() > backend.mask_slot_limit() {
@@ -569,6 +582,7 @@ impl Plan {
             keys,
             var_inits,
             mask_inits,
+            whole_exit,
             starts,
             resets,
             fallthrough,
@@ -648,6 +662,44 @@ fn carries_out(
             .any(|inst| func.dfg.inst_values(inst).any(|v| v == param))
     });
     !other_args && !later_reads
+}
+
+/// Whether every lane that enters the outermost loop that block `t`'s one edge leaves,
+/// leaves by that edge: it is the only edge out of that loop (and no `return` is in it),
+/// and the loop is entered by `fallthrough`, all the lanes of the block before it, whose
+/// start, where `t`'s mask starts (`start_block`), can set the mask to EXEC. (A lane that
+/// never leaves never ends the function.)
+fn takes_whole_loop(
+    cfg: &Cfg,
+    layout: &Layout,
+    edges: &[(ir::Inst, Dests)],
+    fallthrough: &[bool],
+    edges_into: &[usize],
+    t: usize,
+) -> bool {
+    let exit = cfg.len();
+    if layout.is_header(t) || edges_into[t] != 1 {
+        return false;
+    }
+    let Some(b) = (0..cfg.len()).find(|&b| edges[b].1.iter().any(|&(d, _)| d == t)) else {
+        return false;
+    };
+    let depth = cfg.loops[t].len();
+    if cfg.loops[b].len() <= depth || cfg.loops[b][..depth] != cfg.loops[t][..] {
+        return false;
+    }
+    let h = cfg.loops[b][depth];
+    let leaving = loop_blocks(layout, h)
+        .into_iter()
+        .flat_map(|q| edges[q].1.iter().map(|&(d, _)| d))
+        .filter(|&d| d == exit || !cfg.in_loop(d, h))
+        .count();
+    let Some(before) = layout.pos[h].checked_sub(1) else {
+        return false;
+    };
+    leaving == 1
+        && fallthrough[h]
+        && start_block(cfg, layout, cfg.loops[t].last().copied(), &[b]) == layout.order[before]
 }
 
 /// Which parameter of loop header `h` can carry `v`, a value leaving the loop that is not
@@ -917,8 +969,11 @@ pub fn lower_linearized<B: LinearBackend>(
                 backend.clear_mask(&mut ctx, mask);
             }
         }
-        for &k in &plan.mask_inits[b] {
-            backend.clear_mask(&mut ctx, k);
+        for &(k, whole) in &plan.mask_inits[b] {
+            match whole {
+                true => _ = backend.set_lanes(&mut ctx, k, Lanes::All),
+                false => backend.clear_mask(&mut ctx, k),
+            }
         }
         for id in plan.var_inits[b].clone() {
             plan.vars[id].cur = Some(backend.undef(&mut ctx, vfile, plan.vars[id].class));
@@ -1111,6 +1166,9 @@ fn lower_edges<B: LinearBackend>(
             debug_assert!(start);
             plan.latch_narrowing[t] = Some(lanes);
             backend.active_lanes()
+        } else if plan.whole_exit[t] {
+            // The target's mask holds these lanes already.
+            backend.lanes_reg(ctx, lanes)
         } else {
             let mask = plan.mask_of[t];
             match start {
