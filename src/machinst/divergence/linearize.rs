@@ -483,10 +483,9 @@ impl Plan {
                 && edges[p].1.len() > 1
                 && edges[p].1.iter().any(|&(t, _)| t == h);
         }
-        let mut whole_exit = vec![false; n];
-        for t in 1..n {
-            whole_exit[t] = takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t);
-        }
+        let whole_exit: Vec<bool> = (0..n)
+            .map(|t| t > 0 && takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t))
+            .collect();
         let mut resets = vec![false; n];
         let mut intervals = Vec::new();
         for t in 1..n {
