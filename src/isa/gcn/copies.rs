@@ -14,9 +14,11 @@
 //!    forgets every copy: linearized code copies under a lane mask.
 //! 2. *Dead copies*: with liveness over the blocks, copies (and units of copies) whose
 //!    destination is never read are removed.
-//! 3. *Backward*: a result that is only copied (each unit once, into consecutive
-//!    registers) and dead after its copies is computed in the copies' destination, and
-//!    the copies, now self-copies, go (the dead-copy step runs again).
+//! 3. *Backward*: a result that is copied (each unit once, into consecutive registers)
+//!    and dead after its copies is computed in the copies' destination, and the copies,
+//!    now self-copies, go (the dead-copy step runs again); the instructions reading it
+//!    before its copies read the destination instead, which nothing else touches in
+//!    between (a do-while's exit test reading the next counter, copied back after it).
 //!
 //! Only registers the allocator hands out are removed as destinations: VGPRs, and SGPRs
 //! from `first_sgpr` below the special registers (VCC, EXEC, M0 are never touched).
@@ -469,9 +471,10 @@ fn renamable_def(inst: &mut Inst) -> Option<(&mut Reg, bool)> {
 /// How far after a definition coalescing looks for the copies of its result.
 const WINDOW: usize = 64;
 
-/// Backward coalescing in one block: a result that is only copied (every unit once, into
+/// Backward coalescing in one block: a result that is copied (every unit once, into
 /// consecutive registers) and then dead is computed in the copies' destination instead,
-/// which leaves the copies copying a register to itself.
+/// which leaves the copies copying a register to itself; its readers before the copies
+/// read the destination.
 fn coalesce(block: &mut Vec<Inst>, live_out: &Bits) {
     let mut summaries: Vec<Summary> = block.iter().map(uses_defs).collect();
     // Liveness after each instruction.
@@ -495,6 +498,9 @@ fn coalesce(block: &mut Vec<Inst>, live_out: &Bits) {
         let (i_uses, i_defs) = summaries[i].clone();
         // The copy of each unit: (instruction, destination unit).
         let mut targets: Vec<Option<(usize, Unit)>> = vec![None; src_units.len()];
+        // Other instructions reading the result before its copies, which will read the
+        // destination instead.
+        let mut readers: Vec<usize> = Vec::new();
         let end = block.len().min(i + 1 + WINDOW);
         let mut ok = true;
         for (j, inst) in block.iter().enumerate().take(end).skip(i + 1) {
@@ -525,6 +531,11 @@ fn coalesce(block: &mut Vec<Inst>, live_out: &Bits) {
                     && uses.iter().filter(|&&u| u == su).count() == 1;
                 match copies.iter().find(|&&(_, s)| s == su) {
                     Some(&(d, _)) if copied && targets[k].is_none() => targets[k] = Some((j, d)),
+                    None if copies.is_empty() && targets.iter().all(Option::is_none) => {
+                        if readers.last() != Some(&j) {
+                            readers.push(j);
+                        }
+                    }
                     _ => ok = false,
                 }
             }
@@ -563,8 +574,27 @@ fn coalesce(block: &mut Vec<Inst>, live_out: &Bits) {
         if !clear {
             continue;
         }
+        // The readers before the copies read the destination (which nothing else reads or
+        // writes in between), if their operands can be rewritten.
+        let mut map: Vec<Option<Unit>> = vec![None; UNITS];
+        for (&s, &d) in src_units.iter().zip(&dst_units) {
+            map[s as usize] = Some(d);
+        }
+        let mut rewritten: Vec<(usize, Inst)> = Vec::new();
+        for &j in &readers {
+            let mut reader = block[j].clone();
+            substitute(&mut reader, &map);
+            if uses_defs(&reader).0.iter().any(|u| src_units.contains(u)) {
+                ok = false;
+                break;
+            }
+            rewritten.push((j, reader));
+        }
+        if !ok {
+            continue;
+        }
         // Each copy then reads the destination it writes.
-        let mut copies: Vec<(usize, Inst)> = Vec::new();
+        let mut copies: Vec<(usize, Inst)> = rewritten;
         for &(j, _) in &targets {
             if copies.iter().any(|&(x, _)| x == j) {
                 continue;
@@ -1061,6 +1091,34 @@ mod tests {
         ]);
         assert_eq!(out[0], add(0));
         assert_eq!(out.len(), 3);
+    }
+
+    #[test]
+    fn readers_before_the_copy_read_the_destination() {
+        let add = |d, a, b| valu(Op::VAddF32, vgpr(d), &[vgpr(a), vgpr(b)]);
+        // v4 is read by an add, then copied to v0 and dead: it is computed in v0.
+        let out = one_block(vec![
+            add(4, 2, 3),
+            add(1, 4, 4),
+            copy(vgpr(0), vgpr(4)),
+            ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))]),
+        ]);
+        assert_eq!(
+            out,
+            vec![
+                add(0, 2, 3),
+                add(1, 0, 0),
+                ret(&[(vgpr(0), vgpr(0)), (vgpr(1), vgpr(1))])
+            ]
+        );
+        // Not where the reader writes the destination (then overwritten by the copy).
+        let out = one_block(vec![
+            add(4, 2, 3),
+            add(0, 4, 4),
+            copy(vgpr(0), vgpr(4)),
+            ret(&[(vgpr(0), vgpr(0))]),
+        ]);
+        assert_eq!(out[0], add(4, 2, 3));
     }
 
     #[test]

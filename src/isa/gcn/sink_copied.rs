@@ -171,14 +171,10 @@ pub fn run(vcode: &mut VCode<Inst>) {
 
 /// Moves `insts[i]` down to its first reader if that pays; where that reader is then.
 fn sink(insts: &mut [Inst], i: usize, live_out: &Set) -> Option<usize> {
-    let Some(def) = movable_def(&insts[i]) else {
-        return None;
-    };
+    let def = movable_def(&insts[i])?;
     let end = insts.len().min(i + 1 + WINDOW);
     let reads_def = |x: &Inst| operands(x).contains(&(def, true));
-    let Some(q) = (i + 1..end).find(|&x| reads_def(&insts[x])) else {
-        return None;
-    };
+    let q = (i + 1..end).find(|&x| reads_def(&insts[x]))?;
     let copied = insts[q..]
         .iter()
         .any(|x| matches!(x, Inst::Copy { src, .. } if *src == def));

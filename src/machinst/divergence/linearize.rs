@@ -75,6 +75,9 @@ pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
     ) -> Result<Vec<Lanes>, CompileError>;
     /// `mask = lanes`; returns a lane mask of `lanes`.
     fn set_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
+    /// A lane mask of `lanes` (for the masked moves of an edge whose target's mask holds
+    /// its lanes already).
+    fn lanes_reg(&self, ctx: &mut Lower<'_, Self::MInst>, lanes: Lanes) -> Reg;
     /// `mask |= lanes`; returns a lane mask of `lanes`.
     fn add_lanes(&self, ctx: &mut Lower<'_, Self::MInst>, mask: usize, lanes: Lanes) -> Reg;
     /// A register of `class` with no defined value (the start of a pending value).
@@ -151,7 +154,13 @@ struct Plan {
     /// Variables and masks started at the beginning of each block (by CFG index; the
     /// entry also starts those of the whole function).
     var_inits: Vec<Vec<usize>>,
-    mask_inits: Vec<Vec<usize>>,
+    /// (Each mask's number, and whether it starts as EXEC rather than empty: `whole_exit`.)
+    mask_inits: Vec<Vec<(usize, bool)>>,
+    /// The blocks whose one edge is the only way out of the loop (or nest of loops) it
+    /// leaves, entered by `fallthrough` ([`takes_whole_loop`]): every lane entering the
+    /// loop leaves by that edge, so their mask starts as EXEC before the loop, and the edge
+    /// adds nothing to it.
+    whole_exit: Vec<bool>,
     /// The edges (block, destination index) that start their target's lanes and pending
     /// parameters in each run of their scope, setting them rather than adding to them
     /// (see [`first_edges`]).
@@ -173,6 +182,15 @@ struct Plan {
     /// before its latch: EXEC is the lanes that continue already, so the latch need not
     /// set it (and with `fallthrough`, the header's mask is not needed at all).
     back_jump: Vec<bool>,
+    /// The loop headers entered by `fallthrough` whose only back edge is a conditional one
+    /// from the loop's last block: the latch narrows EXEC to that edge's lanes itself
+    /// ([`LinearBackend::narrow_lanes`]), so the header needs no mask, and the moves of
+    /// the carriers ([`carries_out`]) on that edge are made in the latch, under EXEC.
+    back_narrow: Vec<bool>,
+    /// For each `back_narrow` header, the lanes of its back edge, from its branch to the
+    /// latch, and the carriers' moves waiting there: (variable, argument).
+    latch_narrowing: Vec<Option<Lanes>>,
+    latch_moves: Vec<Vec<(usize, Reg)>>,
     /// Variables that are parameters of each loop header (defined in the loop, pending
     /// past it).
     header_vars: Vec<Vec<usize>>,
@@ -189,6 +207,10 @@ struct Plan {
     carried: Vec<Vec<(usize, usize)>>,
     /// Whether each variable is such a carrier: every edge writes it with a masked move.
     carrier: Vec<bool>,
+    /// Whether each carrier carries out the argument of its loop's one back edge, which
+    /// the loop's one exit edge (from the same `brif`) takes out as well
+    /// ([`carries_latch_value`]): it is written under all the lanes of that block.
+    carrier_of_latch: Vec<bool>,
 }
 
 fn class_of(ty: ir::Type) -> Option<RegClass> {
@@ -316,6 +338,7 @@ impl Plan {
         // Values leaving loops; a header's parameter may leave in its back-edge variable.
         let mut exit_vars = vec![Vec::new(); n];
         let mut carried = vec![Vec::new(); n];
+        let mut whole_block = Vec::new();
         for h in (0..n).filter(|&h| layout.is_header(h)) {
             let params = func.dfg.block_params(cfg.order[h]);
             let exits: Vec<usize> = loop_blocks(layout, h)
@@ -348,6 +371,15 @@ impl Plan {
                     exit_vars[h].push((v, b, id));
                     continue;
                 }
+                if let Some(i) = carries_latch_value(func, cfg, layout, &edges, h, v)
+                    && !carried[h].iter().any(|&(k, _)| k == i)
+                    && let Some(&id) = keys.get(&Key::Back(h, i))
+                {
+                    carried[h].push((i, id));
+                    exit_vars[h].push((v, b, id));
+                    whole_block.push(id);
+                    continue;
+                }
                 for &p in &exits {
                     add(&mut keys, &mut var_list, Key::Exit(v, h), class, p);
                 }
@@ -359,6 +391,10 @@ impl Plan {
         let mut carrier = vec![false; var_list.len()];
         for &(_, id) in carried.iter().flatten() {
             carrier[id] = true;
+        }
+        let mut carrier_of_latch = vec![false; var_list.len()];
+        for id in whole_block {
+            carrier_of_latch[id] = true;
         }
         let mut var_inits = vec![Vec::new(); n];
         let mut header_vars = vec![Vec::new(); n];
@@ -430,6 +466,26 @@ impl Plan {
                 && edges[p].1.len() == 1
                 && firsts[&(h, true)].edge == (p, 0);
         }
+        let mut back_edges_into = vec![0usize; n];
+        for (p, (_, dests)) in edges.iter().enumerate() {
+            for &(t, _) in dests {
+                if t != exit && layout.is_header(t) && cfg.in_loop(p, t) {
+                    back_edges_into[t] += 1;
+                }
+            }
+        }
+        let mut back_narrow = vec![false; n];
+        for h in (0..n).filter(|&h| layout.is_header(h)) {
+            let p = layout.order[layout.loop_end[h].expect("header")];
+            back_narrow[h] = fallthrough[h]
+                && back_edges_into[h] == 1
+                && cfg.loops[p].last() == Some(&h)
+                && edges[p].1.len() > 1
+                && edges[p].1.iter().any(|&(t, _)| t == h);
+        }
+        let whole_exit: Vec<bool> = (0..n)
+            .map(|t| t > 0 && takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t))
+            .collect();
         let mut resets = vec![false; n];
         let mut intervals = Vec::new();
         for t in 1..n {
@@ -437,7 +493,7 @@ impl Plan {
             if header {
                 resets[t] = !firsts[&(t, true)].settable;
             }
-            if narrowed[t] || fallthrough[t] && (!header || back_jump[t]) {
+            if narrowed[t] || fallthrough[t] && (!header || back_jump[t] || back_narrow[t]) {
                 continue;
             }
             let end = match header {
@@ -504,7 +560,7 @@ impl Plan {
             };
             mask_of[t] = k;
             if let Some(scope) = clear_at {
-                mask_inits[scope].push(k);
+                mask_inits[scope].push((k, whole_exit[t]));
             }
         }
         if slot_free_after.len() > backend.mask_slot_limit() {
@@ -525,12 +581,16 @@ impl Plan {
             keys,
             var_inits,
             mask_inits,
+            whole_exit,
             starts,
             resets,
             fallthrough,
             narrowed,
             narrowing: vec![None; n],
             back_jump,
+            back_narrow,
+            latch_narrowing: vec![None; n],
+            latch_moves: vec![Vec::new(); n],
             header_vars,
             mask_of,
             masks: holder.len(),
@@ -538,6 +598,7 @@ impl Plan {
             exit_vars,
             carried,
             carrier,
+            carrier_of_latch,
         })
     }
 
@@ -600,6 +661,89 @@ fn carries_out(
             .any(|inst| func.dfg.inst_values(inst).any(|v| v == param))
     });
     !other_args && !later_reads
+}
+
+/// Whether every lane that enters the outermost loop that block `t`'s one edge leaves,
+/// leaves by that edge: it is the only edge out of that loop (and no `return` is in it),
+/// and the loop is entered by `fallthrough`, all the lanes of the block before it, whose
+/// start, where `t`'s mask starts (`start_block`), can set the mask to EXEC. (A lane that
+/// never leaves never ends the function.)
+fn takes_whole_loop(
+    cfg: &Cfg,
+    layout: &Layout,
+    edges: &[(ir::Inst, Dests)],
+    fallthrough: &[bool],
+    edges_into: &[usize],
+    t: usize,
+) -> bool {
+    let exit = cfg.len();
+    if layout.is_header(t) || edges_into[t] != 1 {
+        return false;
+    }
+    let Some(b) = (0..cfg.len()).find(|&b| edges[b].1.iter().any(|&(d, _)| d == t)) else {
+        return false;
+    };
+    let depth = cfg.loops[t].len();
+    if cfg.loops[b].len() <= depth || cfg.loops[b][..depth] != cfg.loops[t][..] {
+        return false;
+    }
+    let h = cfg.loops[b][depth];
+    let leaving = loop_blocks(layout, h)
+        .into_iter()
+        .flat_map(|q| edges[q].1.iter().map(|&(d, _)| d))
+        .filter(|&d| d == exit || !cfg.in_loop(d, h))
+        .count();
+    let Some(before) = layout.pos[h].checked_sub(1) else {
+        return false;
+    };
+    leaving == 1
+        && fallthrough[h]
+        && start_block(cfg, layout, cfg.loops[t].last().copied(), &[b]) == layout.order[before]
+}
+
+/// Which parameter of loop header `h` can carry `v`, a value leaving the loop that is not
+/// a parameter, out of it: a do-while's latch value. The loop has one back edge and one
+/// exit edge (returns aside), both of one `brif` in the loop's last block, and the back
+/// edge passes `v` as that parameter's argument. Every lane then leaves by that `brif`
+/// with `v`, and so does every lane that goes round, so one move of `v` under all the
+/// block's lanes, tied to the parameter, writes the carrier for both; the lanes that left
+/// earlier are off and keep theirs. That move, at the end of the loop's last block,
+/// consumes the parameter's register: nothing reads the parameter after it, provided the
+/// parameter does not itself leave the loop and the `brif` passes it nowhere else.
+fn carries_latch_value(
+    func: &ir::Function,
+    cfg: &Cfg,
+    layout: &Layout,
+    edges: &[(ir::Inst, Dests)],
+    h: usize,
+    v: Value,
+) -> Option<usize> {
+    let exit = cfg.len();
+    let p = layout.order[layout.loop_end[h]?];
+    if cfg.loops[p].last() != Some(&h) {
+        return None;
+    }
+    let dests = &edges[p].1;
+    let [(a, a_args), (b, b_args)] = dests.as_slice() else {
+        return None;
+    };
+    let back_args = match (*a == h, *b == h) {
+        (true, false) if *b != exit && !cfg.in_loop(*b, h) => a_args,
+        (false, true) if *a != exit && !cfg.in_loop(*a, h) => b_args,
+        _ => return None,
+    };
+    let i = back_args.iter().position(|&x| x == v)?;
+    let param = func.dfg.block_params(cfg.order[h])[i];
+    let (mut back_edges, mut exit_edges) = (0, 0);
+    for q in loop_blocks(layout, h) {
+        for &(t, _) in &edges[q].1 {
+            back_edges += usize::from(t == h);
+            exit_edges += usize::from(t != exit && !cfg.in_loop(t, h));
+        }
+    }
+    let param_passed = dests.iter().flat_map(|(_, args)| args).any(|&x| x == param);
+    (back_edges == 1 && exit_edges == 1 && !param_passed && !cfg.used_outside_loop(param, h))
+        .then_some(i)
 }
 
 /// The first edge into a target in the linear order, among its edges from outside its
@@ -824,8 +968,11 @@ pub fn lower_linearized<B: LinearBackend>(
                 backend.clear_mask(&mut ctx, mask);
             }
         }
-        for &k in &plan.mask_inits[b] {
-            backend.clear_mask(&mut ctx, k);
+        for &(k, whole) in &plan.mask_inits[b] {
+            match whole {
+                true => _ = backend.set_lanes(&mut ctx, k, Lanes::All),
+                false => backend.clear_mask(&mut ctx, k),
+            }
         }
         for id in plan.var_inits[b].clone() {
             plan.vars[id].cur = Some(backend.undef(&mut ctx, vfile, plan.vars[id].class));
@@ -889,6 +1036,17 @@ pub fn lower_linearized<B: LinearBackend>(
         let ending = latches[p].clone();
         for (k, &h) in ending.iter().enumerate() {
             let next = blocks.len() + 1;
+            let start = ctx.vcode.insts.len();
+            if let Some(lanes) = plan.latch_narrowing[h].take() {
+                backend.narrow_lanes(&mut ctx, lanes);
+                for (id, src) in std::mem::take(&mut plan.latch_moves[h]) {
+                    let old = plan.vars[id].cur.expect("started");
+                    if src != old {
+                        let exec = backend.active_lanes();
+                        plan.vars[id].cur = Some(backend.masked_move(&mut ctx, old, src, exec));
+                    }
+                }
+            }
             let mut back_args: Vec<Reg> = (0..header_params[h].len())
                 .map(|i| plan.cur(Key::Back(h, i)))
                 .collect();
@@ -917,8 +1075,7 @@ pub fn lower_linearized<B: LinearBackend>(
                 _ => Vec::new(),
             };
             let out = ctx.deferred_block(vec![B::MInst::gen_jump(next)], vec![(next, out_args)]);
-            let start = ctx.vcode.insts.len();
-            let mask = (!plan.back_jump[h]).then_some(plan.mask_of[h]);
+            let mask = (!plan.back_jump[h] && !plan.back_narrow[h]).then_some(plan.mask_of[h]);
             backend.latch(&mut ctx, mask, back, out);
             blocks.push(VBlock {
                 insts: start..ctx.vcode.insts.len(),
@@ -991,6 +1148,7 @@ fn lower_edges<B: LinearBackend>(
     for (j, ((t, args), &lanes)) in dests.iter().zip(&lanes).enumerate() {
         let t = *t;
         let start = plan.starts.contains(&(b, j));
+        let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
         let silent = silent(t);
         let e = if silent {
             debug_assert!(matches!(lanes, Lanes::All), "a jump or a return");
@@ -1001,6 +1159,15 @@ fn lower_edges<B: LinearBackend>(
             debug_assert!(start);
             plan.narrowing[t] = Some(lanes);
             backend.active_lanes()
+        } else if back && plan.back_narrow[t] {
+            // The latch takes the lanes; the edge is the loop's one back edge (`start`),
+            // and the carriers' moves wait for the latch.
+            debug_assert!(start);
+            plan.latch_narrowing[t] = Some(lanes);
+            backend.active_lanes()
+        } else if plan.whole_exit[t] {
+            // The target's mask holds these lanes already.
+            backend.lanes_reg(ctx, lanes)
         } else {
             let mask = plan.mask_of[t];
             match start {
@@ -1021,7 +1188,12 @@ fn lower_edges<B: LinearBackend>(
             if !start || plan.carrier[id] {
                 let old = var.cur.expect("started");
                 let src = backend.branch_arg(ctx, v, old)?;
-                if src != old {
+                if plan.carrier_of_latch[id] {
+                    let exec = backend.active_lanes();
+                    plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, exec));
+                } else if back && plan.back_narrow[t] {
+                    plan.latch_moves[t].push((id, src));
+                } else if src != old {
                     plan.vars[id].cur = Some(backend.masked_move(ctx, old, src, e));
                 }
                 continue;

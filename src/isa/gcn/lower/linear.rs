@@ -359,11 +359,9 @@ impl LinearBackend for GcnLower<'_> {
         taken
     }
 
-    fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: usize, lanes: Lanes) -> Reg {
-        let lanes = match self.case_lanes(ctx, lanes) {
+    fn lanes_reg(&self, ctx: &mut Lower<'_, Inst>, lanes: Lanes) -> Reg {
+        match self.case_lanes(ctx, lanes) {
             Lanes::All => EXEC,
-            // A compare's mask (see `edge_lanes`) holds no lane that is off. (The skip pass
-            // never skips such a compare: its stale mask would be read here.)
             Lanes::Where(c) => c,
             Lanes::WhereNot(c) => {
                 let dst = ctx.new_vreg(SGPR, RegClass::Float);
@@ -371,7 +369,13 @@ impl LinearBackend for GcnLower<'_> {
                 dst
             }
             Lanes::Case(..) => unreachable!("compared by case_lanes"),
-        };
+        }
+    }
+
+    fn add_lanes(&self, ctx: &mut Lower<'_, Inst>, mask: usize, lanes: Lanes) -> Reg {
+        // A compare's mask (see `edge_lanes`) holds no lane that is off. (The skip pass
+        // never skips such a compare: its stale mask would be read here.)
+        let lanes = self.lanes_reg(ctx, lanes);
         let home = self.mask_home(mask);
         let old = self.load_mask(ctx, mask);
         let new = match home {
