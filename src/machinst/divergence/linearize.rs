@@ -161,6 +161,11 @@ struct Plan {
     /// loop leaves by that edge, so their mask starts as EXEC before the loop, and the edge
     /// adds nothing to it.
     whole_exit: Vec<bool>,
+    /// The joins that every lane of their immediate dominator reaches, and no other
+    /// ([`joins_whole`]): their mask is set to EXEC at the end of that block, and their
+    /// edges add nothing to it. `join_sets` lists them by that block.
+    whole_join: Vec<bool>,
+    join_sets: Vec<Vec<usize>>,
     /// The edges (block, destination index) that start their target's lanes and pending
     /// parameters in each run of their scope, setting them rather than adding to them
     /// (see [`first_edges`]).
@@ -486,6 +491,15 @@ impl Plan {
         let whole_exit: Vec<bool> = (0..n)
             .map(|t| t > 0 && takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t))
             .collect();
+        let whole_join: Vec<bool> = (0..n)
+            .map(|t| {
+                t > 0 && !layout.is_header(t) && edges_into[t] > 1 && joins_whole(cfg, &edges, t)
+            })
+            .collect();
+        let mut join_sets = vec![Vec::new(); n];
+        for t in (0..n).filter(|&t| whole_join[t]) {
+            join_sets[cfg.idom[t]].push(t);
+        }
         let mut resets = vec![false; n];
         let mut intervals = Vec::new();
         for t in 1..n {
@@ -503,6 +517,8 @@ impl Plan {
             let first = &firsts[&(t, false)];
             let (start, clear_at) = if fallthrough[t] {
                 (4 * layout.pos[t] + 1, None)
+            } else if whole_join[t] {
+                (4 * layout.pos[cfg.idom[t]] + 2, None)
             } else if first.settable {
                 (4 * layout.pos[first.edge.0] + 2, None)
             } else {
@@ -582,6 +598,8 @@ impl Plan {
             var_inits,
             mask_inits,
             whole_exit,
+            whole_join,
+            join_sets,
             starts,
             resets,
             fallthrough,
@@ -699,6 +717,39 @@ fn takes_whole_loop(
     leaving == 1
         && fallthrough[h]
         && start_block(cfg, layout, cfg.loops[t].last().copied(), &[b]) == layout.order[before]
+}
+
+/// Whether the join `t` (a block with several edges into it) takes exactly the lanes of
+/// its immediate dominator `b`, once: from `b`, every path reaches `t` (`t` is `b`'s
+/// immediate post-dominator) without a `return`, a back edge of a loop around `b` or an
+/// exit from such a loop (loops nested in between run whole, their exits staying in
+/// between), and every edge into `t` comes from a block reached from `b` so. Then `t`'s
+/// mask is EXEC at the end of `b`, as LLVM's `s_and_saveexec_b64` keeps it for the join.
+fn joins_whole(cfg: &Cfg, edges: &[(ir::Inst, Dests)], t: usize) -> bool {
+    let exit = cfg.len();
+    let b = cfg.idom[t];
+    if cfg.ipdom[b] != Some(t) || cfg.loops[b] != cfg.loops[t] {
+        return false;
+    }
+    let around = &cfg.loops[b];
+    let mut reached = vec![false; cfg.len()];
+    reached[b] = true;
+    let mut stack = vec![b];
+    while let Some(x) = stack.pop() {
+        for &(d, _) in &edges[x].1 {
+            if d == t {
+                continue;
+            }
+            if d == exit || around.contains(&d) || !cfg.loops[d].starts_with(around) {
+                return false;
+            }
+            if !reached[d] {
+                reached[d] = true;
+                stack.push(d);
+            }
+        }
+    }
+    cfg.preds[t].iter().all(|&p| reached[p])
 }
 
 /// Which parameter of loop header `h` can carry `v`, a value leaving the loop that is not
@@ -1133,6 +1184,9 @@ fn lower_edges<B: LinearBackend>(
     inst: ir::Inst,
     dests: &[(usize, Vec<Value>)],
 ) -> Result<(), CompileError> {
+    for &t in &plan.join_sets[b] {
+        backend.set_lanes(ctx, plan.mask_of[t], Lanes::All);
+    }
     // No mask for the exit, nor for the edge that keeps EXEC for a block.
     let silent = |t: usize| {
         let back = t != plan.exit && layout.is_header(t) && cfg.in_loop(b, t);
@@ -1165,7 +1219,7 @@ fn lower_edges<B: LinearBackend>(
             debug_assert!(start);
             plan.latch_narrowing[t] = Some(lanes);
             backend.active_lanes()
-        } else if plan.whole_exit[t] {
+        } else if plan.whole_exit[t] || plan.whole_join[t] {
             // The target's mask holds these lanes already.
             backend.lanes_reg(ctx, lanes)
         } else {
