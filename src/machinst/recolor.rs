@@ -46,6 +46,9 @@ pub struct Space {
     pub single_limit: u16,
 }
 
+/// A copy's destination and the sources whose registers, in order, make it.
+pub type Copied = (Reg, SmallVec<[Reg; 2]>);
+
 /// What a target says about its instructions beyond their operands.
 pub struct Rules<'a, I> {
     /// Whether instruction `i` of a block writes only some lanes of its results and keeps
@@ -57,9 +60,10 @@ pub struct Rules<'a, I> {
     /// Whether an instruction's registers of the space must stay where the allocator put
     /// them (an encoding that reaches only some registers).
     pub pinned: &'a dyn Fn(&I) -> bool,
-    /// The single registers an instruction copies, (destination, source): placing both
-    /// in one register makes the copy go.
-    pub copies: &'a dyn Fn(&I) -> Vec<(Reg, Reg)>,
+    /// What an instruction copies: its destination and the sources whose registers, in
+    /// order, make it (a move, a pair built from halves). Placing each unit of the
+    /// destination where its source's is makes the copy go.
+    pub copies: &'a dyn Fn(&I) -> Option<Copied>,
 }
 
 /// Places the values of `space` again (see the module). Returns whether the code changed.
@@ -662,7 +666,7 @@ impl Plan {
                     }
                 }
                 let first_hint = self.hints.len();
-                for (dst, src) in (rules.copies)(inst) {
+                for (dst, src) in (rules.copies)(inst).map_or_else(Vec::new, copied_units) {
                     if dst.file() != self.space.file || src.file() != self.space.file {
                         continue;
                     }
@@ -1035,6 +1039,19 @@ impl Shape {
             movable: !self.fixed,
         }
     }
+}
+
+/// The single registers a copy copies, (destination, source), unit by unit.
+fn copied_units((dst, sources): Copied) -> Vec<(Reg, Reg)> {
+    let single = |r: Reg, k: u16| Reg::Real {
+        file: r.file(),
+        class: super::RegClass::Int,
+        hw: r.hw() + k,
+    };
+    let srcs = sources
+        .iter()
+        .flat_map(|&s| (0..s.width()).map(move |k| single(s, k)));
+    (0..dst.width()).map(|k| single(dst, k)).zip(srcs).collect()
 }
 
 /// The bit words of points `s..=e`, with the mask of the points in each.

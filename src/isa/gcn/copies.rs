@@ -865,13 +865,13 @@ pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>], first_sgpr: u16) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::isa::gcn::mc::Op;
     use crate::isa::gcn::regs::{sgpr, sgpr_pair, vgpr};
     use smallvec::smallvec;
 
-    fn vpair(hw: u16) -> Reg {
+    pub(in crate::isa::gcn) fn vpair(hw: u16) -> Reg {
         Reg::Real {
             file: VGPR,
             class: RegClass::Float,
@@ -879,7 +879,7 @@ mod tests {
         }
     }
 
-    fn valu(op: Op, dst: Reg, srcs: &[Reg]) -> Inst {
+    pub(in crate::isa::gcn) fn valu(op: Op, dst: Reg, srcs: &[Reg]) -> Inst {
         Inst::Valu {
             op,
             dst: Some(dst),
@@ -893,7 +893,7 @@ mod tests {
         }
     }
 
-    fn store(addr: Reg, data: Reg) -> Inst {
+    pub(in crate::isa::gcn) fn store(addr: Reg, data: Reg) -> Inst {
         Inst::Store {
             op: Op::FlatStoreDwordx2,
             addr,

@@ -4,8 +4,9 @@
 use super::inst::Inst;
 use super::lower::linear::EXEC;
 use super::regs::{self, SGPR, VGPR};
-use crate::machinst::recolor::{self, Rules, Space};
-use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+use crate::machinst::recolor::{self, Copied, Rules, Space};
+use crate::machinst::{MachInst, OperandKind};
+use smallvec::smallvec;
 
 /// Places the allocator's VGPRs (below `vgpr_limit`: the lane-mask slots above stay) and
 /// SGPRs (`first_sgpr..sgpr_limit`) again. Returns whether the code changed.
@@ -79,67 +80,26 @@ fn single(inst: &Inst) -> bool {
     }
 }
 
-/// The single registers a copy or a combination copies, (destination, source).
-fn copies(inst: &Inst) -> Vec<(Reg, Reg)> {
-    let sources: Vec<Reg> = match inst {
-        Inst::Copy { src, .. } => vec![*src],
-        Inst::Combine { parts, .. } => parts.to_vec(),
-        _ => return Vec::new(),
-    };
-    let (Inst::Copy { dst, .. } | Inst::Combine { dst, .. }) = inst else {
-        return Vec::new();
-    };
-    let single = |r: Reg, k: u16| Reg::Real {
-        file: r.file(),
-        class: RegClass::Int,
-        hw: r.hw() + k,
-    };
-    let dsts = (0..dst.width()).map(|k| single(*dst, k));
-    let srcs = sources
-        .iter()
-        .flat_map(|&s| (0..s.width()).map(move |k| single(s, k)));
-    dsts.zip(srcs)
-        .filter(|(d, s)| d.file() == s.file() && !d.is_virtual())
-        .collect()
+/// What a copy or a combination copies: its destination and sources.
+fn copies(inst: &Inst) -> Option<Copied> {
+    match inst {
+        Inst::Copy { dst, src } => Some((*dst, smallvec![*src])),
+        Inst::Combine { dst, parts } => Some((*dst, parts.iter().copied().collect())),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::gcn::copies::tests::{store, valu, vpair};
     use crate::isa::gcn::inst::{Op64, Src};
     use crate::isa::gcn::mc::Op;
     use crate::isa::gcn::regs::vgpr;
-
-    fn vpair(hw: u16) -> Reg {
-        Reg::Real {
-            file: VGPR,
-            class: RegClass::Float,
-            hw,
-        }
-    }
+    use crate::machinst::{Reg, RegClass};
 
     fn add(dst: Reg, a: Reg, b: Reg) -> Inst {
-        Inst::Valu {
-            op: Op::VAddF32,
-            dst: Some(dst),
-            sdst: None,
-            srcs: [Src::Reg(a), Src::Reg(b)].into_iter().collect(),
-            neg: 0,
-            abs: 0,
-            clamp: false,
-            mask_in_vcc: false,
-            sdwa: None,
-        }
-    }
-
-    fn store(addr: Reg, data: Reg) -> Inst {
-        Inst::Store {
-            op: Op::FlatStoreDwordx2,
-            addr,
-            offset: 0,
-            data,
-            sbase: None,
-        }
+        valu(Op::VAddF32, dst, &[a, b])
     }
 
     /// Runs the pass on one block that ends the function (v0–v3 live into it).

@@ -8,8 +8,8 @@
 
 use super::inst::{Inst, Src};
 use super::regs::{GPR, GPR_LIMIT};
-use crate::machinst::recolor::{self, Rules, Space};
-use crate::machinst::{Reg, RegClass};
+use crate::machinst::recolor::{self, Copied, Rules, Space};
+use smallvec::smallvec;
 
 /// Places the allocator's `$r` values again. Returns whether the code changed.
 pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>]) -> bool {
@@ -33,24 +33,11 @@ fn reads_a_half(inst: &Inst) -> bool {
     matches!(inst, Inst::Alu(alu) if alu.srcs.iter().any(|s| matches!(s, Src::H16(..))))
 }
 
-/// The single registers a copy or a combination copies, (destination, source).
-fn copies(inst: &Inst) -> Vec<(Reg, Reg)> {
-    let (dst, sources) = match inst {
-        Inst::Copy { dst, src } => (*dst, vec![*src]),
-        Inst::Combine { dst, lo, hi } => (*dst, vec![*lo, *hi]),
-        _ => return Vec::new(),
-    };
-    if dst.file() != GPR || sources.iter().any(|s| s.file() != GPR) {
-        return Vec::new();
+/// What a copy or a combination copies: its destination and sources.
+fn copies(inst: &Inst) -> Option<Copied> {
+    match inst {
+        Inst::Copy { dst, src } => Some((*dst, smallvec![*src])),
+        Inst::Combine { dst, lo, hi } => Some((*dst, smallvec![*lo, *hi])),
+        _ => None,
     }
-    let single = |r: Reg, k: u16| Reg::Real {
-        file: r.file(),
-        class: RegClass::Int,
-        hw: r.hw() + k,
-    };
-    let dsts = (0..dst.width()).map(|k| single(dst, k));
-    let srcs = sources
-        .iter()
-        .flat_map(|&s| (0..s.width()).map(move |k| single(s, k)));
-    dsts.zip(srcs).collect()
 }
