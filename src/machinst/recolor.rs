@@ -702,19 +702,8 @@ impl Plan {
             let root = self.joins.find(n).0;
             members[root as usize].push(n);
         }
-        let mut aligned: Vec<Vec<(i32, i32)>> = vec![Vec::new(); nodes];
-        for occ in self.occurrences.iter().flatten() {
-            if occ.width > 1 && occ.nodes.len() == occ.width as usize {
-                let (r, o) = self.joins.find(occ.nodes[0]);
-                let a = self.space.alignment[occ.width.trailing_zeros() as usize] as i32;
-                aligned[r as usize].push((a, o));
-            }
-        }
-        let mut conflicts: Vec<Vec<Node>> = vec![Vec::new(); nodes];
-        for &(a, b) in &self.conflicts {
-            conflicts[a as usize].push(b);
-            conflicts[b as usize].push(a);
-        }
+        let mut aligned = self.alignments();
+        let conflicts = adjacency(nodes, &self.conflicts);
         for copy in self.copies.clone() {
             let pairs: Vec<(Node, Node)> = self.hints[copy].to_vec();
             let (x, y) = pairs[0];
@@ -817,29 +806,36 @@ impl Plan {
         }
     }
 
+    /// The alignment each group's base must meet, per root: (modulus, offset of the wide
+    /// operand's first unit from the root).
+    fn alignments(&mut self) -> Vec<Vec<(i32, i32)>> {
+        let mut aligned: Vec<Vec<(i32, i32)>> = vec![Vec::new(); self.original.len()];
+        for k in 0..self.occurrences.len() {
+            let Some(occ) = &self.occurrences[k] else {
+                continue;
+            };
+            if occ.width > 1 && occ.nodes.len() == occ.width as usize {
+                let a = self.space.alignment[occ.width.trailing_zeros() as usize] as i32;
+                let (r, o) = self.joins.find(occ.nodes[0]);
+                if !aligned[r as usize].contains(&(a, o)) {
+                    aligned[r as usize].push((a, o));
+                }
+            }
+        }
+        aligned
+    }
+
     /// Step 4: a place for every group, `None` when one does not fit.
     fn place(&mut self) -> Option<Places> {
         let nodes = self.original.len();
         let size = self.size as usize;
         // Groups: each root's members with their offsets.
         let mut members: Vec<Vec<(Node, i32)>> = vec![Vec::new(); nodes];
-        let mut root_of = vec![(0, 0); nodes];
         for n in 0..nodes as Node {
             let (r, o) = self.joins.find(n);
-            root_of[n as usize] = (r, o);
             members[r as usize].push((n, o));
         }
-        // Alignment each group's base must meet: (modulus, offset) pairs.
-        let mut aligned: Vec<Vec<(i32, i32)>> = vec![Vec::new(); nodes];
-        for occ in self.occurrences.iter().flatten() {
-            if occ.width > 1 && occ.nodes.len() == occ.width as usize {
-                let (r, o) = root_of[occ.nodes[0] as usize];
-                let a = self.space.alignment[occ.width.trailing_zeros() as usize] as i32;
-                if !aligned[r as usize].contains(&(a, o)) {
-                    aligned[r as usize].push((a, o));
-                }
-            }
-        }
+        let aligned = self.alignments();
         // Nodes read or written as single registers.
         let mut single = vec![false; nodes];
         for occ in self.occurrences.iter().flatten() {
@@ -894,16 +890,8 @@ impl Plan {
             }
         }
         free_groups.sort_unstable();
-        let mut conflicts: Vec<Vec<Node>> = vec![Vec::new(); nodes];
-        for &(x, y) in &self.conflicts {
-            conflicts[x as usize].push(y);
-            conflicts[y as usize].push(x);
-        }
-        let mut hints: Vec<Vec<Node>> = vec![Vec::new(); nodes];
-        for &(x, y) in &self.hints {
-            hints[x as usize].push(y);
-            hints[y as usize].push(x);
-        }
+        let conflicts = adjacency(nodes, &self.conflicts);
+        let hints = adjacency(nodes, &self.hints);
         let mut candidates = Vec::new();
         for (_, root) in free_groups {
             let group = &members[root];
@@ -1039,6 +1027,16 @@ impl Shape {
             movable: !self.fixed,
         }
     }
+}
+
+/// Each node's partners in `pairs`, both ways.
+fn adjacency(nodes: usize, pairs: &[(Node, Node)]) -> Vec<Vec<Node>> {
+    let mut lists = vec![Vec::new(); nodes];
+    for &(x, y) in pairs {
+        lists[x as usize].push(y);
+        lists[y as usize].push(x);
+    }
+    lists
 }
 
 /// The single registers a copy copies, (destination, source), unit by unit.
