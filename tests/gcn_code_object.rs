@@ -8,6 +8,7 @@
 //!
 //! Without llvm-19's tools each test prints why and passes; CI installs them (`.ci/run`).
 
+mod filetest_text;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use wavelift::{Arch, Target, gcn::Gen, ir};
@@ -41,15 +42,7 @@ fn parse_clif(path: &Path) -> (Vec<ir::Function>, Vec<Target>) {
         .map(|spec| Target::parse(spec).expect("filetest target parses"))
         .filter(|t| matches!(t.arch, Arch::Gcn(_)))
         .collect();
-    let clif: String = text
-        .lines()
-        .map(|l| {
-            let t = l.trim_start();
-            let ours = t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set ");
-            if ours { "" } else { l }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let clif = filetest_text::clif_of(&text);
     let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
     (funcs, targets)
 }

@@ -8,6 +8,7 @@
 
 #[allow(dead_code)]
 mod common;
+mod filetest_text;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -100,19 +101,7 @@ fn compiled_filetests_disassemble_the_same_in_llvm_mc() {
             .filter_map(|l| l.trim().strip_prefix("target "))
             .map(|spec| Target::parse(spec).expect("filetest target parses"))
             .collect();
-        // Our own header lines are not CLIF: blank them, keeping line numbers.
-        let clif: String = text
-            .lines()
-            .map(|l| {
-                let t = l.trim_start();
-                if t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set ") {
-                    ""
-                } else {
-                    l
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        let clif = filetest_text::clif_of(&text);
         let funcs = cranelift_reader::parse_functions(&clif).expect("filetest parses");
         for target in &targets {
             // NV50 listings are envydis's to check, not llvm-mc's.

@@ -15,6 +15,7 @@
 //! random words our decoder accepts, and compare. `WAVELIFT_ENVYDIS_BLESS=1` then rewrites
 //! the table from envydis's output (after checking it equals ours).
 
+mod filetest_text;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -326,14 +327,7 @@ fn filetest_code(cpu: &str) -> Vec<(String, Vec<u32>)> {
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
         // The reader knows no NV50 target: parse the functions without the header lines.
-        let clif: String = text
-            .lines()
-            .filter(|l| {
-                let t = l.trim_start();
-                !(t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set "))
-            })
-            .map(|l| l.to_string() + "\n")
-            .collect();
+        let clif = filetest_text::clif_of(&text);
         let funcs = cranelift_reader::parse_functions(&clif)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for func in &funcs {

@@ -2,6 +2,7 @@
 //! every function of the filetests and the benchmark suite, for each kind of target, byte
 //! for byte and error for error; and a module's error is its first failing function's.
 
+mod filetest_text;
 use std::path::{Path, PathBuf};
 use wavelift::{CompileError, CompiledCode, Target, ir};
 
@@ -30,19 +31,7 @@ fn functions(paths: &[&str]) -> Vec<ir::Function> {
     let mut funcs = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        // The filetest header lines are not CLIF: blank them, keeping line numbers.
-        let clif: String = text
-            .lines()
-            .map(|l| {
-                let t = l.trim_start();
-                if t.starts_with("test ") || t.starts_with("target ") || t.starts_with("set ") {
-                    ""
-                } else {
-                    l
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        let clif = filetest_text::clif_of(&text);
         let parsed = cranelift_reader::parse_functions(&clif)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         funcs.extend(parsed);
