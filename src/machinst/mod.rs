@@ -3,6 +3,7 @@
 //! ([`divergence`]).
 
 pub mod dce;
+pub mod demanded_bits;
 pub mod divergence;
 pub mod isle;
 pub mod lower;
@@ -161,5 +162,6 @@ pub fn prepare(
     let mut ctrl_plane = cranelift_control::ControlPlane::default();
     ctx.egraph_pass(&flags, &mut ctrl_plane)
         .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;
+    demanded_bits::run(&mut ctx.func);
     Ok(ctx.func)
 }
