@@ -334,7 +334,8 @@ impl Inst {
     /// Whether executing the instruction overwrites VCC beyond its named operands.
     fn writes_vcc(&self) -> bool {
         match self {
-            Inst::Valu { op, .. } => writes_carry(*op),
+            // A carry named by `sdst` is a definition, wherever the allocator puts it.
+            Inst::Valu { op, sdst, .. } => writes_carry(*op) && sdst.is_none(),
             Inst::Alu64 { dst, op, .. } => {
                 dst.file() != SGPR && matches!(op, Op64::Add | Op64::Sub | Op64::Mul)
             }

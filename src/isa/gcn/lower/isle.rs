@@ -447,19 +447,19 @@ impl generated::Context for IsleContext<'_, '_> {
     }
 
     fn vadd_co(&mut self, a: Src, b: Src) -> Carry {
-        self.valu_carry(Op::VAddU32, a, b, None)
+        self.valu_carry(Op::VAddU32, [a, b], None, false)
     }
 
     fn vaddc_co(&mut self, a: Src, b: Src, carry_in: Reg) -> Carry {
-        self.valu_carry(Op::VAddcU32, a, b, Some(carry_in))
+        self.valu_carry(Op::VAddcU32, [a, b], Some(carry_in), false)
     }
 
     fn vsub_co(&mut self, a: Src, b: Src) -> Carry {
-        self.valu_carry(Op::VSubU32, a, b, None)
+        self.valu_carry(Op::VSubU32, [a, b], None, false)
     }
 
     fn vsubb_co(&mut self, a: Src, b: Src, borrow_in: Reg) -> Carry {
-        self.valu_carry(Op::VSubbU32, a, b, Some(borrow_in))
+        self.valu_carry(Op::VSubbU32, [a, b], Some(borrow_in), false)
     }
 
     fn carry_value(&mut self, carry: Carry) -> Reg {
@@ -568,6 +568,15 @@ impl generated::Context for IsleContext<'_, '_> {
         );
         let c = self.put_in_src64(z);
         self.valu_pair(Op::VMadU64U32, &[a, b, c], 0)
+    }
+
+    fn add_zero_high(&mut self, x: Value, y: Value) -> Reg {
+        let (x_lo, x_hi) = self.words(x);
+        let y_lo = self.low_word(y, LOW_WORD_DEPTH);
+        // The carry is read next: VCC, and both instructions in their VOP2 forms.
+        let low = self.valu_carry(Op::VAddU32, [x_lo, y_lo], None, true);
+        let high = self.valu_carry(Op::VAddcU32, [Src::Imm(0), x_hi], Some(low.mask), true);
+        self.combine_regs(low.value, high.value)
     }
 
     fn and_low(&mut self, x: Value, y: Value) -> Reg {

@@ -509,6 +509,42 @@ impl IsleContext<'_, '_> {
         Src::Reg(self.half(pair, true))
     }
 
+    /// The low and high words of the 64-bit `x` as operands of 32-bit VALU instructions:
+    /// of a constant, its halves; of a product of two wave-uniform values whose high halves
+    /// are zero, `s_mul_i32` for the low word (a scalar operand a VOP2 reads directly) and
+    /// `v_mul_hi_u32` for the high one (SALU has no high multiply before gfx9); otherwise
+    /// the halves of its register pair.
+    pub(super) fn words(&mut self, x: Value) -> (Src, Src) {
+        if let Some(c) = self.const64_of(x) {
+            return (Src::Imm(c as u32), Src::Imm((c >> 32) as u32));
+        }
+        if self.is_uniform(x)
+            && let Some(inst) = self.def_inst(x)
+            && let InstructionData::Binary {
+                opcode: Opcode::Imul,
+                args: [a, b],
+            } = self.lower.dfg().insts[inst]
+            && self.high_half_zero(a, HIGH_ZERO_DEPTH)
+            && self.high_half_zero(b, HIGH_ZERO_DEPTH)
+        {
+            let depth = super::memory::LOW_WORD_DEPTH;
+            let (a, b) = (self.low_word(a, depth), self.low_word(b, depth));
+            if [a, b]
+                .iter()
+                .all(|s| !matches!(s, Src::Reg(r) if r.file() == VGPR))
+            {
+                let lo = self.salu(Op::SMulI32, &[a, b], RegClass::Int);
+                let hi = self.valu(Op::VMulHiU32, &[a, b], RegClass::Int);
+                return (Src::Reg(lo), Src::Reg(hi));
+            }
+        }
+        let pair = self.put_in_vsrc_pair(x);
+        (
+            Src::Reg(self.half(pair, false)),
+            Src::Reg(self.half(pair, true)),
+        )
+    }
+
     /// The low 32 bits of the integer `value`, in 32-bit operations where it is an
     /// `iconst`, an `uextend` of an i32, an `iadd`, `imul`, `band`, `bor` or `bxor` of such
     /// values, or an `ishl` of one by a constant (the low word of each result depends only
@@ -726,11 +762,19 @@ impl IsleContext<'_, '_> {
     /// A carry-writing add or subtract in its VOP3b form, which writes the carry-out to a
     /// lane mask of our choosing rather than VCC, and reads a carry-in from one. The
     /// carry-in is a constant-bus read, so the other sources are then VGPRs or inline
-    /// constants (as for `v_cndmask_b32`).
-    pub(super) fn valu_carry(&mut self, op: Op, a: Src, b: Src, carry_in: Option<Reg>) -> Carry {
+    /// constants (as for `v_cndmask_b32`). With `in_vcc` the carry-out goes to VCC and the
+    /// VOP2 form is possible: for a carry read by the next carry-taking instruction, or not
+    /// at all (the allocator moves it should VCC be written before the read).
+    pub(super) fn valu_carry(
+        &mut self,
+        op: Op,
+        [a, b]: [Src; 2],
+        carry_in: Option<Reg>,
+        in_vcc: bool,
+    ) -> Carry {
         let mut srcs: SmallVec<[Src; 3]> = smallvec![a, b];
         let op = match carry_in {
-            None => self.legalize_valu_in(op, &mut srcs, true),
+            None => self.legalize_valu_in(op, &mut srcs, !in_vcc),
             Some(mask) => {
                 for s in srcs.iter_mut() {
                     *s = self.off_bus(*s);
@@ -749,7 +793,7 @@ impl IsleContext<'_, '_> {
             neg: 0,
             abs: 0,
             clamp: false,
-            mask_in_vcc: false,
+            mask_in_vcc: in_vcc,
             sdwa: None,
         });
         Carry { value, mask }
