@@ -570,6 +570,10 @@ impl generated::Context for IsleContext<'_, '_> {
         self.valu_pair(Op::VMadU64U32, &[a, b, c], 0)
     }
 
+    fn rotr_amount(&mut self, rotl: i64) -> u32 {
+        rotl.wrapping_neg() as u32 & 31
+    }
+
     fn add_zero_high(&mut self, x: Value, y: Value) -> Reg {
         let (x_lo, x_hi) = self.words(x);
         let y_lo = self.low_word(y, LOW_WORD_DEPTH);
