@@ -201,6 +201,7 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
     use Op::*;
     let u = |i: usize| s[i] as u32;
     let i = |i: usize| s[i] as u32 as i32;
+    let h = |i: usize| s[i] as u16;
     let f = |i: usize| f32::from_bits(s[i] as u32);
     let d = |i: usize| f64::from_bits(s[i]);
     let out = match op {
@@ -271,6 +272,21 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VSubbU32 => sub_borrow(u(0), u(1), input.mask_in),
         VSubrevU32 => sub_borrow(u(1), u(0), false),
         VSubbrevU32 => sub_borrow(u(1), u(0), input.mask_in),
+        // 16-bit operations (gfx8/gfx9) read the low 16 bits of their sources and zero
+        // the high 16 bits of the destination (GCN3 ISA 6.2.2 "16-bit operations"; llc-19
+        // returns their result as a zero-extended i16 without a mask on gfx8/gfx9). A
+        // shift takes the amount's low 4 bits.
+        VAddU16 => Out::b32(h(0).wrapping_add(h(1)) as u32),
+        VSubU16 => Out::b32(h(0).wrapping_sub(h(1)) as u32),
+        VSubrevU16 => Out::b32(h(1).wrapping_sub(h(0)) as u32),
+        VMulLoU16 => Out::b32(h(0).wrapping_mul(h(1)) as u32),
+        VLshlrevB16 => Out::b32((h(1) << (h(0) & 15)) as u32),
+        VLshrrevB16 => Out::b32((h(1) >> (h(0) & 15)) as u32),
+        VAshrrevI16 => Out::b32(((h(1) as i16) >> (h(0) & 15)) as u16 as u32),
+        VMaxU16 => Out::b32(h(0).max(h(1)) as u32),
+        VMaxI16 => Out::b32((h(0) as i16).max(h(1) as i16) as u16 as u32),
+        VMinU16 => Out::b32(h(0).min(h(1)) as u32),
+        VMinI16 => Out::b32((h(0) as i16).min(h(1) as i16) as u16 as u32),
         // gfx9's adds without carry-out.
         VAddNcU32 => Out::b32(u(0).wrapping_add(u(1))),
         VSubNcU32 => Out::b32(u(0).wrapping_sub(u(1))),
@@ -730,6 +746,24 @@ mod tests {
         assert_eq!(sh64(Op::VAshrrevI64, 60, 1 << 62), 4);
         // 32-bit sources ignore bits above 31.
         assert_eq!(run(Op::VLshlrevB32, [1, 0xffff_ffff_0000_0001, 0]).dst, 2);
+    }
+
+    /// The 16-bit operations by hand: low 16 bits of each source, a 4-bit shift amount,
+    /// the result zero-extended.
+    #[test]
+    fn sixteen_bit_operations() {
+        assert_eq!(u(Op::VAddU16, &[0xdead_ffff, 0xbeef_0002]), 1);
+        assert_eq!(u(Op::VSubU16, &[0x0001_0001, 0x0000_0002]), 0xffff);
+        assert_eq!(u(Op::VSubrevU16, &[0x0000_0002, 0x1234_0001]), 0xffff);
+        assert_eq!(u(Op::VMulLoU16, &[0xffff_0101, 0x0001_0101]), 0x0201);
+        assert_eq!(u(Op::VLshlrevB16, &[17, 0xffff_4001]), 0x8002);
+        assert_eq!(u(Op::VLshrrevB16, &[16 + 15, 0x0001_8000]), 1);
+        assert_eq!(u(Op::VAshrrevI16, &[4, 0x0000_8000]), 0xf800);
+        assert_eq!(u(Op::VAshrrevI16, &[4, 0xffff_7000]), 0x0700);
+        assert_eq!(u(Op::VMaxU16, &[0x0001_8000, 0xffff_7fff]), 0x8000);
+        assert_eq!(u(Op::VMaxI16, &[0x0001_8000, 0xffff_7fff]), 0x7fff);
+        assert_eq!(u(Op::VMinU16, &[0x0001_8000, 0xffff_7fff]), 0x7fff);
+        assert_eq!(u(Op::VMinI16, &[0x0001_8000, 0xffff_7fff]), 0x8000);
     }
 
     #[test]

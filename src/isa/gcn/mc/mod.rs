@@ -305,6 +305,22 @@ pub fn legal(inst: &McInst, generation: Gen) -> Result<(), String> {
         }
     }
     if info.form == table::Form::Valu {
+        // gfx9's SDWA reads scalar sources, but llvm-mc-14 refuses a float inline constant
+        // for a 16-bit integer operation (nothing emits one).
+        if inst.sdwa.is_some()
+            && ["_u16", "_i16", "_b16"]
+                .iter()
+                .any(|t| info.name.ends_with(t))
+            && inst
+                .src
+                .iter()
+                .flatten()
+                .any(|s| (240..=248).contains(&s.0))
+        {
+            return Err(format!(
+                "{name}: a float inline constant in a 16-bit integer SDWA operation"
+            ));
+        }
         if info.flags & SRC0_VGPR != 0 && inst.src[0].is_some_and(|s| !s.is_vgpr()) {
             return Err(format!("{name}: src0 must be a VGPR"));
         }

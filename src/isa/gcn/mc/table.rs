@@ -435,6 +435,17 @@ table! {
     VAddNcU32            "v_add_u32"            Vop2  Valu             [- - - 52]         [- - - 308]        1 0 [1 1 0] 0;
     VSubNcU32            "v_sub_u32"            Vop2  Valu             [- - - 53]         [- - - 309]        1 0 [1 1 0] 0;
     VSubrevNcU32         "v_subrev_u32"         Vop2  Valu             [- - - 54]         [- - - 310]        1 0 [1 1 0] 0;
+    VAddU16              "v_add_u16"            Vop2  Valu             [- - 38 38]        [- - 294 294]      1 0 [1 1 0] 0;
+    VSubU16              "v_sub_u16"            Vop2  Valu             [- - 39 39]        [- - 295 295]      1 0 [1 1 0] 0;
+    VSubrevU16           "v_subrev_u16"         Vop2  Valu             [- - 40 40]        [- - 296 296]      1 0 [1 1 0] 0;
+    VMulLoU16            "v_mul_lo_u16"         Vop2  Valu             [- - 41 41]        [- - 297 297]      1 0 [1 1 0] 0;
+    VLshlrevB16          "v_lshlrev_b16"        Vop2  Valu             [- - 42 42]        [- - 298 298]      1 0 [1 1 0] 0;
+    VLshrrevB16          "v_lshrrev_b16"        Vop2  Valu             [- - 43 43]        [- - 299 299]      1 0 [1 1 0] 0;
+    VAshrrevI16          "v_ashrrev_i16"        Vop2  Valu             [- - 44 44]        [- - 300 300]      1 0 [1 1 0] 0;
+    VMaxU16              "v_max_u16"            Vop2  Valu             [- - 47 47]        [- - 303 303]      1 0 [1 1 0] 0;
+    VMaxI16              "v_max_i16"            Vop2  Valu             [- - 48 48]        [- - 304 304]      1 0 [1 1 0] 0;
+    VMinU16              "v_min_u16"            Vop2  Valu             [- - 49 49]        [- - 305 305]      1 0 [1 1 0] 0;
+    VMinI16              "v_min_i16"            Vop2  Valu             [- - 50 50]        [- - 306 306]      1 0 [1 1 0] 0;
     VReadlaneB32         "v_readlane_b32"       Vop2  Valu             [1 1 - -]          [- - 649 649]      1 0 [1 1 0] SDST_OUT|SRC0_VGPR|LANE_SELECT;
     VWritelaneB32        "v_writelane_b32"      Vop2  Valu             [2 2 - -]          [- - 650 650]      1 0 [1 1 0] LANE_SELECT;
     VMulLoU32            "v_mul_lo_u32"         Vop3  Valu             [361 361 645 645]  [- - - -]          1 0 [1 1 0] 0;
