@@ -32,8 +32,9 @@
 //! `v_mbcnt_lo`/`v_mbcnt_hi` (2). Then, by index:
 //! - gfx8/gfx9: `v_lshlrev_b32` (`ds_bpermute_b32` takes a byte address), `ds_bpermute_b32`
 //!   (an inactive source lane reads 0), `v_cmp_gt_u32 vcc, 64, index`, `s_waitcnt`,
-//!   `v_cndmask_b32` (the permute takes the address modulo 64): 5 (4 without the range
-//!   test); `shuffle` 5, xor 8, up and down 9, quad broadcast 6.
+//!   `v_cndmask_b32` (the permute takes the address modulo 64): 5 (3 without the range
+//!   test, which a constant xor below 64 and the quad broadcast do not need); `shuffle`
+//!   5, xor 8 (6 by a constant), up and down 9 (8 by a constant), quad broadcast 6.
 //! - gfx6/gfx7: `Inst::LaneGather` (`emit/lane_gather.rs`), 198: `shuffle` 198, xor 201,
 //!   up and down 201 by a constant, 202 by a variable; the quad broadcast by a variable
 //!   instead broadcasts each lane of the quad with `ds_swizzle_b32` and selects by
@@ -115,7 +116,8 @@ impl IsleContext<'_, '_> {
                 _ => Op::VXorB32,
             };
             let index = self.valu(op, &[Src::Reg(lane), Src::Imm(k)], RegClass::Int);
-            return self.gather(x, index, true);
+            // `lane ^ k` for k < 64 stays in the wave.
+            return self.gather(x, index, kind != Shuffle::Xor);
         }
         if kind == Shuffle::Index && self.is_uniform(k) {
             let k = self.value_reg(k);
