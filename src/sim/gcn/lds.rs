@@ -112,8 +112,9 @@ mod tests {
     #[test]
     fn swizzle_quad_mode() {
         // offset[15] set, lanes of each quad read [1, 0, 3, 2] (the manual's "thread0
-        // grabs thread1, thread4 grabs thread5").
-        let offset = 0x8000 | 1 | 0 << 2 | 3 << 4 | 2 << 6;
+        // grabs thread1, thread4 grabs thread5"): offset[1:0] = 1, [3:2] = 0, [5:4] = 3,
+        // [7:6] = 2.
+        let offset = 0x8000 | 1 | 3 << 4 | 2 << 6;
         let out = permute(
             Op::DsSwizzleB32,
             offset,
