@@ -434,7 +434,85 @@ fn rows() -> Vec<(McInst, &'static str)> {
             new(FlatStoreByte, Flat).s(&[v(4), v(9)]),
             "flat_store_byte v[4:5], v9",
         ),
+        // DS: the lane permutes.
+        (
+            new(DsBpermuteB32, Ds).d(v(1)).s(&[v(2), v(3)]),
+            "ds_bpermute_b32 v1, v2, v3",
+        ),
+        (
+            new(DsBpermuteB32, Ds)
+                .d(v(255))
+                .s(&[v(0), v(254)])
+                .imm(65535),
+            "ds_bpermute_b32 v255, v0, v254 offset:65535",
+        ),
+        (
+            new(DsPermuteB32, Ds).d(v(7)).s(&[v(8), v(9)]).imm(4),
+            "ds_permute_b32 v7, v8, v9 offset:4",
+        ),
     ]
+}
+
+/// `ds_swizzle_b32` rows: the patterns wavelift emits (quad permutes, xor masks) and the
+/// other forms llvm-mc prints by name or number. All are canonical: the text assembles
+/// back to the same offset (see [`canonical_swizzle`]).
+fn swizzle_rows() -> Vec<(McInst, &'static str)> {
+    let swizzle = |offset: i32| {
+        new(Op::DsSwizzleB32, Enc::Ds)
+            .d(v(1))
+            .s(&[v(2)])
+            .imm(offset)
+    };
+    vec![
+        (swizzle(0), "ds_swizzle_b32 v1, v2"),
+        (
+            swizzle(0x80b1),
+            "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,1,0,3,2)",
+        ),
+        (
+            swizzle(0x80aa),
+            "ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,2,2,2,2)",
+        ),
+        (
+            swizzle(0x1f | 4 << 10),
+            "ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,4)",
+        ),
+        (
+            swizzle(0x1f | 7 << 10),
+            "ds_swizzle_b32 v1, v2 offset:swizzle(REVERSE,8)",
+        ),
+        (
+            swizzle(0x1f | 5 << 10),
+            "ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"ppipi\")",
+        ),
+        (
+            swizzle(0x1c | 2 << 5),
+            "ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,4,2)",
+        ),
+        (swizzle(0x8100), "ds_swizzle_b32 v1, v2 offset:33024"),
+    ]
+}
+
+/// Whether llvm-mc's text of a `ds_swizzle_b32` offset assembles back to it. The 32-lane
+/// mode's text gives each source-lane bit as kept, inverted or forced, and a forced bit
+/// assembles as the or-mask alone: a pattern that forces a bit with the xor-mask, or
+/// with the or-mask where the and-mask keeps it, prints like the canonical one.
+fn canonical_swizzle(offset: i32) -> bool {
+    let (and, or, xor) = (offset & 0x1f, offset >> 5 & 0x1f, offset >> 10 & 0x1f);
+    offset & 0x8000 != 0 || (or & and == 0 && xor & !and == 0)
+}
+
+/// Every `ds_swizzle_b32` offset class: all xor masks, a sweep of quad permutes and of the
+/// 32-lane mode's masks, the modes printed as numbers.
+fn swizzle_sweep() -> Vec<McInst> {
+    let mut offsets: Vec<i32> = (0..32).map(|k| 0x1f | k << 10).collect();
+    offsets.extend((0..256).step_by(7).map(|q| 0x8000 | q));
+    offsets.extend((0..0x8000).step_by(97));
+    offsets.extend([0x7fff, 0x8100, 0xc000, 0xe01f, 0xffff]);
+    offsets
+        .into_iter()
+        .map(|o| new(Op::DsSwizzleB32, Enc::Ds).d(v(3)).s(&[v(4)]).imm(o))
+        .collect()
 }
 
 /// A generated instance of `op` in `enc` (for the sweep): v1/v2/v3, s4/s8/s12, VCC for the
@@ -477,6 +555,16 @@ fn sample(op: Op, enc: Enc) -> McInst {
             inst.imm = 16;
         }
         Form::MubufStore => inst.src = [Some(v(2)), Some(v(4)), Some(s(8))],
+        Form::DsSwizzle => {
+            inst.dst = Some(v(1));
+            inst.src[0] = Some(v(2));
+            inst.imm = 0x80b1;
+        }
+        Form::DsPermute => {
+            inst.dst = Some(v(1));
+            inst.src = [Some(v(2)), Some(v(3)), None];
+            inst.imm = 8;
+        }
         Form::SmemLoad => {
             inst.dst = Some(sreg(2, info.dst));
             inst.src[0] = Some(s(4));
@@ -855,6 +943,41 @@ fn table_rows_gfx9() {
         .map(|(inst, text)| (inst, Some(text)))
         .collect();
     check(Gen::Gfx9, "gfx900", &cases);
+}
+
+#[test]
+fn ds_swizzle_gfx8_gfx9() {
+    for (generation, cpu) in [(Gen::Gfx8, "tonga"), (Gen::Gfx9, "gfx900")] {
+        let mut cases: Vec<_> = swizzle_rows()
+            .into_iter()
+            .map(|(inst, text)| (inst, Some(text)))
+            .collect();
+        let swizzle = new(Op::DsSwizzleB32, Enc::Ds).d(v(1)).s(&[v(2)]);
+        cases.push((
+            swizzle.imm(0x18 | 7 << 5 | 3 << 10),
+            Some("ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"pp100\")"),
+        ));
+        cases.extend(swizzle_sweep().into_iter().map(|inst| (inst, None)));
+        check(generation, cpu, &cases);
+    }
+}
+
+#[test]
+fn ds_swizzle_gfx6_gfx7_by_assembling() {
+    for (generation, cpu) in [(Gen::Gfx6, "tahiti"), (Gen::Gfx7, "bonaire")] {
+        check_by_assembling(generation, cpu, &swizzle_rows());
+        let sweep: Vec<(McInst, String)> = swizzle_sweep()
+            .into_iter()
+            .filter(|inst| canonical_swizzle(inst.imm))
+            .map(|inst| {
+                let text = print(&inst, generation);
+                (inst, text)
+            })
+            .collect();
+        let rows: Vec<(McInst, &str)> =
+            sweep.iter().map(|(i, t)| (i.clone(), t.as_str())).collect();
+        check_by_assembling(generation, cpu, &rows);
+    }
 }
 
 #[test]

@@ -134,6 +134,14 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
                 lgkm: true,
                 exp: false,
             }),
+            // The lane permutes return through LGKM_CNT like an LDS load (GCN3 ISA 4.4).
+            Inst::Ds { dst, .. } => pending.push(Pending {
+                dst: Some(range(*dst)),
+                data: None,
+                vm: false,
+                lgkm: true,
+                exp: false,
+            }),
             Inst::Load { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
                 data: None,

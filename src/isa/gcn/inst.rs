@@ -2,7 +2,7 @@
 //! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
-use super::mc::{DstUnused, Gen, Op, Sdwa, SdwaSel};
+use super::mc::{Dpp, DstUnused, Gen, Op, Sdwa, SdwaSel};
 use super::regs::{EXEC, SGPR, VCC, VGPR};
 use crate::intrinsics::WaveOp;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
@@ -143,6 +143,42 @@ pub enum Inst {
         shifted: Reg,
         saved_exec: Reg,
         lane: Reg,
+    },
+    /// A VOP1 operation whose source is read from another lane through DPP (gfx8/gfx9;
+    /// `v_mov_b32_dpp` for the shuffles, `lower/shuffles.rs`). With `bound_ctrl` and full
+    /// row and bank masks every active lane writes `dst`.
+    ValuDpp {
+        op: Op,
+        dst: Reg,
+        src: Reg,
+        dpp: Dpp,
+    },
+    /// A lane permute of the LDS unit (`ds_swizzle_b32`, `ds_bpermute_b32`; DS encoding):
+    /// `addr` is the ADDR field's VGPR (the data itself for `ds_swizzle_b32`), `data` the
+    /// DATA0 field's. Its result returns through LGKM_CNT like a load (`insert_waitcnt`).
+    Ds {
+        op: Op,
+        dst: Reg,
+        addr: Reg,
+        data: Option<Reg>,
+        offset: u16,
+    },
+    /// gfx6/gfx7: `dst` = `src` of lane `index` in each active lane, 0 where `index` is 64
+    /// or more or names an inactive lane (`docs/ir.md`, the shuffles), expanded at emission
+    /// (`emit/lane_gather.rs`) into lane reads and writes. It sets EXEC to all lanes and
+    /// back (the caller's in `saved_exec`), writes every lane of `tmp` and `dst`, and VCC;
+    /// all but the sources are early defs.
+    LaneGather {
+        dst: Reg,
+        src: Reg,
+        index: Reg,
+        /// A VGPR: the source with inactive lanes at 0.
+        tmp: Reg,
+        saved_exec: Reg,
+        /// SGPRs: the lane numbers read ahead (three, so that each is written four wait
+        /// states before `v_readlane_b32` selects a lane with it) and one lane's value.
+        lanes: [Reg; 3],
+        value: Reg,
     },
     /// A 64-bit constant into a register pair.
     Const64 { dst: Reg, value: u64 },
@@ -348,6 +384,8 @@ impl Inst {
             Inst::WaveScan { op, .. } => {
                 matches!(op, WaveOp::Add | WaveOp::FMin | WaveOp::FMax)
             }
+            // Its last step tests the index's range into VCC.
+            Inst::LaneGather { .. } => true,
             _ => false,
         }
     }
@@ -452,6 +490,34 @@ impl MachInst for Inst {
             } => {
                 visit(s, OperandKind::Use);
                 for r in [dst, tmp, shifted, saved_exec, lane] {
+                    visit(r, OperandKind::EarlyDef);
+                }
+            }
+            Inst::ValuDpp { dst, src: s, .. } => {
+                visit(s, OperandKind::Use);
+                visit(dst, OperandKind::Def);
+            }
+            Inst::Ds {
+                dst, addr, data, ..
+            } => {
+                visit(addr, OperandKind::Use);
+                if let Some(r) = data {
+                    visit(r, OperandKind::Use);
+                }
+                visit(dst, OperandKind::Def);
+            }
+            Inst::LaneGather {
+                dst,
+                src: s,
+                index,
+                tmp,
+                saved_exec,
+                lanes,
+                value,
+            } => {
+                visit(s, OperandKind::Use);
+                visit(index, OperandKind::Use);
+                for r in [dst, tmp, saved_exec, value].into_iter().chain(lanes) {
                     visit(r, OperandKind::EarlyDef);
                 }
             }

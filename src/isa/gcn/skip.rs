@@ -10,7 +10,8 @@
 //! What may be skipped: VALU work (its results are only read by lanes that ran it: a
 //! value's definition dominates its uses, so a lane reading it went through the block that
 //! defines it; lane masks a skipped compare leaves stale are only ANDed with EXEC = 0 by
-//! the edge code after the run), masked moves, vector memory instructions and waits.
+//! the edge code after the run), masked moves, vector memory instructions, the lane
+//! permutes of the LDS unit and waits.
 //! What must run: scalar instructions (lane-mask bookkeeping, EXEC, uniform values),
 //! the allocator's moves (whole-wave copies between EXEC saves: the lanes they move are
 //! not this block's), scalar loads, branches and returns.
@@ -62,10 +63,13 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::MaskedMove { .. }
         | Inst::Load { .. }
         | Inst::Store { .. }
+        | Inst::ValuDpp { .. }
+        | Inst::Ds { .. }
         | Inst::Waitcnt { .. }
         | Inst::Undef { .. } => true,
         Inst::Args { .. }
         | Inst::WaveScan { .. }
+        | Inst::LaneGather { .. }
         | Inst::Salu { .. }
         | Inst::SCmpSelect { .. }
         | Inst::SLoad { .. }
@@ -135,7 +139,7 @@ fn mask_read_whole(block: &[Inst], i: usize) -> bool {
 fn is_memory(inst: &Inst) -> bool {
     matches!(
         inst,
-        Inst::Load { .. } | Inst::Store { .. } | Inst::SLoad { .. }
+        Inst::Load { .. } | Inst::Store { .. } | Inst::SLoad { .. } | Inst::Ds { .. }
     )
 }
 

@@ -112,7 +112,7 @@ fn setreg_vskip(d: &Decoded) -> Option<RegSet> {
 }
 
 fn vector_op(d: &Decoded) -> Option<RegSet> {
-    matches!(d.kind, Kind::Valu | Kind::Vmem).then_some(RegSet::ALL)
+    matches!(d.kind, Kind::Valu | Kind::Vmem | Kind::Lds).then_some(RegSet::ALL)
 }
 
 fn valu_writes_vcc_exec(d: &Decoded) -> Option<RegSet> {

@@ -12,6 +12,8 @@
 //! Module layout:
 //! - `valu.rs`: per-lane semantics of every VALU operation, SDWA's selects included;
 //! - `dpp.rs`: DPP's lane fetch (which lane each lane reads, which lanes write);
+//! - `lds.rs`: the lane permutes of the LDS unit (`ds_swizzle_b32`, `ds_bpermute_b32`,
+//!   `ds_permute_b32`);
 //! - `program.rs`: the decode cache (each program counter decoded once) and each
 //!   instruction's kind and register footprint;
 //! - `wave.rs`: the wave state, dispatch, SALU, SMEM, FLAT, branches, the VALU lane loop;
@@ -28,6 +30,7 @@ mod dpp;
 mod expansions;
 pub(crate) mod float;
 mod hazard;
+mod lds;
 mod program;
 pub(crate) mod valu;
 mod waitcnt;

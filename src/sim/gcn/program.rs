@@ -101,6 +101,8 @@ pub(crate) enum Kind {
     Valu,
     /// Vector memory: FLAT, GLOBAL, MUBUF (later MTBUF, MIMG).
     Vmem,
+    /// The LDS unit (DS): the lane permutes.
+    Lds,
 }
 
 /// One decoded instruction and its register footprint.
@@ -131,6 +133,7 @@ impl Decoded {
             Enc::Smem => Kind::Smem,
             Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa | Enc::Dpp => Kind::Valu,
             Enc::Flat | Enc::Global | Enc::Mubuf => Kind::Vmem,
+            Enc::Ds => Kind::Lds,
         };
         let (reads, writes) = footprint(&inst, info, kind, generation);
         let dpp = inst.enc == Enc::Dpp;
@@ -193,7 +196,7 @@ fn footprint(inst: &McInst, info: &OpInfo, kind: Kind, generation: Gen) -> (RegS
     if let Some(s) = inst.sdst {
         writes = writes.union(operand_regs(s, 2));
     }
-    if matches!(kind, Kind::Valu | Kind::Vmem) {
+    if matches!(kind, Kind::Valu | Kind::Vmem | Kind::Lds) {
         reads = reads.union(EXEC);
     }
     // SDWA keeps the destination's other bits with dst_unused:UNUSED_PRESERVE: it reads them.

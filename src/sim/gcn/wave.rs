@@ -8,6 +8,7 @@
 
 use super::dpp::{self, Fetch};
 use super::hazard::History;
+use super::lds;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
 use super::waitcnt::{Outstanding, Payload, Pending};
@@ -256,6 +257,8 @@ impl Wave {
             Kind::Valu => self.valu(d, generation),
             Kind::Vmem if vskip => Ok(()),
             Kind::Vmem => self.vmem(d, index, pc, generation, env),
+            Kind::Lds if vskip => Ok(()),
+            Kind::Lds => self.lds(d, index, pc, generation, env),
         }
     }
 
@@ -827,6 +830,47 @@ impl Wave {
             .read(address, 4)
             .ok_or_else(|| memory_fault(lane, address, 4))?;
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    }
+
+    // ---- the LDS unit ----
+
+    /// A lane permute (`lds.rs`): its result, for the active lanes, returns through
+    /// LGKM_CNT like an LDS load.
+    fn lds(
+        &mut self,
+        d: &Decoded,
+        index: u32,
+        pc: u32,
+        generation: Gen,
+        env: &mut Env,
+    ) -> Result<(), Violation> {
+        let inst = &d.inst;
+        let exec = self.exec();
+        let missing = |what: &str| Violation::Other(format!("missing {what}"));
+        let addr = self.vgpr[Self::vgpr_index(inst.src[0].ok_or_else(|| missing("addr"))?, 1)?];
+        let data = match inst.src[1] {
+            Some(o) => self.vgpr[Self::vgpr_index(o, 1)?],
+            None => [0; 64],
+        };
+        let dst = inst.dst.ok_or_else(|| missing("vdst"))?;
+        Self::vgpr_index(dst, 1)?;
+        let values = lds::permute(inst.op, inst.imm as u16, &addr, &data, exec, generation)?;
+        let pending = Pending {
+            index,
+            pc,
+            vm: false,
+            lgkm: true,
+            exp: false,
+            dst: RegSet::range(dst.0, 1),
+            data: RegSet::EMPTY,
+            payload: Payload::Vector {
+                first: dst.0,
+                lanes: exec,
+                values: vec![values],
+            },
+        };
+        self.complete_or_queue(pending, env);
+        Ok(())
     }
 
     // ---- vector memory ----

@@ -3,6 +3,7 @@
 
 mod fdiv_sqrt32;
 mod fdiv_sqrt64;
+mod lane_gather;
 mod round64;
 mod wave_scan;
 
@@ -357,6 +358,44 @@ impl Emitter<'_> {
                     lane: *lane,
                 },
             ),
+            Inst::ValuDpp { op, dst, src, dpp } => self.valu_dpp(
+                *op,
+                reg_operand(*dst, 0),
+                None,
+                &[reg_operand(*src, 0)],
+                *dpp,
+            ),
+            Inst::Ds {
+                op,
+                dst,
+                addr,
+                data,
+                offset,
+            } => {
+                let mut m = mc_inst(*op, self.generation);
+                m.dst = Some(reg_operand(*dst, 0));
+                m.src[0] = Some(reg_operand(*addr, 0));
+                m.src[1] = data.map(|r| reg_operand(r, 0));
+                m.imm = *offset as i32;
+                self.out.push(m);
+            }
+            Inst::LaneGather {
+                dst,
+                src,
+                index,
+                tmp,
+                saved_exec,
+                lanes,
+                value,
+            } => self.lane_gather(&lane_gather::LaneGatherRegs {
+                dst: *dst,
+                src: *src,
+                index: *index,
+                tmp: *tmp,
+                saved_exec: *saved_exec,
+                lanes: *lanes,
+                value: *value,
+            }),
             Inst::FDiv64 { dst, num, den, tmp } => self.fdiv64(*dst, *num, *den, tmp),
             Inst::Sqrt64 { dst, src, tmp } => self.sqrt64(*dst, *src, tmp),
             Inst::RoundF64 { op, dst, src, tmp } => self.round64(*op, *dst, *src, tmp),

@@ -210,7 +210,7 @@ impl Emitter<'_> {
     }
 
     /// A VOP1/VOP2 operation whose src0 is read through DPP `dpp`.
-    fn valu_dpp(
+    pub(super) fn valu_dpp(
         &mut self,
         op: Op,
         dst: Operand,

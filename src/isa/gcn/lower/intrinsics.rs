@@ -1,7 +1,7 @@
 //! The wavelift intrinsics (`crate::intrinsics`) on GCN: work-item and work-group ids and
 //! sizes from the kernel's hardware inputs; the cross-lane intrinsics from lane reads,
-//! compare masks ANDed with EXEC, and wave scans (`Inst::WaveScan`,
-//! `emit/wave_scan.rs`). Each runs under the EXEC of the block that calls it, which is
+//! compare masks ANDed with EXEC, wave scans (`Inst::WaveScan`, `emit/wave_scan.rs`),
+//! and the shuffles (`shuffles.rs`). Each runs under the EXEC of the block that calls it, which is
 //! the set of active lanes `docs/ir.md` defines their results over.
 
 use super::IsleContext;
@@ -61,19 +61,7 @@ impl IsleContext<'_, '_> {
                     RegClass::Int,
                 ))
             }
-            Intrinsic::LaneId => {
-                // mbcnt over an all-ones mask counts the lanes below this one.
-                let lo = self.valu(
-                    Op::VMbcntLoU32B32,
-                    &[Src::Imm(u32::MAX), Src::Imm(0)],
-                    RegClass::Int,
-                );
-                Some(self.valu(
-                    Op::VMbcntHiU32B32,
-                    &[Src::Imm(u32::MAX), Src::Reg(lo)],
-                    RegClass::Int,
-                ))
-            }
+            Intrinsic::LaneId => Some(self.lane_id()),
             Intrinsic::WaveSize => Some(self.salu(Op::SMovB32, &[Src::Imm(64)], RegClass::Int)),
             Intrinsic::ReadFirstLane => {
                 let x = self.value_reg(args[0]);
@@ -123,20 +111,31 @@ impl IsleContext<'_, '_> {
             Intrinsic::Reduce(op) => self.wave_scan(op, ScanKind::Reduce, args[0]),
             Intrinsic::InclusiveScan(op) => self.wave_scan(op, ScanKind::Inclusive, args[0]),
             Intrinsic::ExclusiveScan(op) => self.wave_scan(op, ScanKind::Exclusive, args[0]),
-            other => {
-                self.fail(format!(
-                    "`{}`: shuffles and quad operations are not supported on GCN yet",
-                    other.name()
-                ));
-                None
-            }
+            Intrinsic::Shuffle(kind) => Some(self.lane_shuffle(kind, args[0], args[1])),
+            Intrinsic::QuadBroadcast => Some(self.quad_broadcast(args[0], args[1])),
+            Intrinsic::QuadSwap(mask) => Some(self.quad_swap(args[0], mask)),
         }
+    }
+
+    /// The lane's index in the wave: `v_mbcnt` over an all-ones mask counts the lanes
+    /// below this one.
+    pub(super) fn lane_id(&mut self) -> Reg {
+        let lo = self.valu(
+            Op::VMbcntLoU32B32,
+            &[Src::Imm(u32::MAX), Src::Imm(0)],
+            RegClass::Int,
+        );
+        self.valu(
+            Op::VMbcntHiU32B32,
+            &[Src::Imm(u32::MAX), Src::Reg(lo)],
+            RegClass::Int,
+        )
     }
 
     /// `x` in an SGPR: itself, or the first active lane's value (a wave-uniform operand in
     /// a VGPR, or the lane number of `wavelift_readlane`, which docs/ir.md takes from the
     /// first active lane).
-    fn uniform_sgpr(&mut self, x: Reg) -> Reg {
+    pub(super) fn uniform_sgpr(&mut self, x: Reg) -> Reg {
         match x.file() {
             SGPR => x,
             _ => self.sgpr_valu(Op::VReadfirstlaneB32, &[Src::Reg(x)]),
@@ -144,7 +143,7 @@ impl IsleContext<'_, '_> {
     }
 
     /// A VALU instruction with an SGPR result (`v_readfirstlane_b32`, `v_readlane_b32`).
-    fn sgpr_valu(&mut self, op: Op, srcs: &[Src]) -> Reg {
+    pub(super) fn sgpr_valu(&mut self, op: Op, srcs: &[Src]) -> Reg {
         let dst = self.vreg(SGPR, RegClass::Int);
         self.emit(Inst::Valu {
             op,

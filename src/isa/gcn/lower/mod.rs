@@ -33,6 +33,7 @@ mod memory;
 pub mod merge;
 mod nan_avoiding;
 mod operands;
+mod shuffles;
 mod sub_dword;
 
 pub struct GcnLower<'a> {

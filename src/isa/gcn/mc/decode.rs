@@ -78,6 +78,7 @@ fn encoding(w: u32, generation: Gen) -> Result<Enc, DecodeError> {
         _ if w >> 26 == 0b110111 && generation == Gen::Gfx9 && bits(w, 15, 14) == 2 => Enc::Global,
         _ if w >> 26 == 0b110111 && generation >= Gen::Gfx7 => Enc::Flat,
         _ if w >> 26 == 0b111000 => Enc::Mubuf,
+        _ if w >> 26 == 0b110110 => Enc::Ds,
         _ if generation >= Gen::Gfx8 && w >> 26 == 0b110000 => Enc::Smem,
         _ if generation <= Gen::Gfx7 && w >> 27 == 0b11000 => Enc::Smem,
         _ => return Err(DecodeError::UnknownEncoding(w)),
@@ -100,6 +101,8 @@ fn opcode(w: u32, enc: Enc, generation: Gen) -> u16 {
         Enc::Vop3 if gfx8plus => bits(w, 25, 16),
         Enc::Vop3 => bits(w, 25, 17),
         Enc::Flat | Enc::Global | Enc::Mubuf => bits(w, 24, 18),
+        Enc::Ds if gfx8plus => bits(w, 24, 17),
+        Enc::Ds => bits(w, 25, 18),
         // Found by their VOP1/VOP2/VOPC word.
         Enc::Sdwa | Enc::Dpp => unreachable!("encoding() never returns SDWA or DPP"),
     }) as u16
@@ -302,6 +305,24 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             }
         }
         Enc::Sdwa | Enc::Dpp => unreachable!("encoding() never returns SDWA or DPP"),
+        Enc::Ds => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            inst.imm = bits(w0, 15, 0) as i32;
+            inst.dst = Some(Operand(256 + bits(w1, 31, 24) as u16));
+            inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
+            inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
+            // GDS, the gfx6/gfx7 reserved bit and unused register fields are never set by
+            // the encoder: encoding again must give the same bytes.
+            let mut again = Vec::new();
+            super::encode(&inst, generation, &mut again).map_err(DecodeError::BadOperand)?;
+            if again != bytes[..8] {
+                return Err(DecodeError::BadOperand(format!(
+                    "DS word {w0:#010x} {w1:#010x} of {} sets bits the encoder never sets",
+                    info.name
+                )));
+            }
+        }
         Enc::Mubuf => {
             let w1 = dword(bytes, 1)?;
             len = 8;

@@ -4,7 +4,7 @@
 //! differences from the Southern/Sea Islands manuals (SMRD, VOP3 opcode at bit 17 and clamp
 //! at bit 11; MUBUF, SI manual 12.5); gfx9 from the Vega manual (FLAT offset in bits 12:0,
 //! GLOBAL as FLAT with SEG = 2); SDWA and DPP from the GCN3 and Vega manuals' "VOP_SDWA",
-//! "VOP_SDWAB" (gfx9) and "VOP_DPP" formats.
+//! "VOP_SDWAB" (gfx9) and "VOP_DPP" formats; DS from SI 12.8 and GCN3 12.10.
 
 use super::table::{Enc, FOUT, Form, LANE_SELECT, OpInfo, SDST_OUT};
 use super::{DstUnused, Gen, McInst, Op, Operand, Sdwa, SdwaSel};
@@ -564,6 +564,20 @@ fn encode_words(
             Ok([
                 Some(w0),
                 Some(vgpr(inst.dst)? << 24 | saddr << 16 | data << 8 | addr),
+            ])
+        }
+        // SI 12.8 DS: 110110 | OP[25:18] | GDS[17] | OFFSET[15:0]; GCN3 12.10 (and Vega):
+        // 110110 | OP[24:17] | GDS[16] | OFFSET[15:0]; second dword: VDST[31:24] |
+        // DATA1[23:16] | DATA0[15:8] | ADDR[7:0]. Never GDS; the lane permutes take one
+        // 16-bit offset (OFFSET1:OFFSET0).
+        Enc::Ds => {
+            let offset = u16::try_from(inst.imm)
+                .map_err(|_| format!("offset {} out of the unsigned 16-bit range", inst.imm))?;
+            let op_shift = if gfx8plus { 17 } else { 18 };
+            let w0 = 0b110110 << 26 | op << op_shift | offset as u32;
+            Ok([
+                Some(w0),
+                Some(vgpr(inst.dst)? << 24 | vgpr(s1)? << 8 | vgpr(s0)?),
             ])
         }
         // SI 12.5 MUBUF: 111000 | OP[24:18] | LDS[16] | ADDR64[15] | GLC[14] | IDXEN[13] |

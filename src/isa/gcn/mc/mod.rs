@@ -501,6 +501,21 @@ mod tests {
         for w in [0xffff_ffffu32, 0xf800_0000, 0xe000_0000] {
             assert!(decode(&w.to_le_bytes(), Gen::Gfx8).is_err(), "{w:#x}");
         }
+        // ds_bpermute_b32 v1, v2, v3 decodes; with GDS set, or a DATA1 register, it is
+        // not what the encoder writes; ds_swizzle_b32 has no DATA0.
+        let bpermute = [0x00, 0x00, 0x7e, 0xd8, 0x02, 0x03, 0x00, 0x01];
+        assert!(decode(&bpermute, Gen::Gfx8).is_ok());
+        let mut gds = bpermute;
+        gds[2] |= 1;
+        assert!(decode(&gds, Gen::Gfx8).is_err());
+        let mut data1 = bpermute;
+        data1[6] = 5;
+        assert!(decode(&data1, Gen::Gfx8).is_err());
+        let swizzle_data0 = [0x00, 0x00, 0x7a, 0xd8, 0x02, 0x03, 0x00, 0x01];
+        assert!(decode(&swizzle_data0, Gen::Gfx8).is_err());
+        // gfx6's reserved bit 16.
+        assert!(decode(&[0x00, 0x00, 0xd5, 0xd8, 0x02, 0x00, 0x00, 0x01], Gen::Gfx6).is_err());
+        assert!(decode(&[0x00, 0x00, 0xd4, 0xd8, 0x02, 0x00, 0x00, 0x01], Gen::Gfx6).is_ok());
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             op(inst.src[2], info.src[2]),
             "0 addr64".into(),
         ]),
+        Form::DsSwizzle => args.extend([op(inst.dst, 1), op(inst.src[0], 1)]),
+        Form::DsPermute => args.extend([op(inst.dst, 1), op(inst.src[0], 1), op(inst.src[1], 1)]),
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {
@@ -101,10 +103,13 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
     }
     if matches!(
         info.form,
-        Form::FlatLoad | Form::FlatStore | Form::MubufLoad | Form::MubufStore
+        Form::FlatLoad | Form::FlatStore | Form::MubufLoad | Form::MubufStore | Form::DsPermute
     ) && inst.imm != 0
     {
         let _ = write!(s, " offset:{}", inst.imm);
+    }
+    if info.form == Form::DsSwizzle && inst.imm != 0 {
+        let _ = write!(s, " offset:{}", swizzle(inst.imm as u16));
     }
     if inst.glc {
         s.push_str(" glc");
@@ -272,4 +277,46 @@ fn hwreg(imm: u16, generation: Gen) -> String {
     } else {
         format!("hwreg({id}, {offset}, {size})")
     }
+}
+
+/// A `ds_swizzle_b32` pattern as llvm-mc prints it (AMDGPUInstPrinter's `printSwizzle`):
+/// `swizzle(QUAD_PERM,a,b,c,d)` for the quad mode (offset[15:8] = 0x80; lane i of each
+/// quad reads lane offset[2i+1:2i]), and for the 32-lane mode (offset[15] = 0; source
+/// lane bit = ((lane & and) | or) ^ xor, bitwise, with and = offset[4:0], or =
+/// offset[9:5], xor = offset[14:10]) the named forms `SWAP` (xor one bit), `REVERSE`
+/// (xor 2^n − 1), `BROADCAST` (a group of the low bits all read one lane) or the bit
+/// string `BITMASK_PERM` (high bit first: `p` keeps the lane's bit, `i` inverts it,
+/// `0`/`1` force it). Other patterns (the gfx9 rotate and FFT modes among them) print as
+/// the decimal offset.
+fn swizzle(offset: u16) -> String {
+    if offset & 0xff00 == 0x8000 {
+        let lanes: Vec<String> = (0..4)
+            .map(|i| (offset >> (2 * i) & 3).to_string())
+            .collect();
+        return format!("swizzle(QUAD_PERM,{})", lanes.join(","));
+    }
+    if offset & 0x8000 != 0 {
+        return offset.to_string();
+    }
+    let (and, or, xor) = (offset & 0x1f, offset >> 5 & 0x1f, offset >> 10 & 0x1f);
+    if and == 0x1f && or == 0 && xor.count_ones() == 1 {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1f && or == 0 && xor != 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x1f - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    let bits: String = (0..5)
+        .rev()
+        .map(|b| match (and >> b & 1, or >> b & 1, xor >> b & 1) {
+            (1, 0, 0) => 'p',
+            (1, 0, _) => 'i',
+            (_, o, x) if o ^ x == 1 => '1',
+            _ => '0',
+        })
+        .collect();
+    format!("swizzle(BITMASK_PERM,\"{bits}\")")
 }

@@ -16,8 +16,9 @@ use super::Gen;
 /// as SMRD (SI manual 12.3). [`Enc::Global`] is gfx9's FLAT encoding with SEG = global
 /// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF in its `addr64` form (SI manual 12.5), which
 /// only gfx6/gfx7 have. [`Enc::Sdwa`] and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension
-/// dword; they use the operation's native opcode. Further formats (DS, VINTRP) are added as
-/// new variants with their own layout in `encode.rs`/`decode.rs`.
+/// dword; they use the operation's native opcode. [`Enc::Ds`] holds only the cross-lane
+/// operations of the LDS unit for now (no workgroup memory yet). Further formats (VINTRP)
+/// are added as new variants with their own layout in `encode.rs`/`decode.rs`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Enc {
     Sop1,
@@ -39,6 +40,9 @@ pub enum Enc {
     Flat,
     Global,
     Mubuf,
+    /// Local data share (SI manual 12.8, GCN3 12.10 "DS"): here the lane permutes, which
+    /// use the LDS hardware without reading or writing LDS memory.
+    Ds,
 }
 
 /// How an operation's operands map to instruction fields and to assembly text.
@@ -87,6 +91,12 @@ pub enum Form {
     MubufLoad,
     /// `vdata, vaddr, srsrc, 0 addr64`: McInst `src` = [vaddr, vdata, srsrc].
     MubufStore,
+    /// `vdst, vaddr` with the 16-bit pattern in `imm`, printed as llvm-mc's
+    /// `offset:swizzle(...)` (`ds_swizzle_b32`: the data is the ADDR field's VGPR).
+    DsSwizzle,
+    /// `vdst, vaddr, vdata` with the 16-bit byte offset in `imm` (`ds_permute_b32`,
+    /// `ds_bpermute_b32`).
+    DsPermute,
 }
 
 /// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n); the others
@@ -592,4 +602,7 @@ table! {
     VCmpNltF64           "v_cmp_nlt_f64"        Vopc  Valu             [46 46 110 110]    [46 46 110 110]    0 2 [2 2 0] FSRC0|FSRC1;
     VCmpTruF64           "v_cmp_tru_f64"        Vopc  Valu             [47 47 111 111]    [47 47 111 111]    0 2 [2 2 0] FSRC0|FSRC1;
     VCmpClassF64         "v_cmp_class_f64"      Vopc  Valu             [168 168 18 18]    [168 168 18 18]    0 2 [2 1 0] FSRC0;
+    DsSwizzleB32         "ds_swizzle_b32"       Ds    DsSwizzle        [53 53 61 61]      [- - - -]          1 0 [1 0 0] 0;
+    DsPermuteB32         "ds_permute_b32"       Ds    DsPermute        [- - 62 62]        [- - - -]          1 0 [1 1 0] 0;
+    DsBpermuteB32        "ds_bpermute_b32"      Ds    DsPermute        [- - 63 63]        [- - - -]          1 0 [1 1 0] 0;
 }

@@ -1,0 +1,217 @@
+//! The lane permutes of the LDS unit (DS encoding), which move data between the lanes of a
+//! wave without reading or writing LDS memory: `ds_swizzle_b32` (every generation),
+//! `ds_permute_b32` and `ds_bpermute_b32` (gfx8/gfx9). Semantics from the instruction
+//! descriptions and pseudo-code of the Vega ISA manual (DS opcodes 61–63; the Southern
+//! Islands manual gives `ds_swizzle_b32`'s two basic modes the same way):
+//! - `ds_swizzle_b32`, offset[15] = 1: within each quad, lane i reads lane offset[2i+1:2i];
+//!   offset[15] = 0: within each half of 32 lanes, lane j reads lane
+//!   ((j & and) | or) ^ xor (and = offset[4:0], or = offset[9:5], xor = offset[14:10]).
+//!   The Vega manual adds a rotate mode (offset ≥ 0xc000) and an FFT mode (≥ 0xe000)
+//!   whose pseudo-code leaves the group of 32 (a lane + rotate past 31); wavelift never
+//!   emits them and the simulator refuses them rather than guess.
+//! - `ds_bpermute_b32`: lane i reads `data` of lane ((addr[i] + offset) / 4) mod 64, the
+//!   32-bit sum wrapping ("high-order bits are ignored").
+//! - `ds_permute_b32`: active lane i sends its `data` to lane ((addr[i] + offset) / 4)
+//!   mod 64; where several send to one lane the highest-numbered sender wins, lanes no
+//!   one sends to get 0.
+//! - Every mode: a source lane that is inactive (EXEC clear) gives 0 ("reading from an
+//!   invalid thread results in 0x0", "if src_lane selects a disabled thread then zero is
+//!   returned"), and only active lanes write their destination.
+
+use crate::isa::gcn::mc::{Gen, Op};
+use crate::sim::Violation;
+
+/// The values the active lanes of `exec` receive from a lane permute `op` with `offset`,
+/// `addr` (the ADDR field's VGPR: the data itself for `ds_swizzle_b32`) and `data` (DATA0,
+/// the permutes' data); inactive lanes' entries are 0 and are not written.
+pub(crate) fn permute(
+    op: Op,
+    offset: u16,
+    addr: &[u32; 64],
+    data: &[u32; 64],
+    exec: u64,
+    generation: Gen,
+) -> Result<[u32; 64], Violation> {
+    let active = |lane: usize| exec >> lane & 1 != 0;
+    let mut out = [0u32; 64];
+    match op {
+        Op::DsSwizzleB32 => {
+            if generation >= Gen::Gfx9 && offset >= 0xc000 {
+                return Err(Violation::Unsupported(format!(
+                    "ds_swizzle_b32 offset {offset:#x}: the rotate and FFT modes are not modelled"
+                )));
+            }
+            for (lane, value) in out.iter_mut().enumerate() {
+                let from = swizzle_source(offset, lane);
+                if active(lane) && active(from) {
+                    *value = addr[from];
+                }
+            }
+        }
+        Op::DsBpermuteB32 => {
+            for (lane, value) in out.iter_mut().enumerate() {
+                let from = target_lane(addr[lane], offset);
+                if active(lane) && active(from) {
+                    *value = data[from];
+                }
+            }
+        }
+        Op::DsPermuteB32 => {
+            let mut sent = [0u32; 64];
+            for lane in (0..64).filter(|&l| active(l)) {
+                sent[target_lane(addr[lane], offset)] = data[lane];
+            }
+            for (lane, value) in out.iter_mut().enumerate() {
+                if active(lane) {
+                    *value = sent[lane];
+                }
+            }
+        }
+        other => {
+            return Err(Violation::Unsupported(format!(
+                "{} is not a lane permute",
+                other.info().name
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The lane a byte address names: the 32-bit sum divided by 4, modulo 64.
+fn target_lane(addr: u32, offset: u16) -> usize {
+    (addr.wrapping_add(offset as u32) / 4 % 64) as usize
+}
+
+/// The lane `lane` reads in `ds_swizzle_b32`'s basic modes.
+fn swizzle_source(offset: u16, lane: usize) -> usize {
+    let offset = offset as usize;
+    if offset & 0x8000 != 0 {
+        let within = offset >> (2 * (lane & 3)) & 3;
+        lane & !3 | within
+    } else {
+        let (and, or, xor) = (offset & 0x1f, offset >> 5 & 0x1f, offset >> 10 & 0x1f);
+        lane & 0x20 | ((lane & 0x1f & and) | or) ^ xor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: u64 = !0;
+
+    fn lanes(f: impl Fn(usize) -> u32) -> [u32; 64] {
+        std::array::from_fn(f)
+    }
+
+    /// 100 + lane: which lane a value came from.
+    fn values() -> [u32; 64] {
+        lanes(|l| 100 + l as u32)
+    }
+
+    #[test]
+    fn swizzle_quad_mode() {
+        // offset[15] set, lanes of each quad read [1, 0, 3, 2] (the manual's "thread0
+        // grabs thread1, thread4 grabs thread5"): offset[1:0] = 1, [3:2] = 0, [5:4] = 3,
+        // [7:6] = 2.
+        let offset = 0x8000 | 1 | 3 << 4 | 2 << 6;
+        let out = permute(
+            Op::DsSwizzleB32,
+            offset,
+            &values(),
+            &[0; 64],
+            ALL,
+            Gen::Gfx6,
+        )
+        .unwrap();
+        assert_eq!(&out[0..8], &[101, 100, 103, 102, 105, 104, 107, 106]);
+        // Lane 5 inactive: lane 4 reads 0, lane 5 is not written (0 here).
+        let out = permute(
+            Op::DsSwizzleB32,
+            offset,
+            &values(),
+            &[0; 64],
+            ALL & !(1 << 5),
+            Gen::Gfx8,
+        )
+        .unwrap();
+        assert_eq!(&out[4..8], &[0, 0, 107, 106]);
+    }
+
+    #[test]
+    fn swizzle_bit_mode_stays_in_its_half() {
+        // The manual's SWAPX16 (xor 0x10, and 0x1f): lane 3 reads 19, lane 35 reads 51.
+        let swap16 = 0x1f | 0x10 << 10;
+        let out = permute(
+            Op::DsSwizzleB32,
+            swap16,
+            &values(),
+            &[0; 64],
+            ALL,
+            Gen::Gfx7,
+        )
+        .unwrap();
+        assert_eq!((out[3], out[19], out[35], out[51]), (119, 103, 151, 135));
+        // REVERSEX32 (xor 0x1f): lane 0 reads 31, lane 32 reads 63.
+        let rev = 0x1f | 0x1f << 10;
+        let out = permute(Op::DsSwizzleB32, rev, &values(), &[0; 64], ALL, Gen::Gfx9).unwrap();
+        assert_eq!((out[0], out[31], out[32], out[63]), (131, 100, 163, 132));
+        // BCASTX4 of thread 2 (and 0x1c, or 2): lanes 4..8 read lane 6.
+        let bcast = 0x1c | 2 << 5;
+        let out = permute(Op::DsSwizzleB32, bcast, &values(), &[0; 64], ALL, Gen::Gfx8).unwrap();
+        assert_eq!(&out[4..8], &[106; 4]);
+        // gfx9's rotate mode is refused, not guessed.
+        assert!(
+            permute(
+                Op::DsSwizzleB32,
+                0xc020,
+                &values(),
+                &[0; 64],
+                ALL,
+                Gen::Gfx9
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn bpermute_follows_the_manual_example() {
+        // Vega manual, DS_BPERMUTE_B32 (4-lane example, data {A, B, C, D}, addresses {0, 0,
+        // 12, 4}): EXEC = 0xF gives {A, A, D, B}; EXEC = 0xA gives {-, 0, -, B}.
+        let mut addr = [0u32; 64];
+        addr[..4].copy_from_slice(&[0, 0, 12, 4]);
+        let data = lanes(|l| 10 + l as u32);
+        let out = permute(Op::DsBpermuteB32, 0, &addr, &data, 0xf, Gen::Gfx8).unwrap();
+        assert_eq!(&out[..4], &[10, 10, 13, 11]);
+        let out = permute(Op::DsBpermuteB32, 0, &addr, &data, 0xa, Gen::Gfx8).unwrap();
+        assert_eq!(&out[..4], &[0, 0, 0, 11]);
+    }
+
+    #[test]
+    fn bpermute_addresses_wrap() {
+        // The lane is the byte address / 4 modulo 64: 256 + 8 is lane 2, 0xffff_fffc lane
+        // 63; the offset is added (with 32-bit wrap-around) before dividing.
+        let mut addr = [0u32; 64];
+        addr[0] = 256 + 8;
+        addr[1] = 0xffff_fffc;
+        addr[2] = 0xffff_fffc;
+        addr[3] = 5;
+        let out = permute(Op::DsBpermuteB32, 0, &addr, &values(), ALL, Gen::Gfx9).unwrap();
+        assert_eq!(&out[..4], &[102, 163, 163, 101]);
+        let out = permute(Op::DsBpermuteB32, 8, &addr, &values(), ALL, Gen::Gfx9).unwrap();
+        assert_eq!(&out[..4], &[104, 101, 101, 103]);
+    }
+
+    #[test]
+    fn permute_follows_the_manual_example() {
+        // Vega manual, DS_PERMUTE_B32: EXEC = 0xF gives {B, D, 0, C}; EXEC = 0xA gives
+        // {-, D, -, 0}.
+        let mut addr = [0u32; 64];
+        addr[..4].copy_from_slice(&[0, 0, 12, 4]);
+        let data = lanes(|l| 10 + l as u32);
+        let out = permute(Op::DsPermuteB32, 0, &addr, &data, 0xf, Gen::Gfx8).unwrap();
+        assert_eq!(&out[..4], &[11, 13, 0, 12]);
+        let out = permute(Op::DsPermuteB32, 0, &addr, &data, 0xa, Gen::Gfx8).unwrap();
+        assert_eq!(&out[..4], &[0, 13, 0, 0]);
+    }
+}
