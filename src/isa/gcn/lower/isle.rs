@@ -76,6 +76,13 @@ impl generated::Context for IsleContext<'_, '_> {
         }
     }
 
+    fn put_in_src16(&mut self, value: Value) -> Src {
+        match self.const32(value) {
+            Some(c) => Src::Imm(operand16(c)),
+            None => Src::Reg(self.value_reg(value)),
+        }
+    }
+
     fn put_in_src64(&mut self, value: Value) -> Src {
         match self.const64_of(value) {
             Some(c) if Operand::inline_int(c as i64).is_some() => Src::Imm(c as u32),
@@ -686,3 +693,16 @@ impl generated::Context for IsleContext<'_, '_> {
 }
 
 type ValueSliceArg = (ir::ValueList, usize);
+
+/// A constant operand of a 16-bit VALU operation, which reads its low 16 bits: an inline
+/// integer when their signed value is one (-16 to 64), else the 16 bits as a literal. Never
+/// an f32 pattern the encoder would take for a float inline constant (a 16-bit operation
+/// reads those as f16 values).
+pub(super) fn operand16(c: u32) -> u32 {
+    let signed = c as u16 as i16 as i32;
+    if (-16..=64).contains(&signed) {
+        signed as u32
+    } else {
+        c & 0xffff
+    }
+}

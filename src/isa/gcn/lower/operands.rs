@@ -665,7 +665,10 @@ pub(super) fn commuted(op: Op) -> Option<Op> {
     use Op::*;
     Some(match op {
         VAddU32 | VAddNcU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VAndB32 | VOrB32 | VXorB32
-        | VMinI32 | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32 => op,
+        | VMinI32 | VMinU32 | VMaxI32 | VMaxU32 | VAddF32 | VMulF32 | VMinF32 | VMaxF32
+        | VAddU16 | VMulLoU16 | VMinU16 | VMinI16 | VMaxU16 | VMaxI16 => op,
+        VSubU16 => VSubrevU16,
+        VSubrevU16 => VSubU16,
         VSubU32 => VSubrevU32,
         VSubrevU32 => VSubU32,
         VSubNcU32 => VSubrevNcU32,

@@ -495,6 +495,15 @@ impl IsleContext<'_, '_> {
         {
             return None;
         }
+        let ty = self
+            .lower
+            .dfg()
+            .value_type(self.lower.dfg().first_result(inst));
+        if ty == types::I16
+            && let Some(reg) = self.sixteen_bit(&plan)
+        {
+            return Some(reg);
+        }
         let gfx9 = self.backend.generation >= Gen::Gfx9;
         let mut srcs: SmallVec<[Src; 3]> = SmallVec::new();
         let mut src_sel = [SdwaSel::Dword; 2];
@@ -543,6 +552,36 @@ impl IsleContext<'_, '_> {
             }),
         });
         Some(dst)
+    }
+
+    /// The plan of an i16 result whose every source is the low word of a value, its result
+    /// the whole register, as the 16-bit operation that reads exactly those words: a VOP2,
+    /// half the SDWA form's size (`v_min_u16` for `umin.i16`). Only for i16 results: their
+    /// upper bits are unspecified, where an i32 result needs the bits the 16-bit operation
+    /// zeroes (a sum's carry into bit 16, a signed minimum's sign).
+    fn sixteen_bit(&mut self, plan: &Plan) -> Option<crate::machinst::Reg> {
+        let op = match plan.op {
+            Op::VAddU32 => Op::VAddU16,
+            Op::VSubU32 => Op::VSubU16,
+            Op::VMinU32 => Op::VMinU16,
+            Op::VMaxU32 => Op::VMaxU16,
+            Op::VMinI32 => Op::VMinI16,
+            Op::VMaxI32 => Op::VMaxI16,
+            _ => return None,
+        };
+        let words = plan.srcs.iter().all(|&(_, sel, _)| sel == SdwaSel::Word0);
+        if !words || plan.dst_sel != SdwaSel::Dword || plan.keep.is_some() {
+            return None;
+        }
+        let srcs: SmallVec<[Src; 2]> = plan
+            .srcs
+            .iter()
+            .map(|&(v, _, _)| match self.put_in_src(v) {
+                Src::Imm(c) => Src::Imm(super::isle::operand16(c)),
+                s => s,
+            })
+            .collect();
+        Some(self.valu(op, &srcs, RegClass::Int))
     }
 
     /// `inst`'s i32 result, a bit field of another value, in one instruction: `v_and_b32`
