@@ -144,13 +144,15 @@ pub enum Inst {
         saved_exec: Reg,
         lane: Reg,
     },
-    /// A VOP1 operation whose source is read from another lane through DPP (gfx8/gfx9;
-    /// `v_mov_b32_dpp` for the shuffles, `lower/shuffles.rs`). With `bound_ctrl` and full
+    /// A VOP1 or VOP2 operation whose first source is read from another lane through DPP
+    /// (gfx8/gfx9; `v_mov_b32_dpp` for the shuffles, `lower/shuffles.rs`, and a VOP2 that
+    /// consumes a shuffle, `src1` its second source, a VGPR). With `bound_ctrl` and full
     /// row and bank masks every active lane writes `dst`.
     ValuDpp {
         op: Op,
         dst: Reg,
         src: Reg,
+        src1: Option<Reg>,
         dpp: Dpp,
     },
     /// A lane permute of the LDS unit (`ds_swizzle_b32`, `ds_bpermute_b32`; DS encoding):
@@ -372,6 +374,7 @@ impl Inst {
         match self {
             // A carry named by `sdst` is a definition, wherever the allocator puts it.
             Inst::Valu { op, sdst, .. } => writes_carry(*op) && sdst.is_none(),
+            Inst::ValuDpp { op, .. } => writes_carry(*op),
             Inst::Alu64 { dst, op, .. } => {
                 dst.file() != SGPR && matches!(op, Op64::Add | Op64::Sub | Op64::Mul)
             }
@@ -493,8 +496,13 @@ impl MachInst for Inst {
                     visit(r, OperandKind::EarlyDef);
                 }
             }
-            Inst::ValuDpp { dst, src: s, .. } => {
+            Inst::ValuDpp {
+                dst, src: s, src1, ..
+            } => {
                 visit(s, OperandKind::Use);
+                if let Some(r) = src1 {
+                    visit(r, OperandKind::Use);
+                }
                 visit(dst, OperandKind::Def);
             }
             Inst::Ds {

@@ -358,13 +358,21 @@ impl Emitter<'_> {
                     lane: *lane,
                 },
             ),
-            Inst::ValuDpp { op, dst, src, dpp } => self.valu_dpp(
-                *op,
-                reg_operand(*dst, 0),
-                None,
-                &[reg_operand(*src, 0)],
-                *dpp,
-            ),
+            Inst::ValuDpp {
+                op,
+                dst,
+                src,
+                src1,
+                dpp,
+            } => {
+                let srcs: Vec<Operand> = [Some(*src), *src1]
+                    .into_iter()
+                    .flatten()
+                    .map(|r| reg_operand(r, 0))
+                    .collect();
+                let carry = writes_carry(*op).then_some(Operand::VCC);
+                self.valu_dpp(*op, reg_operand(*dst, 0), carry, &srcs, *dpp)
+            }
             Inst::Ds {
                 op,
                 dst,

@@ -659,6 +659,10 @@ impl generated::Context for IsleContext<'_, '_> {
         self.nan_avoiding_minmax(c, x, y)
     }
 
+    fn dpp_select(&mut self, inst: ir::Inst) -> Option<Reg> {
+        self.dpp_fold(inst)
+    }
+
     fn sdwa_select(&mut self, inst: ir::Inst) -> Option<Reg> {
         self.sdwa_fold(inst)
     }

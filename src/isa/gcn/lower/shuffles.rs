@@ -42,8 +42,10 @@
 
 use super::IsleContext;
 use super::isle::generated::Context as _;
-use crate::intrinsics::Shuffle;
-use crate::isa::gcn::inst::{Inst, Src};
+use super::operands::commuted;
+use crate::intrinsics::{Intrinsic, Shuffle};
+use crate::ir::{self, InstructionData, Opcode, types};
+use crate::isa::gcn::inst::{Inst, Src, without_carry};
 use crate::isa::gcn::mc::{Dpp, DppCtrl, Gen, Op};
 use crate::isa::gcn::regs::{EXEC, SGPR, VGPR, sgpr};
 
@@ -102,6 +104,99 @@ fn xor_swizzle(k: u32) -> u16 {
 }
 
 impl IsleContext<'_, '_> {
+    /// The value a shuffle result `v` reads and the DPP pattern it reads it with, when `v`
+    /// is a shuffle or quad operation with a constant operand that one DPP read gives
+    /// exactly (gfx8/gfx9), seen through a `bitcast` (f32 values are shuffled as bits).
+    fn dpp_source(&mut self, v: Value) -> Option<(Value, DppCtrl)> {
+        if self.backend.generation < Gen::Gfx8 {
+            return None;
+        }
+        let inst = self.def_inst(v)?;
+        let dfg = self.lower.dfg();
+        let (func_ref, args) = match dfg.insts[inst] {
+            // `bitcast` carries memory flags (for its byte order), hence this format.
+            InstructionData::LoadNoOffset {
+                opcode: Opcode::Bitcast,
+                arg,
+                ..
+            } if dfg.value_type(arg) == types::I32 => return self.dpp_source(arg),
+            InstructionData::Call { func_ref, .. } => (func_ref, dfg.inst_args(inst).to_vec()),
+            _ => return None,
+        };
+        let func = self.lower.func;
+        let intrinsic = Intrinsic::from_func_ref(func, func_ref)?;
+        let sig = &func.dfg.signatures[func.dfg.ext_funcs[func_ref].signature];
+        let expected = intrinsic.signature();
+        if sig.params != expected.params || sig.returns != expected.returns {
+            return None;
+        }
+        let pattern = match intrinsic {
+            Intrinsic::Shuffle(kind) => fixed(kind, self.const32(args[1])?, true)?,
+            Intrinsic::QuadBroadcast => Fixed::Quad([(self.const32(args[1])? & 3) as u8; 4]),
+            Intrinsic::QuadSwap(mask) => Fixed::Quad([0, 1, 2, 3].map(|i| i ^ mask)),
+            _ => return None,
+        };
+        match pattern {
+            Fixed::Quad(p) => Some((args[0], DppCtrl::QuadPerm(p))),
+            Fixed::Dpp(ctrl) => Some((args[0], ctrl)),
+            _ => None,
+        }
+    }
+
+    /// A VOP2 operation of a shuffle result and a per-lane value as one instruction that
+    /// reads the shuffled operand through DPP (gfx8/gfx9): `iadd (shuffle_xor x 1), y` is
+    /// `v_add_u32_dpp d, x, y quad_perm:[1,0,3,2] bound_ctrl:1`, where the shuffle alone
+    /// is a `v_mov_b32_dpp`. An invalid source lane reads 0 (`bound_ctrl`), the shuffle's
+    /// result there. Only with a VGPR other operand (DPP reads VGPRs only: a constant or a
+    /// uniform one would need a `v_mov_b32`, the instruction the fold saves).
+    pub(super) fn dpp_fold(&mut self, inst: ir::Inst) -> Option<Reg> {
+        let dfg = self.lower.dfg();
+        let InstructionData::Binary { opcode, args } = dfg.insts[inst] else {
+            return None;
+        };
+        let op = match (opcode, dfg.value_type(dfg.first_result(inst))) {
+            (Opcode::Iadd, types::I32) => Op::VAddU32,
+            (Opcode::Isub, types::I32) => Op::VSubU32,
+            (Opcode::Band, types::I32) => Op::VAndB32,
+            (Opcode::Bor, types::I32) => Op::VOrB32,
+            (Opcode::Bxor, types::I32) => Op::VXorB32,
+            (Opcode::Umin, types::I32) => Op::VMinU32,
+            (Opcode::Umax, types::I32) => Op::VMaxU32,
+            (Opcode::Smin, types::I32) => Op::VMinI32,
+            (Opcode::Smax, types::I32) => Op::VMaxI32,
+            (Opcode::Fadd, types::F32) => Op::VAddF32,
+            (Opcode::Fsub, types::F32) => Op::VSubF32,
+            (Opcode::Fmul, types::F32) => Op::VMulF32,
+            _ => return None,
+        };
+        for (i, &shuffled) in args.iter().enumerate() {
+            let Some((x, ctrl)) = self.dpp_source(shuffled) else {
+                continue;
+            };
+            let other = args[1 - i];
+            if self.const64_of(other).is_some() || self.is_uniform(other) {
+                return None;
+            }
+            let op = if i == 0 { op } else { commuted(op)? };
+            let x = self.value_reg(x);
+            let src = self.vgpr_copy(x);
+            let other = self.value_reg(other);
+            let src1 = Some(self.vgpr_copy(other));
+            let dst = self.vreg(VGPR, RegClass::Int);
+            let mut dpp = Dpp::new(ctrl);
+            dpp.bound_ctrl = true;
+            self.emit(Inst::ValuDpp {
+                op: without_carry(op, self.backend.generation),
+                dst,
+                src,
+                src1,
+                dpp,
+            });
+            return Some(dst);
+        }
+        None
+    }
+
     /// `wavelift_shuffle*` of `x` by `k`.
     pub(super) fn lane_shuffle(&mut self, kind: Shuffle, x: Value, k: Value) -> Reg {
         let dpp = self.backend.generation >= Gen::Gfx8;
@@ -299,6 +394,7 @@ impl IsleContext<'_, '_> {
             op: Op::VMovB32,
             dst,
             src,
+            src1: None,
             dpp,
         });
         dst
