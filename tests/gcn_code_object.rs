@@ -436,3 +436,198 @@ fn kernel_descriptors_and_metadata_equal_llcs_for_the_bench_kernels() {
     }
     assert!(compared >= 40, "only {compared} kernels compared");
 }
+
+/// `clif-util objdump FILE`'s listing (it must succeed).
+fn clif_util_objdump(path: &Path, what: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_clif-util"))
+        .args(["objdump", path.to_str().unwrap()])
+        .output()
+        .expect("clif-util runs");
+    assert!(
+        output.status.success(),
+        "{what}: clif-util objdump failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The scalar `key: value` lines of a YAML-like listing (list markers dropped, quotes
+/// taken off, whitespace collapsed), sorted: the order of a map's keys is free.
+fn scalar_pairs<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut pairs: Vec<String> = lines
+        .map(|l| l.trim().trim_start_matches("- "))
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| format!("{k}: {}", v.trim().trim_matches('\'')))
+        .filter(|p| !p.ends_with(": "))
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+/// The descriptor fields of `clif-util objdump`'s listing for `kernel`, named and valued
+/// as `llvm-objdump-19 -D` prints them in its `.amdhsa_kernel` block.
+fn objdump_descriptor_as_llvm(listing: &str, kernel: &str) -> Vec<String> {
+    let header = format!("kernel {kernel}: descriptor {kernel}.kd");
+    let fields: Vec<(&str, &str)> = listing
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+        .filter_map(|l| l.trim().split_once(": "))
+        .collect();
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == name)
+            .unwrap_or_else(|| panic!("objdump lists no {name}"))
+            .1
+    };
+    let mut out: Vec<String> = [
+        ("group_segment_fixed_size", "group_segment_fixed_size"),
+        ("private_segment_fixed_size", "private_segment_fixed_size"),
+        ("kernarg_size", "kernarg_size"),
+        ("vgprs (granules of 4)", "next_free_vgpr"),
+        ("sgprs (granules of 8)", "next_free_sgpr"),
+        ("float_round_mode_32", "float_round_mode_32"),
+        ("float_round_mode_16_64", "float_round_mode_16_64"),
+        ("float_denorm_mode_32", "float_denorm_mode_32"),
+        ("float_denorm_mode_16_64", "float_denorm_mode_16_64"),
+        ("enable_dx10_clamp", "dx10_clamp"),
+        ("enable_ieee_mode", "ieee_mode"),
+        (
+            "enable_private_segment (scratch wave offset)",
+            "system_sgpr_private_segment_wavefront_offset",
+        ),
+        (
+            "enable_vgpr_workitem_id (dimensions - 1)",
+            "system_vgpr_workitem_id",
+        ),
+        ("enable_sgpr_workgroup_info", "system_sgpr_workgroup_info"),
+        ("uses_dynamic_stack", "uses_dynamic_stack"),
+    ]
+    .iter()
+    .map(|(ours, llvm)| format!(".amdhsa_{llvm} {}", get(ours)))
+    .collect();
+    let ids = get("enable_sgpr_workgroup_id");
+    for d in ["x", "y", "z"] {
+        out.push(format!(
+            ".amdhsa_system_sgpr_workgroup_id_{d} {}",
+            ids.contains(d) as u8
+        ));
+    }
+    let sgprs: Vec<&str> = get("enable_sgpr").split_whitespace().collect();
+    for input in [
+        "private_segment_buffer",
+        "dispatch_ptr",
+        "queue_ptr",
+        "kernarg_segment_ptr",
+        "dispatch_id",
+        "flat_scratch_init",
+        "private_segment_size",
+    ] {
+        out.push(format!(
+            ".amdhsa_user_sgpr_{input} {}",
+            sgprs.contains(&input) as u8
+        ));
+    }
+    out.sort();
+    out
+}
+
+/// `clif-util objdump` reads the code objects wavelift and llc-19 write as LLVM's tools do:
+/// each descriptor field as `llvm-objdump-19 -D` decodes it, the metadata's values as
+/// `llvm-readelf-19 --notes` prints them, the functions' instructions as llvm-objdump's.
+#[test]
+fn objdump_reads_ours_and_llcs_objects_as_llvms_tools_do() {
+    if !have("llc-19") || !have("llvm-objdump-19") || !have("llvm-readelf-19") {
+        return;
+    }
+    let mut files = Vec::new();
+    clif_files(Path::new("bench/kernels"), &mut files);
+    files.sort();
+    let mut checked = 0;
+    for clif in &files {
+        let (funcs, _) = parse_clif(clif);
+        let kernel = funcs[0]
+            .name
+            .to_string()
+            .trim_start_matches('%')
+            .to_string();
+        for target in Target::per_generation() {
+            let our_path = scratch("objdump.o");
+            let ours = wavelift::compile_module(&funcs, &target).unwrap();
+            std::fs::write(&our_path, &ours).unwrap();
+            let llc_path = scratch("objdump-llc.o");
+            llc_object(&clif.with_extension("ll"), &target.cpu, &llc_path);
+            for (who, path) in [("ours", &our_path), ("llc-19's", &llc_path)] {
+                let what = format!("{} for {}, {who}", clif.display(), target.cpu);
+                let listing = clif_util_objdump(path, &what);
+                let p = path.to_str().unwrap();
+                let notes = run_clean("llvm-readelf-19", &["--notes", p], &what);
+                let theirs = scalar_pairs(notes.lines().skip_while(|l| l.trim() != "---"));
+                let ours = scalar_pairs(
+                    listing
+                        .lines()
+                        .skip_while(|l| !l.starts_with("metadata"))
+                        .skip(1)
+                        .take_while(|l| l.starts_with(' ')),
+                );
+                assert_eq!(ours, theirs, "{what}: metadata values");
+                checked += 1;
+                // llvm-objdump-19 disassembles gfx8 and later only ("Disassembly not yet
+                // supported for subtarget"), kernel descriptors included.
+                if matches!(target.arch, Arch::Gcn(Gen::Gfx6 | Gen::Gfx7)) {
+                    continue;
+                }
+                let mcpu = format!("--mcpu={}", target.cpu);
+                let llvm = run_clean("llvm-objdump-19", &["-D", &mcpu, p], &what);
+                let mut llvm_kd: Vec<String> = llvm
+                    .lines()
+                    .skip_while(|l| !l.starts_with(".amdhsa_kernel"))
+                    .take_while(|l| !l.starts_with(".end_amdhsa_kernel"))
+                    .map(|l| l.trim().to_string())
+                    .filter(|l| {
+                        !l.starts_with(".amdhsa_kernel")
+                            && !l.starts_with(".amdhsa_reserve")
+                            && !l.starts_with(".amdhsa_exception")
+                            && !l.starts_with(".amdhsa_fp16_overflow")
+                    })
+                    .collect();
+                llvm_kd.sort();
+                assert_eq!(
+                    objdump_descriptor_as_llvm(&listing, &kernel),
+                    llvm_kd,
+                    "{what}: descriptor (left clif-util objdump, right llvm-objdump-19)"
+                );
+                let disassembly = run_clean("llvm-objdump-19", &["-d", &mcpu, p], &what);
+                let their_insts = objdump_functions(&disassembly)
+                    .into_iter()
+                    .find(|(name, _)| *name == kernel)
+                    .unwrap_or_else(|| panic!("{what}: llvm-objdump shows no {kernel}"))
+                    .1;
+                let our_insts: Vec<String> = listing
+                    .lines()
+                    .skip_while(|l| !l.starts_with(&format!("kernel {kernel} (")))
+                    .skip(1)
+                    .take_while(|l| l.starts_with("  "))
+                    .map(|l| l.split_once("  ").unwrap().1.trim())
+                    .map(|l| l.split_once(": ").unwrap().1)
+                    .map(|l| {
+                        l.get(25..)
+                            .unwrap_or("")
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                let their_insts: Vec<String> = their_insts
+                    .iter()
+                    .zip(&our_insts)
+                    .map(|(t, o)| literals_as_ours(t, o))
+                    .collect();
+                assert_eq!(our_insts, their_insts, "{what}: instructions");
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} objects checked");
+}

@@ -9,6 +9,7 @@ mod compare_nouveau;
 mod compile;
 mod difftest;
 mod launch;
+mod objdump;
 mod parallel;
 mod run;
 mod test;
@@ -34,6 +35,7 @@ enum Command {
     Run(run::Args),
     Difftest(difftest::Args),
     Bench(bench::Args),
+    Objdump(objdump::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Difftest(args) => difftest::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Objdump(args) => objdump::run(args),
     }
 }
 

@@ -364,7 +364,7 @@ fn allocate(
     })
 }
 
-/// Disassembles GCN code.
+/// Disassembles GCN code; a word the decoder does not know is one `<undecodable: …>` line.
 pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
     let mut lines = Vec::new();
     let mut offset = 0;
@@ -378,13 +378,16 @@ pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
                 });
                 offset += len;
             }
+            // A word the decoder does not know (another compiler's code): listed with its
+            // bytes, and decoding goes on with the next word.
             Err(e) => {
+                let len = (code.len() - offset).min(4);
                 lines.push(DisasmLine {
                     offset,
-                    bytes: code[offset..].to_vec(),
+                    bytes: code[offset..offset + len].to_vec(),
                     text: format!("<undecodable: {e}>"),
                 });
-                break;
+                offset += len;
             }
         }
     }

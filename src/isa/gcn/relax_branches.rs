@@ -276,6 +276,9 @@ fn writes_scc(op: Op) -> bool {
                 | Op::SAbsI32
                 | Op::SAndSaveexecB64
                 | Op::SOrSaveexecB64
+                | Op::SXorSaveexecB64
+                | Op::SAndn2SaveexecB64
+                | Op::SOrn2SaveexecB64
         ),
         Enc::Sopk => matches!(op, Op::SCmpkEqU32 | Op::SAddkI32),
         _ => false,

@@ -209,7 +209,11 @@ fn footprint(inst: &McInst, info: &OpInfo, kind: Kind, generation: Gen) -> (RegS
     match inst.op {
         // `s_addk_i32`/`s_mulk_i32` read their destination; SOPK `s_movk_i32` does not.
         Op::SAddkI32 | Op::SMulkI32 => reads = reads.union(writes),
-        Op::SAndSaveexecB64 | Op::SOrSaveexecB64 => {
+        Op::SAndSaveexecB64
+        | Op::SOrSaveexecB64
+        | Op::SXorSaveexecB64
+        | Op::SAndn2SaveexecB64
+        | Op::SOrn2SaveexecB64 => {
             reads = reads.union(EXEC);
             writes = writes.union(EXEC);
         }

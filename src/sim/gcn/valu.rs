@@ -262,6 +262,10 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VMaxI32 => Out::b32(i(0).max(i(1)) as u32),
         VMinU32 => Out::b32(u(0).min(u(1))),
         VMaxU32 => Out::b32(u(0).max(u(1))),
+        VMulI32I24 => {
+            let i24 = |x: u32| ((x << 8) as i32) >> 8;
+            Out::b32(i24(u(0)).wrapping_mul(i24(u(1))) as u32)
+        }
         VMulU32U24 => Out::b32((u(0) & 0xff_ffff).wrapping_mul(u(1) & 0xff_ffff)),
         VMulLoU32 => Out::b32(u(0).wrapping_mul(u(1))),
         VMulHiU32 => Out::b32(((u(0) as u64 * u(1) as u64) >> 32) as u32),
@@ -773,6 +777,11 @@ mod tests {
         assert_eq!(u(Op::VMinU32, &[u32::MAX, 1]), 1);
         assert_eq!(u(Op::VMaxU32, &[u32::MAX, 1]), u32::MAX);
         // v_mul_u32_u24 ignores bits 31:24 of both operands.
+        assert_eq!(
+            u(Op::VMulI32I24, &[0x00ff_ffff, 0xff00_0005]),
+            (-5i32) as u32
+        );
+        assert_eq!(u(Op::VMulI32I24, &[0x0080_0000, 2]), 0xff00_0000);
         assert_eq!(u(Op::VMulU32U24, &[0xff00_0003, 0x0100_0005]), 15);
         assert_eq!(u(Op::VMulU32U24, &[0x00ff_ffff, 0x00ff_ffff]), 0xfe00_0001);
         assert_eq!(u(Op::VMulLoU32, &[0x1_0001, 0x1_0001]), 0x0002_0001);

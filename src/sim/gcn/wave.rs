@@ -431,12 +431,16 @@ impl Wave {
                 self.pc = Self::target(a)?;
                 Some(next as u64)
             }
-            SAndSaveexecB64 | SOrSaveexecB64 => {
+            // D = EXEC; EXEC = S0 op EXEC (GCN3 ISA, SOP1 opcodes 32-36).
+            SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64
+            | SOrn2SaveexecB64 => {
                 let old = self.exec();
-                let new = if inst.op == SAndSaveexecB64 {
-                    a & old
-                } else {
-                    a | old
+                let new = match inst.op {
+                    SAndSaveexecB64 => a & old,
+                    SOrSaveexecB64 => a | old,
+                    SXorSaveexecB64 => a ^ old,
+                    SAndn2SaveexecB64 => a & !old,
+                    _ => a | !old,
                 };
                 self.write_scalar(inst.dst.unwrap_or(Operand(0)), 2, old)?;
                 self.set_exec(new);

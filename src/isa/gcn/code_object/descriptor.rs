@@ -147,6 +147,89 @@ impl KernelDescriptor {
     }
 }
 
+/// The fields of the GFX6–GFX9 kernel descriptor `kd` (64 bytes) by name, with their values
+/// as text, for `clif-util objdump`: every field of AMDGPUUsage's "Kernel Descriptor" and
+/// `COMPUTE_PGM_RSRC1`/`RSRC2` layouts that GFX6–GFX9 define, whoever wrote the descriptor.
+pub fn describe(kd: &[u8; SIZE]) -> Vec<(&'static str, String)> {
+    let word = |at: usize| u32::from_le_bytes([kd[at], kd[at + 1], kd[at + 2], kd[at + 3]]);
+    let bits = |value: u32, low: u32, width: u32| value >> low & ((1 << width) - 1);
+    let (rsrc1, rsrc2) = (word(48), word(52));
+    let properties = u32::from(u16::from_le_bytes([kd[56], kd[57]]));
+    let entry = u64::from(word(16)) | u64::from(word(20)) << 32;
+    let flag = |value: u32, bit: u32| bits(value, bit, 1).to_string();
+    let enabled: Vec<&str> = [
+        (0, "private_segment_buffer"),
+        (1, "dispatch_ptr"),
+        (2, "queue_ptr"),
+        (3, "kernarg_segment_ptr"),
+        (4, "dispatch_id"),
+        (5, "flat_scratch_init"),
+        (6, "private_segment_size"),
+    ]
+    .into_iter()
+    .filter(|&(bit, _)| bits(properties, bit, 1) != 0)
+    .map(|(_, name)| name)
+    .collect();
+    let workgroup_ids: String = ["x", "y", "z"]
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| bits(rsrc2, RSRC2_ENABLE_SGPR_WORKGROUP_ID_X + i as u32, 1) != 0)
+        .map(|(_, d)| *d)
+        .collect();
+    vec![
+        ("group_segment_fixed_size", word(0).to_string()),
+        ("private_segment_fixed_size", word(4).to_string()),
+        ("kernarg_size", word(8).to_string()),
+        ("kernel_code_entry_byte_offset", format!("{entry:#x}")),
+        ("compute_pgm_rsrc1", format!("{rsrc1:#010x}")),
+        (
+            "  vgprs (granules of 4)",
+            (4 * (bits(rsrc1, RSRC1_VGPR_GRANULES, 6) + 1)).to_string(),
+        ),
+        (
+            "  sgprs (granules of 8)",
+            (8 * (bits(rsrc1, RSRC1_SGPR_GRANULES, 4) + 1)).to_string(),
+        ),
+        ("  priority", bits(rsrc1, 10, 2).to_string()),
+        ("  float_round_mode_32", bits(rsrc1, 12, 2).to_string()),
+        ("  float_round_mode_16_64", bits(rsrc1, 14, 2).to_string()),
+        (
+            "  float_denorm_mode_32",
+            bits(rsrc1, RSRC1_FLOAT_DENORM_MODE_32, 2).to_string(),
+        ),
+        (
+            "  float_denorm_mode_16_64",
+            bits(rsrc1, RSRC1_FLOAT_DENORM_MODE_16_64, 2).to_string(),
+        ),
+        ("  priv", flag(rsrc1, 20)),
+        ("  enable_dx10_clamp", flag(rsrc1, 21)),
+        ("  debug_mode", flag(rsrc1, 22)),
+        ("  enable_ieee_mode", flag(rsrc1, 23)),
+        ("compute_pgm_rsrc2", format!("{rsrc2:#010x}")),
+        (
+            "  enable_private_segment (scratch wave offset)",
+            flag(rsrc2, 0),
+        ),
+        (
+            "  user_sgpr_count",
+            bits(rsrc2, RSRC2_USER_SGPR_COUNT, 5).to_string(),
+        ),
+        ("  enable_trap_handler", flag(rsrc2, 6)),
+        ("  enable_sgpr_workgroup_id", workgroup_ids),
+        ("  enable_sgpr_workgroup_info", flag(rsrc2, 10)),
+        (
+            "  enable_vgpr_workitem_id (dimensions - 1)",
+            bits(rsrc2, RSRC2_ENABLE_VGPR_WORKITEM_ID, 2).to_string(),
+        ),
+        ("  granulated_lds_size", bits(rsrc2, 15, 9).to_string()),
+        ("  enable_exceptions", format!("{:#x}", bits(rsrc2, 24, 7))),
+        ("kernel_code_properties", format!("{properties:#06x}")),
+        ("  enable_sgpr", enabled.join(" ")),
+        ("  enable_wavefront_size32", flag(properties, 10)),
+        ("  uses_dynamic_stack", flag(properties, 11)),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

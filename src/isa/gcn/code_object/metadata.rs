@@ -139,3 +139,102 @@ pub fn note(name: &str, note_type: u32, desc: &[u8]) -> Vec<u8> {
     out.resize(out.len().next_multiple_of(4), 0);
     out
 }
+
+/// The metadata MessagePack `bytes` as indented text, one `key: value` per line (maps and
+/// arrays nested by two spaces, array items marked `-`), for `clif-util objdump`: any
+/// MessagePack document, also one another compiler wrote.
+pub fn render(bytes: &[u8]) -> Result<String, String> {
+    let mut rest = bytes;
+    let mut out = String::new();
+    render_value(&mut rest, 0, &mut out)?;
+    if !rest.is_empty() {
+        return Err(format!("{} bytes after the metadata map", rest.len()));
+    }
+    // A map or an array starts on the line after its key (or `-`).
+    Ok(out
+        .lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect())
+}
+
+/// One value read from the front of `rest` (which moves past it), written after a key or
+/// a `-` already on the line: a scalar on that line, a map or an array on the next lines.
+fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(), String> {
+    use rmp::Marker;
+    let bad = |what: &str| format!("malformed MessagePack: {what}");
+    let marker = rmp::decode::read_marker(rest).map_err(|_| bad("truncated"))?;
+    let take = |n: usize, rest: &mut &[u8]| -> Result<Vec<u8>, String> {
+        if rest.len() < n {
+            return Err(bad("truncated"));
+        }
+        let (head, tail) = rest.split_at(n);
+        *rest = tail;
+        Ok(head.to_vec())
+    };
+    let be = |b: &[u8]| b.iter().fold(0u64, |v, &x| v << 8 | x as u64);
+    let line = |out: &mut String, text: &str| {
+        out.push_str(text);
+        out.push('\n');
+    };
+    match marker {
+        Marker::Null => line(out, "null"),
+        Marker::True => line(out, "true"),
+        Marker::False => line(out, "false"),
+        Marker::FixPos(n) => line(out, &n.to_string()),
+        Marker::FixNeg(n) => line(out, &n.to_string()),
+        Marker::U8 | Marker::U16 | Marker::U32 | Marker::U64 => {
+            let n = 1 << (marker.to_u8() - Marker::U8.to_u8());
+            line(out, &be(&take(n, rest)?).to_string());
+        }
+        Marker::I8 | Marker::I16 | Marker::I32 | Marker::I64 => {
+            let n = 1usize << (marker.to_u8() - Marker::I8.to_u8());
+            let v = be(&take(n, rest)?);
+            let shift = 64 - 8 * n as u32;
+            line(out, &(((v << shift) as i64) >> shift).to_string());
+        }
+        Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => {
+            let n = match marker {
+                Marker::FixStr(n) => n as usize,
+                _ => {
+                    let width = 1 << (marker.to_u8() - Marker::Str8.to_u8());
+                    be(&take(width, rest)?) as usize
+                }
+            };
+            let text = String::from_utf8(take(n, rest)?).map_err(|_| bad("a string not UTF-8"))?;
+            line(out, &text);
+        }
+        Marker::FixArray(_) | Marker::Array16 | Marker::Array32 => {
+            let n = match marker {
+                Marker::FixArray(n) => n as usize,
+                Marker::Array16 => be(&take(2, rest)?) as usize,
+                _ => be(&take(4, rest)?) as usize,
+            };
+            out.push('\n');
+            for _ in 0..n {
+                out.push_str(&" ".repeat(indent));
+                out.push_str("- ");
+                render_value(rest, indent + 2, out)?;
+            }
+        }
+        Marker::FixMap(_) | Marker::Map16 | Marker::Map32 => {
+            let n = match marker {
+                Marker::FixMap(n) => n as usize,
+                Marker::Map16 => be(&take(2, rest)?) as usize,
+                _ => be(&take(4, rest)?) as usize,
+            };
+            if indent > 0 || !out.is_empty() {
+                out.push('\n');
+            }
+            for _ in 0..n {
+                out.push_str(&" ".repeat(indent));
+                let mut key = String::new();
+                render_value(rest, indent + 2, &mut key)?;
+                out.push_str(key.trim_end());
+                out.push_str(": ");
+                render_value(rest, indent + 2, out)?;
+            }
+        }
+        other => return Err(bad(&format!("unsupported marker {other:?}"))),
+    }
+    Ok(())
+}

@@ -64,6 +64,12 @@ fn elf_mach(processor: &str) -> Option<u32> {
     })
 }
 
+/// The processor whose `EF_AMDGPU_MACH_AMDGCN_*` value the `e_flags` of a code object
+/// hold (their low byte), as [`elf_mach`] knows them.
+pub fn processor_of(e_flags: u32) -> Option<&'static str> {
+    crate::Target::cpu_names().find(|cpu| elf_mach(cpu) == Some(e_flags & 0xff))
+}
+
 /// The SGPR count that processors with the SGPR initialisation bug must declare (LLVM's
 /// `FeatureSGPRInitBug`, `FIXED_NUM_SGPRS_FOR_INIT_BUG`): gfx802 and gfx805.
 fn fixed_sgprs(processor: &str) -> Option<u32> {

@@ -301,6 +301,9 @@ table! {
     SSwappcB64           "s_swappc_b64"         Sop1  Sop1             [33 33 30 30]      [- - - -]          2 0 [2 0 0] 0;
     SAndSaveexecB64      "s_and_saveexec_b64"   Sop1  Sop1             [36 36 32 32]      [- - - -]          2 0 [2 0 0] 0;
     SOrSaveexecB64       "s_or_saveexec_b64"    Sop1  Sop1             [37 37 33 33]      [- - - -]          2 0 [2 0 0] 0;
+    SXorSaveexecB64      "s_xor_saveexec_b64"   Sop1  Sop1             [38 38 34 34]      [- - - -]          2 0 [2 0 0] 0;
+    SAndn2SaveexecB64    "s_andn2_saveexec_b64" Sop1  Sop1             [39 39 35 35]      [- - - -]          2 0 [2 0 0] 0;
+    SOrn2SaveexecB64     "s_orn2_saveexec_b64"  Sop1  Sop1             [40 40 36 36]      [- - - -]          2 0 [2 0 0] 0;
     SAddU32              "s_add_u32"            Sop2  Sop2             [0 0 0 0]          [- - - -]          1 0 [1 1 0] 0;
     SSubU32              "s_sub_u32"            Sop2  Sop2             [1 1 1 1]          [- - - -]          1 0 [1 1 0] 0;
     SAddI32              "s_add_i32"            Sop2  Sop2             [2 2 2 2]          [- - - -]          1 0 [1 1 0] 0;
@@ -422,6 +425,7 @@ table! {
     VSubF32              "v_sub_f32"            Vop2  Valu             [4 4 2 2]          [260 260 258 258]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VSubrevF32           "v_subrev_f32"         Vop2  Valu             [5 5 3 3]          [261 261 259 259]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMulF32              "v_mul_f32"            Vop2  Valu             [8 8 5 5]          [264 264 261 261]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMulI32I24           "v_mul_i32_i24"        Vop2  Valu             [9 9 6 6]          [265 265 262 262]  1 0 [1 1 0] 0;
     VMulU32U24           "v_mul_u32_u24"        Vop2  Valu             [11 11 8 8]        [267 267 264 264]  1 0 [1 1 0] 0;
     VMinF32              "v_min_f32"            Vop2  Valu             [15 15 10 10]      [271 271 266 266]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMaxF32              "v_max_f32"            Vop2  Valu             [16 16 11 11]      [272 272 267 267]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;

@@ -1,0 +1,127 @@
+//! `clif-util objdump`: what a GCN code object holds — its processor, each kernel's
+//! descriptor fields, the metadata note, and each function's disassembly by wavelift's own
+//! decoder. It reads code objects other compilers write too (llc-19's `-filetype=obj`).
+
+use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
+use object::{Endianness, Object, ObjectSection, ObjectSymbol, SymbolKind};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wavelift::Target;
+use wavelift::isa::gcn::code_object::{self, descriptor, metadata};
+
+/// List a code object's kernels, their descriptors and metadata, and disassemble it.
+///
+/// The object is an AMDGPU HSA code object (ELF, `EM_AMDGPU`), relocatable or not, from
+/// wavelift (`compile --emit obj`) or another compiler. Functions are the `STT_FUNC`
+/// symbols of `.text`; a kernel is one with a `NAME.kd` descriptor symbol.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The code object to read.
+    file: PathBuf,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let listing = std::fs::read(&args.file)
+        .map_err(|e| format!("{}: {e}", args.file.display()))
+        .and_then(|bytes| dump(&bytes).map_err(|e| format!("{}: {e}", args.file.display())));
+    match listing {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The listing of the code object `bytes`.
+pub fn dump(bytes: &[u8]) -> Result<String, String> {
+    let file = ElfFile64::<Endianness>::parse(bytes).map_err(|e| format!("not ELF64: {e}"))?;
+    let endian = file.endian();
+    let header = file.elf_header();
+    if header.e_machine(endian) != object::elf::EM_AMDGPU {
+        return Err("not an AMDGPU code object (e_machine is not EM_AMDGPU)".into());
+    }
+    let flags = header.e_flags(endian);
+    let processor = code_object::processor_of(flags)
+        .ok_or_else(|| format!("e_flags {flags:#x} name no GCN processor wavelift knows"))?;
+    let target = Target::parse(processor).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    let _ = writeln!(out, "processor: {processor} (e_flags {flags:#x})");
+
+    let text = file.section_by_name(".text").ok_or("no .text section")?;
+    let code = text.data().map_err(|e| e.to_string())?;
+    let mut functions: Vec<(String, u64, u64)> = file
+        .symbols()
+        .filter(|s| s.kind() == SymbolKind::Text && s.section_index() == Some(text.index()))
+        .filter_map(|s| Some((s.name().ok()?.to_string(), s.address(), s.size())))
+        .collect();
+    functions.sort_by_key(|&(_, address, _)| address);
+
+    let descriptors: Vec<(String, [u8; descriptor::SIZE])> = file
+        .symbols()
+        .filter_map(|s| {
+            let name = s.name().ok()?.strip_suffix(".kd")?.to_string();
+            let section = file.section_by_index(s.section_index()?).ok()?;
+            let data = section.data().ok()?;
+            let at = (s.address() - section.address()) as usize;
+            Some((name, data.get(at..at + descriptor::SIZE)?.try_into().ok()?))
+        })
+        .collect();
+    for (name, kd) in &descriptors {
+        let _ = writeln!(out, "\nkernel {name}: descriptor {name}.kd");
+        for (field, value) in descriptor::describe(kd) {
+            let _ = writeln!(out, "  {field}: {value}");
+        }
+    }
+
+    for section in file.elf_section_table().iter() {
+        let Some(mut notes) = section
+            .notes(endian, bytes)
+            .map_err(|e| format!("a malformed note section: {e}"))?
+        else {
+            continue;
+        };
+        while let Some(note) = notes.next().map_err(|e| format!("a malformed note: {e}"))? {
+            if note.name() == b"AMDGPU" && note.n_type(endian) == metadata::NT_AMDGPU_METADATA {
+                let text = metadata::render(note.desc())?;
+                let _ = writeln!(out, "\nmetadata (NT_AMDGPU_METADATA):");
+                for line in text.lines() {
+                    let _ = writeln!(out, "  {line}");
+                }
+            }
+        }
+    }
+
+    let generation = match target.arch {
+        wavelift::Arch::Gcn(generation) => generation,
+        _ => return Err(format!("{processor} is not a GCN processor")),
+    };
+    for (name, address, size) in functions {
+        let start = (address - text.address()) as usize;
+        let end = start + size as usize;
+        let body = code
+            .get(start..end)
+            .ok_or_else(|| format!("{name} lies outside .text"))?;
+        let kind = if descriptors.iter().any(|(k, _)| *k == name) {
+            "kernel"
+        } else {
+            "function"
+        };
+        let _ = writeln!(out, "\n{kind} {name} (.text+{start:#x}, {size} bytes):");
+        for line in wavelift::isa::gcn::disassemble(body, generation) {
+            let bytes: Vec<String> = line.bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let _ = writeln!(
+                out,
+                "  {:04x}: {:<24} {}",
+                line.offset,
+                bytes.join(" "),
+                line.text
+            );
+        }
+    }
+    Ok(out)
+}
