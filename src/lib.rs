@@ -110,7 +110,7 @@ pub mod sim;
 /// Cranelift's IR, the input: [`ir::Function`] and what it is made of.
 #[doc(no_inline)]
 pub use cranelift_codegen::ir;
-pub use target::{Arch, FeatureSetting, Os, Target, TargetError};
+pub use target::{Arch, FeatureSetting, OptLevel, Os, Target, TargetError};
 
 /// The Cranelift code generator wavelift reads its IR from (pinned at the version wavelift
 /// is built with): build and inspect [`ir::Function`]s with it without naming the version.
@@ -189,7 +189,8 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
-/// What kind of entry point a compiled function is (from its calling convention).
+/// What kind of entry point a compiled function is (from its signature: `docs/ir.md`,
+/// "Kernels and device functions").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FunctionKind {
@@ -197,6 +198,26 @@ pub enum FunctionKind {
     Kernel,
     /// A device function called from other GPU code (returns through `s_setpc_b64`).
     Device,
+}
+
+impl FunctionKind {
+    /// The kind of a function with signature `sig`: a `system_v` function that returns
+    /// nothing is a kernel (kernels write their results to memory); every other `system_v`,
+    /// `fast` or `tail` function is a device function — so Cranelift's own runtests, whose
+    /// functions are `system_v` and return their results, run unchanged. Other calling
+    /// conventions are an error (the reason).
+    pub fn of(sig: &ir::Signature) -> Result<FunctionKind, String> {
+        use cranelift_codegen::isa::CallConv;
+        match sig.call_conv {
+            CallConv::SystemV if sig.returns.is_empty() => Ok(FunctionKind::Kernel),
+            CallConv::SystemV | CallConv::Fast | CallConv::Tail => Ok(FunctionKind::Device),
+            other => Err(format!(
+                "calling convention `{other}` is not supported: use `system_v` for kernels \
+                 (no results) and `fast`, `tail` or `system_v` with results for device \
+                 functions"
+            )),
+        }
+    }
 }
 
 /// A compiled function: its code and what a loader or a user needs to know about it.
@@ -271,7 +292,8 @@ pub fn compile_function(
     target: &Target,
 ) -> Result<CompiledCode, CompileError> {
     let backend = isa::backend(target.arch);
-    let func = machinst::prepare(func, backend.type_check())?;
+    let mid_end = target.opt_level == OptLevel::Speed;
+    let func = machinst::prepare(func, backend.type_check(), mid_end)?;
     backend.compile(&func)
 }
 

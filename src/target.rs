@@ -83,6 +83,20 @@ pub struct Target {
     /// The `sramecc` target-ID feature as given (ECC-protected SRAM). It does not change
     /// wavelift's code (it uses no D16 loads, the only instructions it affects).
     pub sramecc: FeatureSetting,
+    /// How much Cranelift's mid-end runs before selection: [`OptLevel::Speed`] (what
+    /// [`Target::parse`] gives) or [`OptLevel::None`], CLIF's `opt_level` setting.
+    pub opt_level: OptLevel,
+}
+
+/// CLIF's `opt_level` setting as wavelift reads it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum OptLevel {
+    /// The function is selected as written: no mid-end rewrites (`opt_level=none`).
+    None,
+    /// Cranelift's egraph mid-end first (`opt_level=speed`, and `speed_and_size`, which
+    /// adds nothing Cranelift's mid-end does differently).
+    #[default]
+    Speed,
 }
 
 /// Why a target was not accepted: a message naming what was wrong and what is supported.
@@ -189,6 +203,7 @@ impl Target {
                 cpu: name.to_string(),
                 xnack: FeatureSetting::Any,
                 sramecc: FeatureSetting::Any,
+                opt_level: OptLevel::Speed,
             });
         }
         if nv50_cpus::is_cpu_name(name) {
@@ -205,6 +220,7 @@ impl Target {
             arch: selection.arch,
             xnack: selection.xnack,
             sramecc: selection.sramecc,
+            opt_level: OptLevel::Speed,
         })
     }
 

@@ -345,3 +345,75 @@ fn difftest_file_survives_the_interpreter() {
     assert!(stdout.contains("interpreter failure"), "{stdout}");
     assert!(stdout.contains("%id: ok"), "{stdout}");
 }
+
+/// Cranelift's filetest conventions: `; check:` lines under `test compile` are checked
+/// against the disassembly (a failing one fails the test), `test interpret` runs the run
+/// lines in cranelift-interpreter, `target` lines of Cranelift's own ISAs are passed over
+/// (a file with only those is skipped, not failed), and `set` lines are read, an unknown
+/// one being an error that names it.
+#[test]
+fn filetests_read_cranelifts_conventions() {
+    let function = "function %add(i32, i32) -> i32 system_v {\nblock0(v0: i32, v1: i32):\n    \
+                    v2 = iadd v0, v1\n    return v2\n}\n";
+    let run = |name: &str, text: String| {
+        let path = scratch_file(name, &text);
+        let output = clif_util(&["test", path_str(&path)]);
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(
+            !String::from_utf8_lossy(&output.stderr).contains("panicked"),
+            "{stdout}"
+        );
+        (output.status.code(), stdout)
+    };
+    let (code, out) = run(
+        "checks_pass.clif",
+        format!(
+            "test compile\ntarget x86_64\ntarget gfx803\n\n{function}; check: v_add_u32_e32 v0\n; nextln: s_setpc_b64\n"
+        ),
+    );
+    assert_eq!(
+        (code, out.lines().last()),
+        (Some(0), Some("1 passed, 0 failed")),
+        "{out}"
+    );
+    let (code, out) = run(
+        "checks_fail.clif",
+        format!("test compile\ntarget gfx803\n\n{function}; check: v_mul_lo_u32\n"),
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("the check lines fail"), "{out}");
+    let (code, out) = run(
+        "interpret.clif",
+        format!(
+            "test interpret\ntest run\nset opt_level=none\ntarget aarch64\ntarget gfx900\n\n{function}; run: %add(2, 3) == 5\n"
+        ),
+    );
+    assert_eq!(
+        (code, out.lines().last()),
+        (Some(0), Some("2 passed, 0 failed")),
+        "{out}"
+    );
+    let (code, out) = run(
+        "interpret_wrong.clif",
+        format!("test interpret\n\n{function}; run: %add(2, 3) == 6\n"),
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("[interpret]"), "{out}");
+    let (code, out) = run(
+        "foreign_only.clif",
+        format!(
+            "test run\ntarget x86_64 has_avx\ntarget s390x\n\n{function}; run: %add(2, 3) == 6\n"
+        ),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("skipped: its targets are for other ISAs (x86_64, s390x)"),
+        "{out}"
+    );
+    let (code, out) = run(
+        "unknown_setting.clif",
+        format!("test compile\nset enable_llvm_abi_extensions=true\ntarget gfx803\n\n{function}"),
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("`set enable_llvm_abi_extensions`"), "{out}");
+}

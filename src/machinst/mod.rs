@@ -135,6 +135,7 @@ pub trait MachInst: Clone + fmt::Debug {
 pub fn prepare(
     func: &ir::Function,
     check: type_gate::TypeCheck,
+    mid_end: bool,
 ) -> Result<ir::Function, CompileError> {
     let mut builder = settings::builder();
     builder
@@ -159,6 +160,10 @@ pub fn prepare(
     // The egraph pass assumes no value aliases (frontends and the text format make them),
     // as in `Context::optimize`.
     ctx.func.dfg.resolve_all_aliases();
+    if !mid_end {
+        // `opt_level=none`: the reachable code as written.
+        return Ok(ctx.func);
+    }
     let mut ctrl_plane = cranelift_control::ControlPlane::default();
     ctx.egraph_pass(&flags, &mut ctrl_plane)
         .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;

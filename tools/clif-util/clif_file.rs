@@ -18,7 +18,7 @@ pub enum HeaderKind {
     Test,
     /// `target <spec>`: a target to compile for (`wavelift::Target::parse` reads `spec`).
     Target,
-    /// `set <setting>`: accepted and ignored for now.
+    /// `set <setting>`: a Cranelift setting, checked by `clif-util test`.
     Set,
     /// `feature "<name>"`: accepted and ignored.
     Feature,
@@ -185,6 +185,13 @@ impl ClifFile {
     pub fn expectations(&self, function: &ClifFunction) -> Vec<Comment> {
         self.comments(function.trailer.clone())
             .filter(|c| !is_run_line(&c.text) && !is_launch_line(&c.text))
+            .collect()
+    }
+
+    /// The comments in `function` (its body's full-line comments) and after it: where
+    /// `test compile`'s filecheck directives (`check:`, `nextln:`, …) live.
+    pub fn function_comments(&self, function: &ClifFunction) -> Vec<Comment> {
+        self.comments(function.body.start..function.trailer.end)
             .collect()
     }
 

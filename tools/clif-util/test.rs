@@ -21,11 +21,19 @@
 //! `test` line:
 //!
 //! - `test compile precise-output`: the disassembly, one instruction per line;
-//! - `test compile`: nothing, the function only has to compile;
+//! - `test compile`: the function has to compile, and its disassembly must pass the
+//!   filecheck directives among its comments (`check:`, `nextln:`, … as in Cranelift);
 //! - `test error`: each line is `error: TEXT`, and TEXT must occur in the compile error
 //!   (the function must fail to compile);
 //! - `test run`: the `; run:` lines, executed by [`run_test`] on the simulator (device
-//!   functions), and the kernel-launch directives (`; launch:` …, see `launch.rs`).
+//!   functions), and the kernel-launch directives (`; launch:` …, see `launch.rs`);
+//! - `test interpret`: the `; run:` lines, executed by `cranelift-interpreter` alone.
+//!
+//! `target` lines naming one of Cranelift's own ISAs (`x86_64`, `aarch64`, …) are passed
+//! over, so Cranelift's runtests run with a wavelift `target` line added; a file with only
+//! such targets runs its `test interpret` and is otherwise skipped, with a message. `set`
+//! lines are read: `opt_level` (`none` compiles the function as written, without
+//! Cranelift's mid-end) and the verifier on; any other setting is an error naming it.
 //!
 //! `WAVELIFT_BLESS=1` (or `CRANELIFT_TEST_BLESS=1`, or `--bless`) rewrites mismatching
 //! expectations in place instead of failing. The environment variables are ignored when
@@ -46,7 +54,7 @@ use wavelift::sim::harness::{
     Reference, called_intrinsics, format_values, interpret, interpret_wave, run_device, same_values,
 };
 use wavelift::sim::{Options, simulator};
-use wavelift::{Target, ir};
+use wavelift::{OptLevel, Target, ir};
 
 /// Run filetests: check .clif files against the expectations written under each function.
 ///
@@ -245,6 +253,8 @@ enum TestKind {
     Error,
     /// `test run`: the run lines must pass on the simulator.
     Run,
+    /// `test interpret`: the run lines must pass in `cranelift-interpreter` (no target).
+    Interpret,
 }
 
 impl TestKind {
@@ -255,9 +265,10 @@ impl TestKind {
             ["compile", "precise-output"] => Ok(TestKind::PreciseOutput),
             ["error"] => Ok(TestKind::Error),
             ["run"] => Ok(TestKind::Run),
+            ["interpret"] => Ok(TestKind::Interpret),
             _ => Err(format!(
                 "unknown test `{args}` (known: `compile`, `compile precise-output`, `error`, \
-                 `run`)"
+                 `run`, `interpret`)"
             )),
         }
     }
@@ -286,7 +297,11 @@ fn check_file(path: &Path, bless: bool) -> FileReport {
         }
     };
     let (tests, targets) = match read_header(&file, &name) {
-        Ok(header) => header,
+        Ok(Header::Tests(tests, targets)) => (tests, targets),
+        Ok(Header::Skipped(why)) => {
+            report.note(format!("{name}: skipped: {why}"));
+            return report;
+        }
         Err(message) => {
             report.fail(message);
             return report;
@@ -310,6 +325,7 @@ fn check_file(path: &Path, bless: bool) -> FileReport {
                     }
                 }
                 TestKind::Run => check_run_lines(&context, &mut report),
+                TestKind::Interpret => check_interpreted(&context, &mut report),
             }
         }
     }
@@ -327,8 +343,50 @@ fn check_file(path: &Path, bless: bool) -> FileReport {
     report
 }
 
+/// What a file's header asks for.
+enum Header {
+    /// The `test` kinds and wavelift's targets.
+    Tests(Vec<TestKind>, Vec<Target>),
+    /// Nothing to do here, and why: the file is for other ISAs only.
+    Skipped(String),
+}
+
+/// The ISAs of Cranelift's own `target` lines (`target x86_64 has_avx`), which a file may
+/// name beside or instead of wavelift's.
+const CRANELIFT_ISAS: &[&str] = &[
+    "x86_64",
+    "aarch64",
+    "riscv64",
+    "riscv64gc",
+    "s390x",
+    "pulley32",
+    "pulley64",
+    "pulley32be",
+    "pulley64be",
+];
+
+/// The `set` lines wavelift reads: Cranelift's settings that mean something here, the
+/// optimisation level (`opt_level`: `none`, or `speed`/`speed_and_size`, which wavelift's
+/// one mid-end serves alike) and the verifier (always on). Returns the level a line sets.
+fn check_setting(setting: &str) -> Result<Option<OptLevel>, String> {
+    let (name, value) = setting.split_once('=').unwrap_or((setting, "true"));
+    match (name.trim(), value.trim()) {
+        ("opt_level", "none") => Ok(Some(OptLevel::None)),
+        ("opt_level", "speed" | "speed_and_size") => Ok(Some(OptLevel::Speed)),
+        ("enable_verifier", "true") => Ok(None),
+        ("opt_level", other) => Err(format!(
+            "`set opt_level={other}`: the levels are `none`, `speed` and `speed_and_size`"
+        )),
+        ("enable_verifier", _) => Err("the verifier cannot be turned off".into()),
+        (other, _) => Err(format!(
+            "`set {other}` is not a setting wavelift reads (known: `opt_level`, \
+             `enable_verifier`)"
+        )),
+    }
+}
+
 /// The file's `test` kinds and targets, checked for consistency.
-fn read_header(file: &ClifFile, name: &str) -> Result<(Vec<TestKind>, Vec<Target>), String> {
+fn read_header(file: &ClifFile, name: &str) -> Result<Header, String> {
     let mut tests = Vec::new();
     for header in file.headers(HeaderKind::Test) {
         let test =
@@ -353,19 +411,79 @@ fn read_header(file: &ClifFile, name: &str) -> Result<(Vec<TestKind>, Vec<Target
             "{name}: no `test` line (e.g. `test compile precise-output`) before the first function"
         ));
     }
+    let mut opt_level = OptLevel::Speed;
+    for header in file.headers(HeaderKind::Set) {
+        if let Some(level) =
+            check_setting(&header.args).map_err(|e| format!("{name}:{}: {e}", header.line))?
+        {
+            opt_level = level;
+        }
+    }
 
     let mut targets = Vec::new();
+    let mut foreign = Vec::new();
     for header in file.headers(HeaderKind::Target) {
-        let target =
+        let isa = header.args.split_whitespace().next().unwrap_or("");
+        if CRANELIFT_ISAS.contains(&isa) {
+            foreign.push(isa);
+            continue;
+        }
+        let mut target =
             Target::parse(&header.args).map_err(|e| format!("{name}:{}: {e}", header.line))?;
+        target.opt_level = opt_level;
         targets.push(target);
     }
-    if targets.is_empty() {
-        return Err(format!(
-            "{name}: no `target` line (e.g. `target amdgcn gfx803`) before the first function"
-        ));
+    // `test interpret` needs no target; the others run once per wavelift target.
+    let targeted = tests.iter().any(|&t| t != TestKind::Interpret);
+    if targets.is_empty() && targeted {
+        if !foreign.is_empty() {
+            tests.retain(|&t| t == TestKind::Interpret);
+            if tests.is_empty() {
+                return Ok(Header::Skipped(format!(
+                    "its targets are for other ISAs ({})",
+                    foreign.join(", ")
+                )));
+            }
+        } else {
+            return Err(format!(
+                "{name}: no `target` line (e.g. `target amdgcn gfx803`) before the first function"
+            ));
+        }
     }
-    Ok((tests, targets))
+    Ok(Header::Tests(tests, targets))
+}
+
+/// `test interpret`: every run line of the function holds in `cranelift-interpreter`.
+fn check_interpreted(context: &FunctionContext, report: &mut FileReport) {
+    let func = &context.function.func;
+    let (commands, errors) = parse_run_lines(context.file, context.function, context.name);
+    for error in errors {
+        report.fail(error);
+    }
+    for (line, command) in &commands {
+        let reference = interpret(func, &invocation(command).args);
+        let outcome = match (command, reference) {
+            (RunCommand::Print(_), _) => None,
+            (RunCommand::Run(_, comparison, expected), Reference::Returned(values)) => {
+                let same = same_values(expected, &values);
+                let holds = match comparison {
+                    Comparison::Equals => same,
+                    Comparison::NotEquals => !same,
+                };
+                (!holds)
+                    .then(|| format!("cranelift-interpreter returns {}", format_values(&values)))
+            }
+            (_, Reference::Trapped(trap)) => Some(format!("cranelift-interpreter traps: {trap}")),
+            (_, Reference::Unavailable(why)) => Some(format!("not interpreted: {why}")),
+        };
+        match outcome {
+            None => report.passed += 1,
+            Some(why) => report.fail(format!(
+                "{}:{line}: [interpret] `{command}`: {why}",
+                context.name
+            )),
+        }
+    }
 }
 
 /// What a check needs to know about the function it checks.
@@ -386,11 +504,47 @@ impl FunctionContext<'_> {
     }
 }
 
+/// `test compile`: the function compiles for every target, and its disassembly (one
+/// instruction per line, as `precise-output` prints it) passes the function's filecheck
+/// directives (`; check:`, `; nextln:`, `; sameln:`, `; not:`, `; unordered:`, `; regex:`,
+/// as in Cranelift's filetests), if it has any.
 fn check_compiles(context: &FunctionContext, report: &mut FileReport) {
+    let mut builder = filecheck::CheckerBuilder::new();
+    for comment in context.file.function_comments(context.function) {
+        if let Err(e) = builder.directive(&comment.text) {
+            report.fail(format!(
+                "{}:{}: bad directive: {e}",
+                context.name, comment.line
+            ));
+            return;
+        }
+    }
+    let checker = builder.finish();
     for target in context.targets {
-        match compile_guarded(&context.function.func, target) {
-            Ok(_) => report.passed += 1,
-            Err(error) => report.fail(format!("{} [{target}]: {error}", context.location())),
+        let compiled = match compile_guarded(&context.function.func, target) {
+            Ok(compiled) => compiled,
+            Err(error) => {
+                report.fail(format!("{} [{target}]: {error}", context.location()));
+                continue;
+            }
+        };
+        if checker.is_empty() {
+            report.passed += 1;
+            continue;
+        }
+        let text: String = wavelift::disassemble(&compiled.code, target)
+            .into_iter()
+            .map(|line| line.text + "\n")
+            .collect();
+        match checker.explain(&text, filecheck::NO_VARIABLES) {
+            Ok((true, _)) => report.passed += 1,
+            Ok((false, explanation)) => report.fail(format!(
+                "{} [{target}]: the check lines fail on the disassembly:\n{}\n  disassembly:\n{}",
+                context.location(),
+                indent(&explanation),
+                indent(&text)
+            )),
+            Err(e) => report.fail(format!("{} [{target}]: {e}", context.location())),
         }
     }
 }
@@ -904,8 +1058,9 @@ mod tests {
         );
         assert_eq!(TestKind::parse("error"), Ok(TestKind::Error));
         assert_eq!(TestKind::parse("run"), Ok(TestKind::Run));
+        assert_eq!(TestKind::parse("interpret"), Ok(TestKind::Interpret));
         assert!(TestKind::parse("compile precise").is_err());
-        assert!(TestKind::parse("interpret").is_err());
+        assert!(TestKind::parse("optimize").is_err());
     }
 
     #[test]

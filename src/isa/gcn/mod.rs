@@ -34,7 +34,6 @@ use crate::machinst::type_gate::TypeCheck;
 use crate::machinst::{MachInst, Reg, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::Frame;
-use cranelift_codegen::isa::CallConv;
 use inst::Inst;
 use mc::Gen;
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
@@ -105,19 +104,7 @@ pub struct GcnInfo {
 
 /// Compiles a verified, optimised function for a GCN generation.
 pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, CompileError> {
-    let kind = match func.signature.call_conv {
-        CallConv::SystemV => FunctionKind::Kernel,
-        CallConv::Fast | CallConv::Tail => FunctionKind::Device,
-        other => {
-            return Err(CompileError::new(
-                func,
-                format!(
-                    "calling convention `{other}` is not supported: use `system_v` for kernels \
-                     and `fast` or `tail` for device functions"
-                ),
-            ));
-        }
-    };
+    let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
     let frame = match kind {
         FunctionKind::Kernel => Frame::kernel(func),
         FunctionKind::Device => Frame::device(),

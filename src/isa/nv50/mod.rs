@@ -28,7 +28,6 @@ use crate::machinst::type_gate::TypeCheck;
 use crate::machinst::{MachInst, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT};
-use cranelift_codegen::isa::CallConv;
 use inst::Inst;
 use mc::Variant;
 use regs::{FLAG_LIMIT, GPR, GPR_LIMIT};
@@ -114,19 +113,7 @@ pub struct Nv50Info {
 
 /// Compiles a verified, optimised function for an NV50 variant.
 pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
-    let kind = match func.signature.call_conv {
-        CallConv::SystemV => FunctionKind::Kernel,
-        CallConv::Fast | CallConv::Tail => FunctionKind::Device,
-        other => {
-            return Err(CompileError::new(
-                func,
-                format!(
-                    "calling convention `{other}` is not supported: use `system_v` for kernels \
-                     and `fast` or `tail` for device functions"
-                ),
-            ));
-        }
-    };
+    let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
     let frame = match kind {
         FunctionKind::Kernel => Frame::kernel(&func.signature),
         FunctionKind::Device => Frame::device(),
