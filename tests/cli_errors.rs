@@ -417,3 +417,36 @@ fn filetests_read_cranelifts_conventions() {
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("`set enable_llvm_abi_extensions`"), "{out}");
 }
+
+/// `clif-util run` says a launch's shape in words, shows a long buffer's first rows and
+/// last (`--dump`: every value), and lists a kernel's dispatcher-initialised registers.
+#[test]
+fn run_output_is_short_and_says_what_the_hardware_sets() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--disasm",
+            "--target",
+            "gfx803",
+            "filetests/gcn/saxpy.clif",
+        ];
+        args.extend_from_slice(extra);
+        let output = clif_util(&args);
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let short = run(&[]);
+    assert!(
+        short.contains("launch %saxpy(x, y, 2.0), work-group size 64, 4 work-groups:"),
+        "{short}"
+    );
+    assert!(short.contains("27 rows left out"), "{short}");
+    assert!(
+        short.contains("initialised by the dispatcher: s[0:1] dispatch packet address, s[2:3] kernarg segment address, s4 work-group id x, v0 work-item id x"),
+        "{short}"
+    );
+    assert!(short.contains("; occupancy: 10 waves per SIMD"), "{short}");
+    let all = run(&["--dump"]);
+    assert!(!all.contains("left out"), "{all}");
+    assert!(all.contains("[ 128] 257.0"), "{all}");
+}

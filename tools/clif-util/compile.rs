@@ -197,7 +197,32 @@ pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledC
     out += &format!("code size: {} bytes", compiled.code_size());
     if let (FunctionKind::Kernel, Some(gcn)) = (compiled.kind, compiled.gcn()) {
         out += &format!(", kernel arguments: {} bytes", gcn.kernarg_size);
+        out += &kernel_summary(gcn, target);
     }
     out.push('\n');
+    out
+}
+
+/// What a GCN kernel's listing adds: the registers the dispatcher initialises and the
+/// occupancy its register counts allow.
+fn kernel_summary(gcn: &wavelift::gcn::GcnInfo, target: &Target) -> String {
+    use wavelift::isa::gcn::code_object::{descriptor::RegisterCounts, waves_per_simd};
+    let inputs: Vec<String> = gcn
+        .inputs
+        .registers()
+        .into_iter()
+        .map(|(reg, what)| format!("{reg} {what}"))
+        .collect();
+    let mut out = format!("\n  ; initialised by the dispatcher: {}", inputs.join(", "));
+    let (wavelift::Arch::Gcn(generation), Ok(registers)) =
+        (target.arch, RegisterCounts::new(gcn, None))
+    else {
+        return out;
+    };
+    let (by_vgprs, by_sgprs) = waves_per_simd(registers, generation);
+    out += &format!(
+        "\n  ; occupancy: {} waves per SIMD (VGPRs allow {by_vgprs}, SGPRs {by_sgprs}, at most 10)",
+        by_vgprs.min(by_sgprs)
+    );
     out
 }

@@ -45,6 +45,38 @@ enum Arg {
     Buffer(String),
 }
 
+impl LaunchSpec {
+    /// The launch's shape as people say it: `work-group size 64, 4 work-groups`
+    /// (`64x2`, `2x3` for more dimensions).
+    pub fn shape(&self) -> String {
+        let dims = |v: [u32; 3]| {
+            let used = v.iter().rposition(|&d| d != 1).map_or(1, |i| i + 1);
+            v[..used]
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("x")
+        };
+        let groups: u32 = self.groups.iter().product();
+        let grid = dims(self.groups);
+        format!(
+            "work-group size {}, {groups} work-group{}{}",
+            dims(self.workgroup_size),
+            if groups == 1 { "" } else { "s" },
+            if grid.contains('x') {
+                format!(" ({grid})")
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// The kernel call of the directive: `%saxpy(x, y, 2.0)`.
+    pub fn call(&self) -> &str {
+        self.text.split(" size=").next().unwrap_or(&self.text)
+    }
+}
+
 /// One `launch:` line with the buffers declared before it and the expectations after it.
 #[derive(Clone, Debug)]
 pub struct LaunchSpec {
@@ -523,14 +555,33 @@ pub fn differences(simulated: &[Buffer], reference: &[Buffer]) -> Vec<String> {
 
 /// A buffer's contents, eight values to a line (floats in decimal, as Rust prints them:
 /// the shortest text that reads back to the same value).
-pub fn format_buffer(buffer: &Buffer) -> String {
+/// Rows of eight values [`format_buffer`] shows of a longer buffer without `all`: the
+/// first ones and the last.
+const SHORT_ROWS: usize = 4;
+
+/// A buffer's values, eight to a row with the index of the first; without `all`, a buffer
+/// of more than `SHORT_ROWS + 1` rows shows its first `SHORT_ROWS` and its last, and says
+/// how many it left out.
+pub fn format_buffer(buffer: &Buffer, all: bool) -> String {
     let mut out = format!(
         "buffer {}: {} x {}\n",
         buffer.name,
         buffer.ty,
         buffer.values.len()
     );
+    let rows = buffer.values.len().div_ceil(8);
+    let shown = |row: usize| all || rows <= SHORT_ROWS + 1 || row < SHORT_ROWS || row + 1 == rows;
     for (row, chunk) in buffer.values.chunks(8).enumerate() {
+        if !shown(row) {
+            if row == SHORT_ROWS {
+                let _ = writeln!(
+                    out,
+                    "  … {} rows left out (--dump shows every value)",
+                    rows - SHORT_ROWS - 1
+                );
+            }
+            continue;
+        }
         let values: Vec<String> = chunk
             .iter()
             .map(|v| match v {

@@ -24,6 +24,11 @@ pub struct Args {
     /// Also print each function's disassembly.
     #[arg(long)]
     disasm: bool,
+
+    /// Print every value of the buffers a launch wrote (by default the first rows and the
+    /// last).
+    #[arg(long)]
+    dump: bool,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -80,23 +85,27 @@ fn run_file(args: &Args) -> Result<bool, String> {
             })
             .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
             println!(
-                "{name}:{}: launch {}: {} waves, {} instructions",
-                spec.line, spec.text, outcome.stats.waves, outcome.stats.instructions
+                "{name}:{}: launch {}, {}: {} waves, {} instructions",
+                spec.line,
+                spec.call(),
+                spec.shape(),
+                outcome.stats.waves,
+                outcome.stats.instructions
             );
             let (outputs, inputs): (Vec<_>, Vec<_>) = outcome
                 .buffers
                 .iter()
                 .partition(|buffer| launch::written(spec, buffer));
             for buffer in outputs {
-                print!("{}", launch::format_buffer(buffer));
+                print!("{}", launch::format_buffer(buffer, args.dump));
             }
             if !inputs.is_empty() {
                 let names: Vec<&str> = inputs.iter().map(|b| b.name.as_str()).collect();
-                println!("unchanged: {}", names.join(", "));
+                println!("{name}:{}: unchanged: {}", spec.line, names.join(", "));
             }
             for failure in &outcome.failures {
                 all_passed = false;
-                println!("FAIL {name}: {failure}");
+                println!("{name}:{}: FAIL {failure}", spec.line);
             }
             match launch::reference(func, &target, spec) {
                 Ok(launch::Reference::Buffers(reference)) => {
@@ -109,7 +118,7 @@ fn run_file(args: &Args) -> Result<bool, String> {
                     }
                     for difference in differences {
                         all_passed = false;
-                        println!("FAIL {name}:{}: {difference}", spec.line);
+                        println!("{name}:{}: FAIL {difference}", spec.line);
                     }
                 }
                 Ok(launch::Reference::Unavailable(why)) | Err(why) => println!(

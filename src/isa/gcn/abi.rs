@@ -33,6 +33,41 @@ pub struct KernelInputs {
     pub workitem_id_vgprs: u8,
 }
 
+impl KernelInputs {
+    /// The registers the dispatcher initialises for these inputs, in the ABI's order (user
+    /// SGPRs, then system SGPRs from the next; v0, v1, v2), each with what it holds — the
+    /// layout `Frame::kernel` reads them from.
+    pub fn registers(&self) -> Vec<(String, &'static str)> {
+        let mut out = Vec::new();
+        let mut next = 0;
+        let mut pair = |what: &'static str, out: &mut Vec<(String, &'static str)>| {
+            out.push((format!("s[{next}:{}]", next + 1), what));
+            next += 2;
+        };
+        if self.dispatch_ptr {
+            pair("dispatch packet address", &mut out);
+        }
+        if self.kernarg_segment_ptr {
+            pair("kernarg segment address", &mut out);
+        }
+        let ids = ["work-group id x", "work-group id y", "work-group id z"];
+        for (&enabled, what) in self.workgroup_id.iter().zip(ids) {
+            if enabled {
+                out.push((format!("s{next}"), what));
+                next += 1;
+            }
+        }
+        for (d, what) in ["work-item id x", "work-item id y", "work-item id z"]
+            .into_iter()
+            .enumerate()
+            .take(self.workitem_id_vgprs.clamp(1, 3) as usize)
+        {
+            out.push((format!("v{d}"), what));
+        }
+        out
+    }
+}
+
 /// Where each input lives, for a kernel or a device function.
 #[derive(Clone, Debug)]
 pub struct Frame {

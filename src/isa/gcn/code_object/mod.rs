@@ -101,15 +101,27 @@ fn elf_flags(target: &Target, processor: &str) -> Result<u32, String> {
 /// `AMDGPUBaseInfo` occupancy rules). LLVM's default is 1024, which a kernel with more than
 /// 64 VGPRs could not be launched with.
 fn max_flat_workgroup_size(registers: RegisterCounts, target: &Target) -> u32 {
+    let generation = match target.arch {
+        crate::Arch::Gcn(generation) => generation,
+        _ => super::mc::Gen::Gfx9,
+    };
+    let (by_vgprs, by_sgprs) = waves_per_simd(registers, generation);
+    (4 * by_vgprs.min(by_sgprs).min(10) * 64).min(1024)
+}
+
+/// How many waves of a kernel with `registers` (the counts the descriptor declares) one
+/// SIMD holds by its VGPRs and by its SGPRs (at most 10 either way, the hardware's limit):
+/// 256 VGPRs per lane in blocks of 4; 512 SGPRs in blocks of 8 on gfx6/gfx7, 800 in blocks
+/// of 16 on gfx8/gfx9 (LLVM's `AMDGPUBaseInfo` occupancy rules).
+pub fn waves_per_simd(registers: RegisterCounts, generation: super::mc::Gen) -> (u32, u32) {
     use super::mc::Gen;
-    let by_vgprs = 256 / registers.vgprs.next_multiple_of(4);
-    let (sgpr_file, sgpr_block) = match target.arch {
-        crate::Arch::Gcn(Gen::Gfx6 | Gen::Gfx7) => (512, 8),
+    let by_vgprs = 256 / registers.vgprs.max(1).next_multiple_of(4);
+    let (sgpr_file, sgpr_block) = match generation {
+        Gen::Gfx6 | Gen::Gfx7 => (512, 8),
         _ => (800, 16),
     };
     let by_sgprs = sgpr_file / registers.sgprs.max(1).next_multiple_of(sgpr_block);
-    let waves_per_simd = by_vgprs.min(by_sgprs).min(10);
-    (4 * waves_per_simd * 64).min(1024)
+    (by_vgprs.min(10), by_sgprs.min(10))
 }
 
 /// One function placed in `.text`.
