@@ -450,3 +450,47 @@ fn run_output_is_short_and_says_what_the_hardware_sets() {
     assert!(!all.contains("left out"), "{all}");
     assert!(all.contains("[ 128] 257.0"), "{all}");
 }
+
+/// `clif-util compile` takes several files, directories and `-` (standard input).
+#[test]
+fn compile_takes_files_directories_and_stdin() {
+    let output = clif_util(&[
+        "compile",
+        "-t",
+        "gfx900",
+        "filetests/gcn/gfx9",
+        "filetests/gcn/saxpy.clif",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let functions = stdout
+        .lines()
+        .filter(|l| l.starts_with("function %"))
+        .count();
+    let in_dir: usize = std::fs::read_dir("filetests/gcn/gfx9")
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|text| text.lines().filter(|l| l.starts_with("function ")).count())
+        .sum();
+    assert_eq!(functions, in_dir + 1, "{stdout}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clif-util"))
+        .args(["compile", "-"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = std::fs::read_to_string("filetests/gcn/saxpy.clif").unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("function %saxpy (kernel, amdgcn-amd-amdhsa gfx803):"),
+        "{stdout}"
+    );
+}

@@ -1,6 +1,6 @@
-//! `clif-util compile`: compiles every function of a `.clif` file and prints its
-//! disassembly with offsets and bytes, or writes the raw code of its one function, or a
-//! code object with all of them.
+//! `clif-util compile`: compiles every function of `.clif` files (directories searched,
+//! `-` for standard input) and prints their disassembly with offsets and bytes, or writes
+//! the raw code of the one function, or a code object with all of them.
 
 use crate::clif_file::{ClifFile, HeaderKind};
 use std::io::Write;
@@ -9,15 +9,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use wavelift::{CompiledCode, FunctionKind, Target, ir};
 
-/// Compile the functions of a .clif file and print their disassembly.
+/// Compile the functions of .clif files and print their disassembly.
 ///
 /// For each function: its name, one line per instruction (offset, bytes in hex, assembly)
 /// and a summary (registers used, code size). Errors go to stderr as `error: ...` and make
 /// the exit code 1; the other functions are still compiled.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .clif file to compile.
-    file: PathBuf,
+    /// The .clif files to compile: files, directories (every `.clif` file under them) or
+    /// `-` for standard input.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
 
     /// The target: a CPU name (`gfx803`), or an architecture or triple and a CPU name
     /// (`"amdgcn gfx803"`, `"amdgcn-amd-amdhsa gfx803"`). Defaults to the file's `target`
@@ -29,8 +31,8 @@ pub struct Args {
     #[arg(long, short)]
     output: Option<PathBuf>,
 
-    /// What `--output` gets: `raw`, the code bytes of a file's one function, or `obj`, a
-    /// code object with every function of the file (an AMDGPU HSA code object for GCN;
+    /// What `--output` gets: `raw`, the code bytes of the one function given, or `obj`, a
+    /// code object with every function of the files (an AMDGPU HSA code object for GCN;
     /// docs/objects.md).
     #[arg(long, value_enum, default_value_t = Emit::Raw, requires = "output")]
     emit: Emit,
@@ -79,41 +81,95 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T
     })
 }
 
-fn compile_file(args: &Args) -> Result<(), String> {
-    let name = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
-    let file = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
-    let target = choose_target(args.target.as_deref(), &file, &name)?;
+/// The `.clif` files `paths` name: files as given (`-` is standard input), directories
+/// searched for `.clif` files, sorted.
+fn clif_sources(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if path.extension().is_some_and(|e| e == "clif") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut sources = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("standard input: {e}"))?;
+            sources.push(("<stdin>".to_string(), text));
+            continue;
+        }
+        let mut files = Vec::new();
+        if path.is_dir() {
+            walk(path, &mut files)?;
+        } else {
+            files.push(path.clone());
+        }
+        for file in files {
+            let name = file.display().to_string();
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{name}: {e}"))?;
+            sources.push((name, text));
+        }
+    }
+    Ok(sources)
+}
 
-    if file.functions.is_empty() {
-        return Err(format!("{name}: no functions to compile"));
+fn compile_file(args: &Args) -> Result<(), String> {
+    let mut parsed = Vec::new();
+    for (name, text) in clif_sources(&args.files)? {
+        let file = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
+        let target = choose_target(args.target.as_deref(), &file, &name)?;
+        parsed.push((name, file, target));
+    }
+    let functions: usize = parsed.iter().map(|(_, file, _)| file.functions.len()).sum();
+    if functions == 0 {
+        return Err("no functions to compile".into());
     }
     if let (Some(output), Emit::Obj) = (&args.output, args.emit) {
-        return write_object(&file, &target, output);
+        let target = &parsed[0].2;
+        if parsed
+            .iter()
+            .any(|(_, _, t)| t.to_string() != target.to_string())
+        {
+            return Err("--emit obj: the files name different targets (pass --target)".into());
+        }
+        let funcs: Vec<ir::Function> = parsed
+            .iter()
+            .flat_map(|(_, file, _)| file.functions.iter().map(|f| f.func.clone()))
+            .collect();
+        return write_object(&funcs, target, output);
     }
-    if args.output.is_some() && file.functions.len() != 1 {
+    if args.output.is_some() && functions != 1 {
         return Err(format!(
-            "{name}: --output needs a file with exactly one function, and this one has {}",
-            file.functions.len()
+            "--emit raw --output needs exactly one function, and the input has {functions}"
         ));
     }
 
     let mut listing = String::new();
     let mut errors = Vec::new();
-    for function in &file.functions {
-        match compile_guarded(&function.func, &target) {
-            Ok(compiled) => {
-                if let Some(output) = &args.output {
-                    std::fs::write(output, &compiled.code)
-                        .map_err(|e| format!("{}: {e}", output.display()))?;
-                } else {
-                    if !listing.is_empty() {
-                        listing.push('\n');
+    for (_, file, target) in &parsed {
+        for function in &file.functions {
+            match compile_guarded(&function.func, target) {
+                Ok(compiled) => {
+                    if let Some(output) = &args.output {
+                        std::fs::write(output, &compiled.code)
+                            .map_err(|e| format!("{}: {e}", output.display()))?;
+                    } else {
+                        if !listing.is_empty() {
+                            listing.push('\n');
+                        }
+                        listing += &format_listing(&function.func, target, &compiled);
                     }
-                    listing += &format_listing(&function.func, &target, &compiled);
                 }
+                Err(error) => errors.push(error),
             }
-            Err(error) => errors.push(error),
         }
     }
 
@@ -125,11 +181,10 @@ fn compile_file(args: &Args) -> Result<(), String> {
     }
 }
 
-/// Writes every function of `file` into one object file at `output`.
-fn write_object(file: &ClifFile, target: &Target, output: &Path) -> Result<(), String> {
-    let funcs: Vec<ir::Function> = file.functions.iter().map(|f| f.func.clone()).collect();
+/// Writes `funcs` into one object file at `output`.
+fn write_object(funcs: &[ir::Function], target: &Target, output: &Path) -> Result<(), String> {
     let object = guarded("the compiler panicked writing a code object", || {
-        wavelift::compile_module(&funcs, target).map_err(|e| e.to_string())
+        wavelift::compile_module(funcs, target).map_err(|e| e.to_string())
     })?;
     std::fs::write(output, object).map_err(|e| format!("{}: {e}", output.display()))
 }
