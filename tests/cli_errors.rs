@@ -494,3 +494,41 @@ fn compile_takes_files_directories_and_stdin() {
         "{stdout}"
     );
 }
+
+/// `clif-util reduce` shrinks a function that does not compile to a smaller one that fails
+/// with the same error, and says when nothing fails.
+#[test]
+fn reduce_shrinks_a_failing_function() {
+    let path = scratch_file(
+        "reduce.clif",
+        "test compile\ntarget amdgcn gfx803\n\nfunction %f(i32, i64, i64) -> i64 {\nblock0(v0: i32, v1: i64, v2: i64):\n    \
+         v12 = iconst.i32 5\n    v3 = iadd v0, v12\n    v4 = imul v3, v3\n    v5 = uextend.i64 v4\n    \
+         v6 = iadd v5, v1\n    brif v0, block1, block2(v6)\nblock1:\n    v7 = iconcat v6, v2\n    \
+         v8 = ireduce.i64 v7\n    v9 = bxor v8, v6\n    jump block2(v9)\nblock2(v10: i64):\n    \
+         v11 = iadd v10, v2\n    return v11\n}\n",
+    );
+    let output = clif_util(&["reduce", path_str(&path)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("(12 instructions → "), "{stdout}");
+    assert!(
+        stdout.contains("`iconcat` on type i64 is not supported"),
+        "{stdout}"
+    );
+    let reduced = stdout.split_once("\ntest compile\n").unwrap().1;
+    let funcs =
+        cranelift_reader::parse_functions(&reduced.replace("target amdgcn-amd-amdhsa gfx803", ""))
+            .unwrap();
+    let insts: usize = funcs[0]
+        .layout
+        .blocks()
+        .map(|b| funcs[0].layout.block_insts(b).count())
+        .sum();
+    assert!(insts < 12, "{stdout}");
+    let good = scratch_file(
+        "reduce_good.clif",
+        "test compile\ntarget gfx803\n\nfunction %g(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n",
+    );
+    let stderr = expect_error(&["reduce", path_str(&good)]);
+    assert!(stderr.contains("no function fails"), "{stderr}");
+}

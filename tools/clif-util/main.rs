@@ -11,6 +11,7 @@ mod difftest;
 mod launch;
 mod objdump;
 mod parallel;
+mod reduce;
 mod run;
 mod test;
 
@@ -36,6 +37,7 @@ enum Command {
     Difftest(difftest::Args),
     Bench(bench::Args),
     Objdump(objdump::Args),
+    Reduce(reduce::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Difftest(args) => difftest::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Objdump(args) => objdump::run(args),
+        Command::Reduce(args) => reduce::run(args),
     }
 }
 
