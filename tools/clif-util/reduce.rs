@@ -151,16 +151,7 @@ fn reduce_file(args: &Args) -> Result<String, String> {
             Failure::Error(_) => lanes,
         };
         let reduced = reduce(func.clone(), &target, &lanes, &original);
-        let before = func
-            .layout
-            .blocks()
-            .map(|b| func.layout.block_insts(b).count())
-            .sum::<usize>();
-        let after = reduced
-            .layout
-            .blocks()
-            .map(|b| reduced.layout.block_insts(b).count())
-            .sum::<usize>();
+        let (before, after) = (count(func), count(&reduced));
         let mut out = format!(
             ";; reduced from {name}, function {} ({before} instructions → {after}) for {target}: {}\n",
             func.name,
