@@ -369,15 +369,72 @@ pub fn compile_many_with_threads(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn compile_module(funcs: &[ir::Function], target: &Target) -> Result<Vec<u8>, CompileError> {
+    compile_module_with(funcs, target, &[])
+}
+
+/// What a kernel argument is, for the metadata a loader reads (`.value_kind` of an AMDGPU
+/// code object).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ArgKind {
+    /// A value the kernel reads as it is (`by_value`).
+    ByValue,
+    /// The address of a buffer in global memory (`global_buffer`, address space `global`).
+    GlobalBuffer,
+}
+
+/// [`compile_module`] with each kernel's argument kinds as the front end knows them:
+/// `arg_kinds[i]`, when given, lists one [`ArgKind`] per parameter of `funcs[i]`. Where it
+/// is not (or `arg_kinds` is shorter than `funcs`), they are inferred from the body: an
+/// `i64` parameter from which the address of a `load` or `store` is computed (itself, or
+/// sums with it) is a global buffer, the others are values (`docs/objects.md`).
+///
+/// ```
+/// use wavelift::{ArgKind, Target};
+///
+/// let func = cranelift_reader::parse_functions(
+///     "function %scale(i64, f32) system_v {
+///      block0(v0: i64, v1: f32):
+///          store v1, v0
+///          return
+///      }",
+/// )?
+/// .remove(0);
+/// let kinds = [ArgKind::GlobalBuffer, ArgKind::ByValue];
+/// let object = wavelift::compile_module_with(&[func], &Target::parse("gfx900")?, &[Some(&kinds)])?;
+/// assert_eq!(&object[..4], b"\x7fELF");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compile_module_with(
+    funcs: &[ir::Function],
+    target: &Target,
+    arg_kinds: &[Option<&[ArgKind]>],
+) -> Result<Vec<u8>, CompileError> {
     let backend = isa::backend(target.arch);
     let functions = funcs
         .iter()
         .zip(compile_many(funcs, target))
-        .map(|(func, compiled)| {
+        .enumerate()
+        .map(|(i, (func, compiled))| {
             let name = func.name.to_string();
+            let args = match arg_kinds.get(i).copied().flatten() {
+                Some(kinds) if kinds.len() != func.signature.params.len() => {
+                    return Err(CompileError::new(
+                        func,
+                        format!(
+                            "{} argument kinds given for {} parameters",
+                            kinds.len(),
+                            func.signature.params.len()
+                        ),
+                    ));
+                }
+                Some(kinds) => kinds.to_vec(),
+                None => analysis::kernel_args::infer(func),
+            };
             Ok(isa::ObjectFunction {
                 name: name.strip_prefix('%').unwrap_or(&name).to_string(),
                 signature: func.signature.clone(),
+                args,
                 compiled: compiled?,
             })
         })

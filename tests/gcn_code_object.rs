@@ -350,12 +350,15 @@ fn comparable_fields(kd: &[u8]) -> Vec<(&'static str, u32)> {
 }
 
 /// The metadata lines of `llvm-readelf-19 --notes` that must equal llc-19's: the argument
-/// layout, the segment sizes, the wavefront size and the spill counts (the register
-/// counts and the argument kinds differ: `docs/objects.md`).
+/// layout and kinds (wavelift's inferred from the CLIF, llc's from the OpenCL pointer
+/// types), the segment sizes, the wavefront size and the spill counts (the register counts
+/// differ: `docs/objects.md`).
 fn comparable_metadata(notes: &str) -> Vec<String> {
     const KEYS: &[&str] = &[
         ".offset:",
         ".size:",
+        ".value_kind:",
+        ".address_space:",
         ".kernarg_segment_size:",
         ".kernarg_segment_align:",
         ".group_segment_fixed_size:",

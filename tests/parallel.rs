@@ -124,6 +124,7 @@ fn a_module_compiled_in_parallel_is_the_object_of_its_functions_compiled_in_turn
     let functions: Vec<_> = funcs
         .iter()
         .map(|func| wavelift::isa::ObjectFunction {
+            args: wavelift::analysis::kernel_args::infer(func),
             name: func.name.to_string().trim_start_matches('%').to_string(),
             signature: func.signature.clone(),
             compiled: wavelift::compile_function(func, &target).unwrap(),

@@ -2,4 +2,5 @@
 
 pub mod bounds;
 pub mod cfg;
+pub mod kernel_args;
 pub mod uniformity;

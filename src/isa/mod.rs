@@ -35,6 +35,8 @@ pub struct ObjectFunction {
     pub name: String,
     /// Its CLIF signature, for the kernel-argument metadata.
     pub signature: ir::Signature,
+    /// What each parameter is, for the kernel-argument metadata.
+    pub args: Vec<crate::ArgKind>,
     pub compiled: CompiledCode,
 }
 

@@ -22,11 +22,11 @@ pub struct KernelMetadata {
     pub max_flat_workgroup_size: u32,
 }
 
-/// One kernel argument. Its `.value_kind` is `by_value`: plain CLIF cannot say that an `i64`
-/// is a global buffer's address (`docs/objects.md`).
+/// One kernel argument: where it is in the kernarg segment and what it is.
 pub struct ArgMetadata {
     pub offset: u32,
     pub size: u32,
+    pub kind: crate::ArgKind,
 }
 
 /// A MessagePack value, as much of it as the metadata needs.
@@ -70,11 +70,15 @@ impl KernelMetadata {
             .args
             .iter()
             .map(|arg| {
-                Value::Map(vec![
-                    (".offset", uint(arg.offset)),
-                    (".size", uint(arg.size)),
-                    (".value_kind", Value::Str("by_value".into())),
-                ])
+                let mut entries = vec![(".offset", uint(arg.offset)), (".size", uint(arg.size))];
+                match arg.kind {
+                    crate::ArgKind::GlobalBuffer => {
+                        entries.push((".address_space", Value::Str("global".into())));
+                        entries.push((".value_kind", Value::Str("global_buffer".into())));
+                    }
+                    _ => entries.push((".value_kind", Value::Str("by_value".into()))),
+                }
+                Value::Map(entries)
             })
             .collect();
         Value::Map(vec![

@@ -383,9 +383,11 @@ fn kernel_metadata_of(
     let args = params
         .iter()
         .zip(offsets)
-        .map(|(param, offset)| ArgMetadata {
+        .zip(&kernel.function.args)
+        .map(|((param, offset), &kind)| ArgMetadata {
             offset,
             size: param.value_type.bytes(),
+            kind,
         })
         .collect();
     // Each argument is aligned to its size, at least 4 bytes (`kernel_param_layout`).
