@@ -65,7 +65,7 @@ fn elf_mach(processor: &str) -> Option<u32> {
 }
 
 /// The processor whose `EF_AMDGPU_MACH_AMDGCN_*` value the `e_flags` of a code object
-/// hold (their low byte), as [`elf_mach`] knows them.
+/// hold (their low byte), among the processors wavelift writes objects for.
 pub fn processor_of(e_flags: u32) -> Option<&'static str> {
     crate::Target::cpu_names().find(|cpu| elf_mach(cpu) == Some(e_flags & 0xff))
 }
