@@ -144,6 +144,8 @@ pub fn note(name: &str, note_type: u32, desc: &[u8]) -> Vec<u8> {
     out
 }
 
+// Reading code objects serves `clif-util objdump` only.
+#[cfg(feature = "test-support")]
 /// The metadata MessagePack `bytes` as indented text, one `key: value` per line (maps and
 /// arrays nested by two spaces, array items marked `-`), for `clif-util objdump`: any
 /// MessagePack document, also one another compiler wrote.
@@ -161,6 +163,7 @@ pub fn render(bytes: &[u8]) -> Result<String, String> {
         .collect())
 }
 
+#[cfg(feature = "test-support")]
 /// One value read from the front of `rest` (which moves past it), written after a key or
 /// a `-` already on the line: a scalar on that line, a map or an array on the next lines.
 fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(), String> {

@@ -64,6 +64,8 @@ fn elf_mach(processor: &str) -> Option<u32> {
     })
 }
 
+// Reading code objects serves `clif-util objdump` only.
+#[cfg(feature = "test-support")]
 /// The processor whose `EF_AMDGPU_MACH_AMDGCN_*` value the `e_flags` of a code object
 /// hold (their low byte), among the processors wavelift writes objects for.
 pub fn processor_of(e_flags: u32) -> Option<&'static str> {
