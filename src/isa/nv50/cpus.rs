@@ -37,6 +37,16 @@ impl Chip {
         }
     }
 
+    /// The CUDA compute capability of the chip as `10 * major + minor` (`sm_10` for G80),
+    /// what the `EF_CUDA_SM` bits of an ELF's `e_flags` hold.
+    pub fn sm(self) -> u32 {
+        match self {
+            Chip::G80 => 10,
+            Chip::G200 => 13,
+            _ => 11,
+        }
+    }
+
     /// The chipset number nouveau and envytools name the chip by (`0x50` for G80).
     pub fn chipset(self) -> u32 {
         match self {

@@ -1,6 +1,7 @@
 //! The NVIDIA Tesla (NV50: G80, G84–G98, GT200) backend.
 
 pub mod abi;
+pub mod container;
 pub mod copies;
 pub mod cpus;
 pub mod emit;
@@ -57,14 +58,13 @@ impl Backend for Nv50Backend {
 
     fn write_object(
         &self,
-        _target: &Target,
-        _functions: &[ObjectFunction],
+        target: &Target,
+        functions: &[ObjectFunction],
     ) -> Result<Vec<u8>, CompileError> {
-        // NV50 has no standard object format; wavelift's own container is still to come
-        // (docs/objects.md).
-        Err(CompileError::in_module(
-            "no object format for NV50 yet: use `compile_function` for each function's code",
-        ))
+        let crate::Arch::Nv50(chip) = target.arch else {
+            return Err(CompileError::in_module("not an NV50 target"));
+        };
+        container::write(chip, functions)
     }
 }
 
