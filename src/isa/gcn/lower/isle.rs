@@ -71,7 +71,7 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn put_in_src(&mut self, value: Value) -> Src {
         match self.const32(value) {
-            Some(c) => Src::Imm(c),
+            Some(c) => Src::Imm(self.narrow_constant(value, c)),
             None => Src::Reg(self.value_reg(value)),
         }
     }

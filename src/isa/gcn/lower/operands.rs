@@ -65,6 +65,20 @@ impl IsleContext<'_, '_> {
         }
     }
 
+    /// The 32-bit operand of the i8/i16 constant `value` (bits `c`): sign-extended from its
+    /// width when that makes it an inline constant (`iadd.i16 x, -16` reads `-16`, not the
+    /// literal `0xfff0`). A narrow value's upper bits are unspecified wherever it lives
+    /// (`docs/ir.md`), so every user reads only its low bits and either extension serves.
+    pub(super) fn narrow_constant(&self, value: Value, c: u32) -> u32 {
+        let bits = self.lower.dfg().value_type(value).bits();
+        if bits >= 32 || self.inline(c) {
+            return c;
+        }
+        let shift = 32 - bits;
+        let signed = ((c << shift) as i32 >> shift) as u32;
+        if self.inline(signed) { signed } else { c }
+    }
+
     /// The 64-bit constant a value is, when it is one.
     pub(super) fn const64_of(&self, value: Value) -> Option<u64> {
         let dfg = self.lower.dfg();
