@@ -107,26 +107,44 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
                 expcnt,
                 lgkmcnt,
             });
-            // After the wait, a VM (EXP) operation is outstanding only if it is among the
-            // last `vmcnt` (`expcnt`) ones, and an LGKM one only if LGKM_CNT was not waited
-            // for.
-            let (mut vm_newer, mut exp_newer) = (0, 0);
-            let mut keep = Vec::new();
-            for &before in pending.iter().rev() {
-                let mut p = before;
-                p.vm &= vmcnt.is_none_or(|n| vm_newer < n as usize);
-                p.exp &= expcnt.is_none_or(|n| exp_newer < n as usize);
-                p.lgkm &= lgkmcnt.is_none();
-                vm_newer += before.vm as usize;
-                exp_newer += before.exp as usize;
-                if p.vm || p.lgkm || p.exp {
-                    keep.push(p);
-                }
-            }
-            keep.reverse();
-            pending = keep;
+            pending = retire(&pending, vmcnt, expcnt, lgkmcnt);
         }
         match &inst {
+            // A wait lowering asked for (the ordering of an atomic or a fence): only the
+            // counters with more operations in flight than it allows, or nothing.
+            Inst::Waitcnt {
+                vmcnt,
+                expcnt,
+                lgkmcnt,
+            } => {
+                let exceeds = |count: Option<u8>, of: fn(&Pending) -> bool| {
+                    count.filter(|&n| pending.iter().filter(|p| of(p)).count() > n as usize)
+                };
+                let vmcnt = exceeds(*vmcnt, |p| p.vm);
+                let expcnt = exceeds(*expcnt, |p| p.exp);
+                let lgkmcnt = exceeds(*lgkmcnt, |p| p.lgkm);
+                if vmcnt.is_some() || expcnt.is_some() || lgkmcnt.is_some() {
+                    out.push(Inst::Waitcnt {
+                        vmcnt,
+                        expcnt,
+                        lgkmcnt,
+                    });
+                    pending = retire(&pending, vmcnt, expcnt, lgkmcnt);
+                }
+                continue;
+            }
+            // An atomic returning the old value waits like a load, one that does not like a
+            // store (gfx6: both hold their data in EXP_CNT, LLVM's `mayStore` MUBUF).
+            Inst::Atomic { dst, data, .. } => {
+                let exp = generation == Gen::Gfx6;
+                pending.push(Pending {
+                    dst: dst.map(range),
+                    data: exp.then(|| range(*data)),
+                    vm: true,
+                    lgkm: false,
+                    exp,
+                })
+            }
             Inst::SLoad { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
                 data: None,
@@ -164,6 +182,35 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
         out.push(inst);
     }
     out
+}
+
+/// What stays in flight after waiting until at most `vmcnt` (`expcnt`) VM (EXP) operations
+/// are outstanding (the newest ones), and no LGKM one if `lgkmcnt` is set.
+fn retire(
+    pending: &[Pending],
+    vmcnt: Option<u8>,
+    expcnt: Option<u8>,
+    lgkmcnt: Option<u8>,
+) -> Vec<Pending> {
+    let (mut vm_newer, mut exp_newer) = (0, 0);
+    let mut keep = Vec::new();
+    for &before in pending.iter().rev() {
+        let mut p = before;
+        p.vm &= vmcnt.is_none_or(|n| vm_newer < n as usize);
+        if before.vm && !p.vm {
+            // An atomic's result has arrived, though its data may still count in EXP_CNT.
+            p.dst = None;
+        }
+        p.exp &= expcnt.is_none_or(|n| exp_newer < n as usize);
+        p.lgkm &= lgkmcnt.is_none();
+        vm_newer += before.vm as usize;
+        exp_newer += before.exp as usize;
+        if p.vm || p.lgkm || p.exp {
+            keep.push(p);
+        }
+    }
+    keep.reverse();
+    keep
 }
 
 fn range(r: Reg) -> (u8, u16, u16) {
@@ -255,6 +302,7 @@ mod tests {
             addr: vpair(4),
             offset: 0,
             sbase: None,
+            glc: false,
         };
         let seq = vec![
             load(Op::GlobalLoadDword, 0),
