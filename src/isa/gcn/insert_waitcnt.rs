@@ -13,6 +13,10 @@
 //! which must not be overwritten before (LLVM SIInsertWaitcnts: `VMW_GPR_LOCK`,
 //! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
 //!
+//! An `s_waitcnt` lowering emitted (the ordering of an atomic or a fence) is a request:
+//! the pass keeps the counters of it with more operations in flight than it allows, or
+//! drops it. Atomics count like loads when they return a value and like stores otherwise.
+//!
 //! Control flow: everything in flight is waited for before each branch, so the pass can
 //! walk the code in layout order. Not before `s_endpgm`, nor a jump to a block that is only
 //! `s_endpgm`: nothing observes the end of a kernel's last accesses (its stores complete
