@@ -444,7 +444,10 @@ fn rows() -> Vec<(McInst, &'static str)> {
             "flat_atomic_umax_x2 v[2:3], v[4:5]",
         ),
         (
-            new(FlatAtomicCmpswapX2, Flat).d(v(6)).s(&[v(2), v(8)]).glc(),
+            new(FlatAtomicCmpswapX2, Flat)
+                .d(v(6))
+                .s(&[v(2), v(8)])
+                .glc(),
             "flat_atomic_cmpswap_x2 v[6:7], v[2:3], v[8:11] glc",
         ),
         (
@@ -747,11 +750,17 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
             "global_load_dword v1, v0, s[2:3] offset:16",
         ),
         (
-            new(GlobalAtomicSwap, Global).d(v(1)).s(&[v(0), v(2), s(4)]).imm(-16).glc(),
+            new(GlobalAtomicSwap, Global)
+                .d(v(1))
+                .s(&[v(0), v(2), s(4)])
+                .imm(-16)
+                .glc(),
             "global_atomic_swap v1, v0, v2, s[4:5] offset:-16 glc",
         ),
         (
-            new(GlobalAtomicSminX2, Global).s(&[v(0), v(2), s(4)]).imm(8),
+            new(GlobalAtomicSminX2, Global)
+                .s(&[v(0), v(2), s(4)])
+                .imm(8),
             "global_atomic_smin_x2 v0, v[2:3], s[4:5] offset:8",
         ),
         (
@@ -759,7 +768,10 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
             "global_atomic_xor v[2:3], v4, off offset:4095",
         ),
         (
-            new(GlobalAtomicCmpswap, Global).d(v(0)).s(&[v(2), v(4)]).glc(),
+            new(GlobalAtomicCmpswap, Global)
+                .d(v(0))
+                .s(&[v(2), v(4)])
+                .glc(),
             "global_atomic_cmpswap v0, v[2:3], v[4:5], off glc",
         ),
         (

@@ -402,7 +402,10 @@ pub fn interpret_launch(
     if func.sized_stack_slots.values().next().is_some() {
         return LaunchReference::Unavailable("the kernel has stack slots".into());
     }
-    let fences = func.layout.blocks().flat_map(|b| func.layout.block_insts(b));
+    let fences = func
+        .layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b));
     if fences
         .into_iter()
         .any(|inst| func.dfg.insts[inst].opcode() == ir::Opcode::Fence)

@@ -398,7 +398,8 @@ mod tests {
             dst: vgpr(5),
             addr: VPAIR,
             offset: 0,
-            sbase: None,            glc: false,
+            sbase: None,
+            glc: false,
         };
         let block = vec![exec_from(sgpr_pair(6)), store.clone(), or_mask()];
         let out = run(vec![block], sgpr_pair(ENTRY), count);

@@ -8,8 +8,20 @@ use crate::isa::gcn::mc::OpInfo;
 
 /// The new memory value of the atomic `info` on `bytes`-wide data (4 or 8) at an address
 /// holding `old`, with the lane's data `src` and, for `cmpswap`, the compared value `cmp`.
-pub(crate) fn apply(info: &OpInfo, old: u64, src: u64, cmp: u64, bytes: usize) -> Result<u64, Violation> {
-    let sign = |v: u64| if bytes == 4 { v as u32 as i32 as i64 } else { v as i64 };
+pub(crate) fn apply(
+    info: &OpInfo,
+    old: u64,
+    src: u64,
+    cmp: u64,
+    bytes: usize,
+) -> Result<u64, Violation> {
+    let sign = |v: u64| {
+        if bytes == 4 {
+            v as u32 as i32 as i64
+        } else {
+            v as i64
+        }
+    };
     let operation = info
         .name
         .split_once("_atomic_")
@@ -47,7 +59,10 @@ mod tests {
     fn operations_on_32_and_64_bits() {
         let f = |op: Op, old, src, cmp, bytes| apply(op.info(), old, src, cmp, bytes).unwrap();
         assert_eq!(f(Op::FlatAtomicAdd, 0xffff_ffff, 2, 0, 4), 1);
-        assert_eq!(f(Op::GlobalAtomicAddX2, 0xffff_ffff, 2, 0, 8), 0x1_0000_0001);
+        assert_eq!(
+            f(Op::GlobalAtomicAddX2, 0xffff_ffff, 2, 0, 8),
+            0x1_0000_0001
+        );
         assert_eq!(f(Op::BufferAtomicSub, 0, 1, 0, 4), 0xffff_ffff);
         assert_eq!(f(Op::FlatAtomicSmin, 5, 0xffff_fffe, 0, 4), 0xffff_fffe);
         assert_eq!(f(Op::FlatAtomicUmin, 5, 0xffff_fffe, 0, 4), 5);

@@ -962,7 +962,9 @@ impl Wave {
             let count = d.info.dst as usize;
             let bytes = 4 * count;
             let dword_pair = |wave: &Wave, first: usize, lane: usize| {
-                (0..count).fold(0u64, |v, k| v | (wave.vgpr[first + k][lane] as u64) << (32 * k))
+                (0..count).fold(0u64, |v, k| {
+                    v | (wave.vgpr[first + k][lane] as u64) << (32 * k)
+                })
             };
             let mut values = vec![[0u32; 64]; count];
             // Lanes in ascending order, each read-modify-write whole before the next.
@@ -981,10 +983,7 @@ impl Wave {
                 }
                 let fault = || memory_fault(Some(lane as u32), addr, bytes);
                 let old_bytes = env.memory.read(addr, bytes).ok_or_else(fault)?;
-                let old = old_bytes
-                    .iter()
-                    .rev()
-                    .fold(0u64, |v, &b| v << 8 | b as u64);
+                let old = old_bytes.iter().rev().fold(0u64, |v, &b| v << 8 | b as u64);
                 let src = dword_pair(self, data, lane);
                 let cmp = if width > count {
                     dword_pair(self, data + count, lane)

@@ -254,7 +254,9 @@ impl IsleContext<'_, '_> {
     /// `atomic_load`: a plain load (every width is single-copy atomic when aligned) with
     /// `glc`, which reads past the wave's L1, between the waits of its ordering.
     pub(super) fn atomic_load(&mut self, ty: ir::Type, addr: Value) -> InstOutput {
-        let Some((op, class)) = self.load_op(ir::Opcode::Load, ty).filter(|_| ty.bytes() <= 8)
+        let Some((op, class)) = self
+            .load_op(ir::Opcode::Load, ty)
+            .filter(|_| ty.bytes() <= 8)
         else {
             self.fail(format!("`atomic_load` of type {ty} is not supported"));
             return smallvec![];
