@@ -13,7 +13,7 @@
 //! which must not be overwritten before (LLVM SIInsertWaitcnts: `VMW_GPR_LOCK`,
 //! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
 //!
-//! An `s_waitcnt` lowering emitted (the ordering of an atomic) is a request:
+//! An `s_waitcnt` lowering emitted (the ordering of an atomic or a fence) is a request:
 //! the pass keeps the counters of it with more operations in flight than it allows, or
 //! drops it. Atomics count like loads when they return a value and like stores otherwise.
 //!
@@ -114,7 +114,7 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
             pending = retire(&pending, vmcnt, expcnt, lgkmcnt);
         }
         match &inst {
-            // A wait lowering asked for (the ordering of an atomic): only the
+            // A wait lowering asked for (the ordering of an atomic or a fence): only the
             // counters with more operations in flight than it allows, or nothing.
             Inst::Waitcnt {
                 vmcnt,

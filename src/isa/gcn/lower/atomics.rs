@@ -1,4 +1,4 @@
-//! CLIF's atomics on global memory: `atomic_rmw` and `atomic_cas` as one
+//! CLIF's atomics and fences on global memory: `atomic_rmw` and `atomic_cas` as one
 //! atomic instruction of each generation's global-memory form (MUBUF `addr64` on gfx6,
 //! FLAT on gfx7/gfx8, GLOBAL on gfx9), `atomic_load`/`atomic_store` as plain accesses, each
 //! between the waits and cache invalidation that make it sequentially consistent, as CLIF
@@ -306,6 +306,13 @@ impl IsleContext<'_, '_> {
             data,
             sbase: address.saddr.or(rsrc),
         });
+        smallvec![]
+    }
+
+    /// `fence`: every earlier access completes, and later loads miss the L1 cache.
+    pub(super) fn fence(&mut self) -> InstOutput {
+        self.release();
+        self.emit(Inst::InvalidateL1);
         smallvec![]
     }
 

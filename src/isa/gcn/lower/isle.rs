@@ -414,6 +414,10 @@ impl generated::Context for IsleContext<'_, '_> {
         self.atomic_store(value, addr)
     }
 
+    fn lower_fence(&mut self) -> InstOutput {
+        self.fence()
+    }
+
     fn lower_return(&mut self, values: ValueSliceArg) -> InstOutput {
         let values: Vec<Value> = {
             let (list, off) = values;
