@@ -275,6 +275,51 @@ mod tests {
             .collect()
     }
 
+    /// The waits of an atomic's ordering are requests: kept for the counters with
+    /// operations in flight, dropped when none is; a returning atomic's result is waited
+    /// for like a load's, and not again once a requested wait retired it.
+    #[test]
+    fn requested_waits_and_atomics() {
+        let request = Inst::Waitcnt {
+            vmcnt: Some(0),
+            expcnt: None,
+            lgkmcnt: Some(0),
+        };
+        let atomic = |dst| Inst::Atomic {
+            op: Op::GlobalAtomicAdd,
+            dst,
+            addr: vpair(4),
+            offset: 0,
+            data: crate::isa::gcn::regs::vgpr(2),
+            sbase: None,
+        };
+        let read = |reg| {
+            let mut inst = overwrite(6);
+            if let Inst::Valu { srcs, .. } = &mut inst {
+                srcs[0] = Src::Reg(crate::isa::gcn::regs::vgpr(reg));
+            }
+            inst
+        };
+        let seq = vec![request.clone(), atomic(None), request.clone(), read(2)];
+        let out = run(seq, Gen::Gfx9, &[]);
+        assert_eq!(waits(&out), vec![(Some(0), None, None)]);
+        assert!(
+            matches!(out[0], Inst::Atomic { .. }),
+            "nothing in flight: no wait"
+        );
+        let returning = atomic(Some(crate::isa::gcn::regs::vgpr(3)));
+        let seq = vec![returning.clone(), read(3)];
+        assert_eq!(
+            waits(&run(seq, Gen::Gfx9, &[])),
+            vec![(Some(0), None, None)]
+        );
+        let seq = vec![returning, request, read(3)];
+        assert_eq!(
+            waits(&run(seq, Gen::Gfx9, &[])),
+            vec![(Some(0), None, None)]
+        );
+    }
+
     #[test]
     fn gfx6_store_data_is_overwritten_after_expcnt() {
         let seq = vec![
