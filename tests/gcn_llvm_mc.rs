@@ -434,6 +434,28 @@ fn rows() -> Vec<(McInst, &'static str)> {
             new(FlatStoreByte, Flat).s(&[v(4), v(9)]),
             "flat_store_byte v[4:5], v9",
         ),
+        // Atomics: the old value returned (glc, vdst) or not.
+        (
+            new(FlatAtomicAdd, Flat).d(v(0)).s(&[v(2), v(4)]).glc(),
+            "flat_atomic_add v0, v[2:3], v4 glc",
+        ),
+        (
+            new(FlatAtomicUmaxX2, Flat).s(&[v(2), v(4)]),
+            "flat_atomic_umax_x2 v[2:3], v[4:5]",
+        ),
+        (
+            new(FlatAtomicCmpswapX2, Flat)
+                .d(v(6))
+                .s(&[v(2), v(8)])
+                .glc(),
+            "flat_atomic_cmpswap_x2 v[6:7], v[2:3], v[8:11] glc",
+        ),
+        (
+            new(FlatAtomicCmpswap, Flat).s(&[v(2), v(4)]).slc(),
+            "flat_atomic_cmpswap v[2:3], v[4:5] slc",
+        ),
+        (new(BufferWbinvl1Vol, Mubuf), "buffer_wbinvl1_vol"),
+        (new(BufferWbinvl1, Mubuf), "buffer_wbinvl1"),
         // DS: the lane permutes.
         (
             new(DsBpermuteB32, Ds).d(v(1)).s(&[v(2), v(3)]),
@@ -555,6 +577,18 @@ fn sample(op: Op, enc: Enc) -> McInst {
             inst.imm = 16;
         }
         Form::MubufStore => inst.src = [Some(v(2)), Some(v(4)), Some(s(8))],
+        // The returning forms; the hand-written rows have the others.
+        Form::FlatAtomic => {
+            inst.dst = Some(v(1));
+            inst.src = [Some(v(2)), Some(v(4)), None];
+            inst.glc = true;
+        }
+        Form::MubufAtomic => {
+            inst.dst = Some(v(4));
+            inst.src = [Some(v(2)), Some(v(4)), Some(s(8))];
+            inst.imm = 16;
+            inst.glc = true;
+        }
         Form::DsSwizzle => {
             inst.dst = Some(v(1));
             inst.src[0] = Some(v(2));
@@ -716,6 +750,31 @@ fn rows_gfx9() -> Vec<(McInst, &'static str)> {
             "global_load_dword v1, v0, s[2:3] offset:16",
         ),
         (
+            new(GlobalAtomicSwap, Global)
+                .d(v(1))
+                .s(&[v(0), v(2), s(4)])
+                .imm(-16)
+                .glc(),
+            "global_atomic_swap v1, v0, v2, s[4:5] offset:-16 glc",
+        ),
+        (
+            new(GlobalAtomicSminX2, Global)
+                .s(&[v(0), v(2), s(4)])
+                .imm(8),
+            "global_atomic_smin_x2 v0, v[2:3], s[4:5] offset:8",
+        ),
+        (
+            new(GlobalAtomicXor, Global).s(&[v(2), v(4)]).imm(4095),
+            "global_atomic_xor v[2:3], v4, off offset:4095",
+        ),
+        (
+            new(GlobalAtomicCmpswap, Global)
+                .d(v(0))
+                .s(&[v(2), v(4)])
+                .glc(),
+            "global_atomic_cmpswap v0, v[2:3], v[4:5], off glc",
+        ),
+        (
             new(GlobalStoreDword, Global).s(&[v(0), v(1), s(4)]),
             "global_store_dword v0, v1, s[4:5]",
         ),
@@ -844,6 +903,26 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
             new(BufferStoreShort, Mubuf).s(&[v(2), v(9), s(0)]),
             "buffer_store_short v9, v[2:3], s[0:3], 0 addr64",
         ),
+        (
+            new(BufferAtomicAdd, Mubuf).s(&[v(2), v(9), s(4)]),
+            "buffer_atomic_add v9, v[2:3], s[4:7], 0 addr64",
+        ),
+        (
+            new(BufferAtomicSubX2, Mubuf)
+                .d(v(4))
+                .s(&[v(2), v(4), s(8)])
+                .imm(8)
+                .glc(),
+            "buffer_atomic_sub_x2 v[4:5], v[2:3], s[8:11], 0 addr64 offset:8 glc",
+        ),
+        (
+            new(BufferAtomicCmpswapX2, Mubuf)
+                .d(v(4))
+                .s(&[v(0), v(4), s(0)])
+                .glc(),
+            "buffer_atomic_cmpswap_x2 v[4:7], v[0:1], s[0:3], 0 addr64 glc",
+        ),
+        (new(BufferWbinvl1, Mubuf), "buffer_wbinvl1"),
         (
             new(SLoadDword, Smem).d(s(0)).s(&[s(4)]).imm(0xff),
             "s_load_dword s0, s[4:5], 0xff",

@@ -797,11 +797,11 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
 
     /// Wide mode: things outside the straight-line arithmetic the backend supports —
     /// intrinsic calls (with right and wrong signatures), calls to other functions,
-    /// global-memory loads and stores, stack slots.
+    /// global-memory loads and stores, atomics of every operation and type, stack slots.
     fn wide_extras(&mut self) -> Result<()> {
         let count = self.u.int_in_range(0..=3)?;
         for _ in 0..count {
-            match self.u.int_in_range(0..=5)? {
+            match self.u.int_in_range(0..=7)? {
                 0 => {
                     let all: Vec<Intrinsic> = Intrinsic::all()
                         .into_iter()
@@ -852,6 +852,28 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                     self.cursor()
                         .ins()
                         .store(MemFlagsData::trusted(), v, addr, 0);
+                }
+                6 => {
+                    use ir::AtomicRmwOp::*;
+                    let ops = [Add, Sub, And, Nand, Or, Xor, Xchg, Umin, Umax, Smin, Smax];
+                    let op = *self.u.choose(&ops)?;
+                    let addr = self.operand(I64)?;
+                    let ty = *self.u.choose(&[I8, I16, I32, I64])?;
+                    let v = self.operand(ty)?;
+                    let flags = MemFlagsData::trusted();
+                    let old = self.cursor().ins().atomic_rmw(ty, flags, op, addr, v);
+                    self.define(old);
+                }
+                7 => {
+                    let addr = self.operand(I64)?;
+                    let ty = *self.u.choose(&[I8, I16, I32, I64])?;
+                    let (expected, new) = (self.operand(ty)?, self.operand(ty)?);
+                    let flags = MemFlagsData::trusted();
+                    let old = self.cursor().ins().atomic_cas(flags, addr, expected, new);
+                    self.define(old);
+                    let loaded = self.cursor().ins().atomic_load(ty, flags, addr);
+                    self.define(loaded);
+                    self.cursor().ins().atomic_store(flags, new, addr);
                 }
                 4 => {
                     let slot = self.func.create_sized_stack_slot(ir::StackSlotData::new(

@@ -402,6 +402,19 @@ pub fn interpret_launch(
     if func.sized_stack_slots.values().next().is_some() {
         return LaunchReference::Unavailable("the kernel has stack slots".into());
     }
+    let fences = func
+        .layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b));
+    if fences
+        .into_iter()
+        .any(|inst| func.dfg.insts[inst].opcode() == ir::Opcode::Fence)
+    {
+        return LaunchReference::Unavailable(
+            "a `fence` orders work-items' accesses for one another; the launch reference runs              work-items one by one"
+                .into(),
+        );
+    }
     if let Some(i) = called_intrinsics(func).find(|i| i.is_cross_lane()) {
         return LaunchReference::Unavailable(format!(
             "`{}` combines lanes; the launch reference runs work-items one by one",

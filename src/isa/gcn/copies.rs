@@ -25,7 +25,7 @@
 
 use super::inst::{Inst, Op64, Src};
 use super::lower::linear::EXEC;
-use super::mc::Op;
+use super::mc::{Enc, Op};
 use super::regs::{SGPR, VGPR};
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use std::collections::VecDeque;
@@ -248,6 +248,24 @@ fn substitute(inst: &mut Inst, map: &[Option<Unit>]) {
         }
         Inst::Load { addr, sbase, .. } => {
             rewrite(addr, VGPR);
+            if let Some(s) = sbase {
+                rewrite(s, SGPR);
+            }
+        }
+        // A MUBUF atomic that returns the old value writes it over its data, which must
+        // stay the copy the allocator made.
+        Inst::Atomic {
+            op,
+            dst,
+            addr,
+            data,
+            sbase,
+            ..
+        } => {
+            rewrite(addr, VGPR);
+            if dst.is_none() || op.info().enc != Enc::Mubuf {
+                rewrite(data, VGPR);
+            }
             if let Some(s) = sbase {
                 rewrite(s, SGPR);
             }

@@ -74,7 +74,9 @@ fn is_use(kind: OperandKind) -> bool {
 /// Removes, in the blocks that end the kernel (their last instruction is `s_endpgm` or a
 /// jump to a block of `ends`), the SALU instructions whose results no later instruction of
 /// the block reads. Their SCC result is not read either: no branch follows. EXEC, VCC and
-/// the other special registers are never removed as results.
+/// the other special registers are never removed as results. The waits and L1
+/// invalidations of an atomic's ordering with no memory access after them go too: they
+/// order nothing (a dispatch's end makes its writes visible by itself).
 pub fn remove_dead_scalar_writes(blocks: &mut [Vec<Inst>], ends: &[bool]) {
     for block in blocks.iter_mut() {
         let ending = match block.last() {
@@ -87,6 +89,7 @@ pub fn remove_dead_scalar_writes(blocks: &mut [Vec<Inst>], ends: &[bool]) {
         }
         let mut read: Vec<u16> = Vec::new();
         let mut kept = Vec::with_capacity(block.len());
+        let mut accesses_after = false;
         for mut inst in std::mem::take(block).into_iter().rev() {
             if let Inst::Salu { dst: Some(dst), .. } = &inst
                 && let Some(written) = units(*dst)
@@ -94,6 +97,19 @@ pub fn remove_dead_scalar_writes(blocks: &mut [Vec<Inst>], ends: &[bool]) {
             {
                 continue;
             }
+            let ordering = matches!(inst, Inst::Waitcnt { .. } | Inst::InvalidateL1);
+            if ordering && !accesses_after {
+                continue;
+            }
+            accesses_after |= !ordering
+                && !matches!(
+                    inst,
+                    Inst::Salu { .. }
+                        | Inst::Valu { .. }
+                        | Inst::Copy { .. }
+                        | Inst::EndPgm
+                        | Inst::Jump { .. }
+                );
             inst.visit_operands(&mut |r, kind| {
                 if is_use(kind)
                     && let Some(units) = units(*r)

@@ -81,10 +81,14 @@ fn memory_sgpr_reads(inst: &McInst, encs: &[Enc]) -> Vec<u16> {
         .collect()
 }
 
-/// The data VGPRs (operand numbers) of a vector-memory store of more than 64 bits.
+/// The data VGPRs (operand numbers) of a vector-memory store or atomic with more than 64
+/// bits of data (LLVM's `createsVALUHazard`: `cmpswap_x2` too).
 fn wide_store_data(inst: &McInst, _: Gen) -> Vec<u16> {
     let info = inst.op.info();
-    let store = matches!(info.form, Form::FlatStore | Form::MubufStore);
+    let store = matches!(
+        info.form,
+        Form::FlatStore | Form::MubufStore | Form::FlatAtomic | Form::MubufAtomic
+    );
     match inst.src[1] {
         Some(data) if store && info.src[1] > 2 => (data.0..data.0 + info.src[1] as u16).collect(),
         _ => Vec::new(),

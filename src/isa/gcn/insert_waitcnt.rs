@@ -13,6 +13,10 @@
 //! which must not be overwritten before (LLVM SIInsertWaitcnts: `VMW_GPR_LOCK`,
 //! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
 //!
+//! An `s_waitcnt` lowering emitted (the ordering of an atomic or a fence) is a request:
+//! the pass keeps the counters of it with more operations in flight than it allows, or
+//! drops it. Atomics count like loads when they return a value and like stores otherwise.
+//!
 //! Control flow: everything in flight is waited for before each branch, so the pass can
 //! walk the code in layout order. Not before `s_endpgm`, nor a jump to a block that is only
 //! `s_endpgm`: nothing observes the end of a kernel's last accesses (its stores complete
@@ -107,26 +111,44 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
                 expcnt,
                 lgkmcnt,
             });
-            // After the wait, a VM (EXP) operation is outstanding only if it is among the
-            // last `vmcnt` (`expcnt`) ones, and an LGKM one only if LGKM_CNT was not waited
-            // for.
-            let (mut vm_newer, mut exp_newer) = (0, 0);
-            let mut keep = Vec::new();
-            for &before in pending.iter().rev() {
-                let mut p = before;
-                p.vm &= vmcnt.is_none_or(|n| vm_newer < n as usize);
-                p.exp &= expcnt.is_none_or(|n| exp_newer < n as usize);
-                p.lgkm &= lgkmcnt.is_none();
-                vm_newer += before.vm as usize;
-                exp_newer += before.exp as usize;
-                if p.vm || p.lgkm || p.exp {
-                    keep.push(p);
-                }
-            }
-            keep.reverse();
-            pending = keep;
+            pending = retire(&pending, vmcnt, expcnt, lgkmcnt);
         }
         match &inst {
+            // A wait lowering asked for (the ordering of an atomic or a fence): only the
+            // counters with more operations in flight than it allows, or nothing.
+            Inst::Waitcnt {
+                vmcnt,
+                expcnt,
+                lgkmcnt,
+            } => {
+                let exceeds = |count: Option<u8>, of: fn(&Pending) -> bool| {
+                    count.filter(|&n| pending.iter().filter(|p| of(p)).count() > n as usize)
+                };
+                let vmcnt = exceeds(*vmcnt, |p| p.vm);
+                let expcnt = exceeds(*expcnt, |p| p.exp);
+                let lgkmcnt = exceeds(*lgkmcnt, |p| p.lgkm);
+                if vmcnt.is_some() || expcnt.is_some() || lgkmcnt.is_some() {
+                    out.push(Inst::Waitcnt {
+                        vmcnt,
+                        expcnt,
+                        lgkmcnt,
+                    });
+                    pending = retire(&pending, vmcnt, expcnt, lgkmcnt);
+                }
+                continue;
+            }
+            // An atomic returning the old value waits like a load, one that does not like a
+            // store (gfx6: both hold their data in EXP_CNT, LLVM's `mayStore` MUBUF).
+            Inst::Atomic { dst, data, .. } => {
+                let exp = generation == Gen::Gfx6;
+                pending.push(Pending {
+                    dst: dst.map(range),
+                    data: exp.then(|| range(*data)),
+                    vm: true,
+                    lgkm: false,
+                    exp,
+                })
+            }
             Inst::SLoad { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
                 data: None,
@@ -164,6 +186,35 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
         out.push(inst);
     }
     out
+}
+
+/// What stays in flight after waiting until at most `vmcnt` (`expcnt`) VM (EXP) operations
+/// are outstanding (the newest ones), and no LGKM one if `lgkmcnt` is set.
+fn retire(
+    pending: &[Pending],
+    vmcnt: Option<u8>,
+    expcnt: Option<u8>,
+    lgkmcnt: Option<u8>,
+) -> Vec<Pending> {
+    let (mut vm_newer, mut exp_newer) = (0, 0);
+    let mut keep = Vec::new();
+    for &before in pending.iter().rev() {
+        let mut p = before;
+        p.vm &= vmcnt.is_none_or(|n| vm_newer < n as usize);
+        if before.vm && !p.vm {
+            // An atomic's result has arrived, though its data may still count in EXP_CNT.
+            p.dst = None;
+        }
+        p.exp &= expcnt.is_none_or(|n| exp_newer < n as usize);
+        p.lgkm &= lgkmcnt.is_none();
+        vm_newer += before.vm as usize;
+        exp_newer += before.exp as usize;
+        if p.vm || p.lgkm || p.exp {
+            keep.push(p);
+        }
+    }
+    keep.reverse();
+    keep
 }
 
 fn range(r: Reg) -> (u8, u16, u16) {
@@ -224,6 +275,51 @@ mod tests {
             .collect()
     }
 
+    /// The waits of an atomic's ordering are requests: kept for the counters with
+    /// operations in flight, dropped when none is; a returning atomic's result is waited
+    /// for like a load's, and not again once a requested wait retired it.
+    #[test]
+    fn requested_waits_and_atomics() {
+        let request = Inst::Waitcnt {
+            vmcnt: Some(0),
+            expcnt: None,
+            lgkmcnt: Some(0),
+        };
+        let atomic = |dst| Inst::Atomic {
+            op: Op::GlobalAtomicAdd,
+            dst,
+            addr: vpair(4),
+            offset: 0,
+            data: crate::isa::gcn::regs::vgpr(2),
+            sbase: None,
+        };
+        let read = |reg| {
+            let mut inst = overwrite(6);
+            if let Inst::Valu { srcs, .. } = &mut inst {
+                srcs[0] = Src::Reg(crate::isa::gcn::regs::vgpr(reg));
+            }
+            inst
+        };
+        let seq = vec![request.clone(), atomic(None), request.clone(), read(2)];
+        let out = run(seq, Gen::Gfx9, &[]);
+        assert_eq!(waits(&out), vec![(Some(0), None, None)]);
+        assert!(
+            matches!(out[0], Inst::Atomic { .. }),
+            "nothing in flight: no wait"
+        );
+        let returning = atomic(Some(crate::isa::gcn::regs::vgpr(3)));
+        let seq = vec![returning.clone(), read(3)];
+        assert_eq!(
+            waits(&run(seq, Gen::Gfx9, &[])),
+            vec![(Some(0), None, None)]
+        );
+        let seq = vec![returning, request, read(3)];
+        assert_eq!(
+            waits(&run(seq, Gen::Gfx9, &[])),
+            vec![(Some(0), None, None)]
+        );
+    }
+
     #[test]
     fn gfx6_store_data_is_overwritten_after_expcnt() {
         let seq = vec![
@@ -255,6 +351,7 @@ mod tests {
             addr: vpair(4),
             offset: 0,
             sbase: None,
+            glc: false,
         };
         let seq = vec![
             load(Op::GlobalLoadDword, 0),

@@ -2,7 +2,7 @@
 //! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
-use super::mc::{Dpp, DstUnused, Gen, Op, Sdwa, SdwaSel};
+use super::mc::{Dpp, DstUnused, Enc, Gen, Op, Sdwa, SdwaSel};
 use super::regs::{EXEC, SGPR, VCC, VGPR};
 use crate::intrinsics::WaveOp;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
@@ -213,6 +213,8 @@ pub enum Inst {
         /// base (saddr, Vega ISA 12.12), to which the hardware adds `addr`, then one VGPR
         /// holding an unsigned 32-bit offset.
         sbase: Option<Reg>,
+        /// Reads past the wave's L1 cache (an `atomic_load`).
+        glc: bool,
     },
     /// Global-memory store to `addr + offset`, in the same forms.
     Store {
@@ -222,6 +224,24 @@ pub enum Inst {
         data: Reg,
         sbase: Option<Reg>,
     },
+    /// A global-memory atomic at `addr + offset` in the same forms as `Load` (`op` a FLAT,
+    /// GLOBAL or MUBUF atomic): `data` is the operand, for `cmpswap` a pair (quad) of the
+    /// new value then the compared one. With `dst` the atomic returns the old value (`glc`):
+    /// FLAT and GLOBAL in `dst`; MUBUF in the registers of `data`, so there `dst` has the
+    /// width of `data` and reuses its register (the old value is its first dwords). Like a
+    /// load, a returned value arrives through VM_CNT (`insert_waitcnt`).
+    Atomic {
+        op: Op,
+        dst: Option<Reg>,
+        addr: Reg,
+        offset: i32,
+        data: Reg,
+        sbase: Option<Reg>,
+    },
+    /// Invalidates the vector L1 cache (`buffer_wbinvl1_vol`; gfx6 `buffer_wbinvl1`), so
+    /// that later loads read what other waves wrote: the acquire half of an atomic's
+    /// ordering (`docs/ir.md`, "Atomics").
+    InvalidateL1,
     /// Four 32-bit constants into an SGPR quad (a buffer resource).
     Const128 { dst: Reg, value: [u32; 4] },
     /// `s_waitcnt`; inserted after allocation. `None` leaves a counter unconstrained.
@@ -583,6 +603,29 @@ impl MachInst for Inst {
                     visit(r, OperandKind::Use);
                 }
             }
+            Inst::Atomic {
+                op,
+                dst,
+                addr,
+                data,
+                sbase,
+                ..
+            } => {
+                visit(addr, OperandKind::Use);
+                visit(data, OperandKind::Use);
+                if let Some(r) = sbase {
+                    visit(r, OperandKind::Use);
+                }
+                // MUBUF returns the old value in its data registers (the second use).
+                let kind = if op.info().enc == Enc::Mubuf {
+                    OperandKind::DefReuse(1)
+                } else {
+                    OperandKind::Def
+                };
+                if let Some(d) = dst {
+                    visit(d, kind);
+                }
+            }
             Inst::Const128 { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Ret { results, ret_addr } => {
                 for (vreg, real) in results {
@@ -611,6 +654,7 @@ impl MachInst for Inst {
                 visit(dst, OperandKind::Def);
             }
             Inst::Waitcnt { .. }
+            | Inst::InvalidateL1
             | Inst::EndPgm
             | Inst::Jump { .. }
             | Inst::BrExecnz { .. }
@@ -626,6 +670,8 @@ impl MachInst for Inst {
         matches!(
             self,
             Inst::Store { .. }
+                | Inst::Atomic { .. }
+                | Inst::InvalidateL1
                 | Inst::Waitcnt { .. }
                 | Inst::EndPgm
                 | Inst::Ret { .. }

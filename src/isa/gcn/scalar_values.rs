@@ -8,7 +8,7 @@
 //! - A load from a uniform address reads the same value in every lane, but it is scalar
 //!   only when the scalar cache may serve it: a plain `load` (SMEM has no extending loads)
 //!   of memory nobody writes while the kernel runs, which CLIF's `readonly` flag promises
-//!   (the scalar cache is not coherent with vector stores).
+//!   (the scalar cache is not coherent with vector stores). Atomics' results are per lane.
 //! - A function with a divergent branch is linearized (`machinst::divergence::linearize`),
 //!   which passes every block argument with moves under lane masks: every block parameter
 //!   lives in a VGPR, even where control flow is uniform.
@@ -43,6 +43,14 @@ fn vector_loads(func: &ir::Function, cfg: &Cfg) -> Vec<Value> {
             if let InstructionData::Load { opcode, flags, .. } = dfg.insts[inst]
                 && !(opcode == Opcode::Load && dfg.mem_flags[flags].readonly())
             {
+                results.extend_from_slice(dfg.inst_results(inst));
+            }
+            // Atomics are vector-memory instructions; each lane of a read-modify-write
+            // gets its own old value, even at one address.
+            if matches!(
+                dfg.insts[inst].opcode(),
+                Opcode::AtomicRmw | Opcode::AtomicCas | Opcode::AtomicLoad
+            ) {
                 results.extend_from_slice(dfg.inst_results(inst));
             }
         }

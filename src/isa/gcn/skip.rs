@@ -63,6 +63,8 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::MaskedMove { .. }
         | Inst::Load { .. }
         | Inst::Store { .. }
+        | Inst::Atomic { .. }
+        | Inst::InvalidateL1
         | Inst::ValuDpp { .. }
         | Inst::Ds { .. }
         | Inst::Waitcnt { .. }
@@ -139,7 +141,11 @@ fn mask_read_whole(block: &[Inst], i: usize) -> bool {
 fn is_memory(inst: &Inst) -> bool {
     matches!(
         inst,
-        Inst::Load { .. } | Inst::Store { .. } | Inst::SLoad { .. } | Inst::Ds { .. }
+        Inst::Load { .. }
+            | Inst::Store { .. }
+            | Inst::Atomic { .. }
+            | Inst::SLoad { .. }
+            | Inst::Ds { .. }
     )
 }
 
@@ -393,6 +399,7 @@ mod tests {
             addr: VPAIR,
             offset: 0,
             sbase: None,
+            glc: false,
         };
         let block = vec![exec_from(sgpr_pair(6)), store.clone(), or_mask()];
         let out = run(vec![block], sgpr_pair(ENTRY), count);

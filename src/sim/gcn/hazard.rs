@@ -12,7 +12,7 @@
 //! hazard across a taken branch is found too.
 
 use super::program::{Decoded, EXEC, Kind, M0, RegSet, VCC};
-use crate::isa::gcn::mc::{Gen, Op, Operand};
+use crate::isa::gcn::mc::{Form, Gen, Op, Operand};
 
 /// One hazard rule.
 pub(crate) struct Rule {
@@ -135,9 +135,10 @@ fn valu_reads_vccz_execz(d: &Decoded) -> Option<RegSet> {
     Some(s)
 }
 
-/// A vector-memory store of more than 64 bits: its data VGPRs.
+/// A vector-memory store or atomic with more than 64 bits of data: its data VGPRs.
 fn wide_store_data(d: &Decoded) -> Option<RegSet> {
-    if d.kind != Kind::Vmem || d.info.dst != 0 {
+    let atomic = matches!(d.info.form, Form::FlatAtomic | Form::MubufAtomic);
+    if d.kind != Kind::Vmem || (d.info.dst != 0 && !atomic) {
         return None;
     }
     let data = d.inst.src[1]?;

@@ -23,6 +23,7 @@
 //!
 //! `docs/simulator.md` describes what is modelled and what is checked.
 
+mod atomics;
 mod dispatch;
 mod dpp;
 // Models of the emitted numerical sequences, run on this simulator's semantics.

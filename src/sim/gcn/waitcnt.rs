@@ -116,6 +116,12 @@ impl Outstanding {
             }
         }
         retire_in_order(&mut self.ops, vm, |p| &mut p.vm);
+        // A gfx6 atomic that returns a value has read its data before the value came back.
+        for p in &mut self.ops {
+            if !p.vm && p.exp && !p.dst.is_empty() {
+                p.exp = false;
+            }
+        }
         retire_in_order(&mut self.ops, exp, |p| &mut p.exp);
         if lgkm == 0 {
             for p in &mut self.ops {

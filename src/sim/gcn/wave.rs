@@ -6,6 +6,7 @@
 //! Instructions", 12 "Instructions" for each opcode's pseudo-code), with the SI, CI and
 //! Vega manuals for the other generations.
 
+use super::atomics;
 use super::dpp::{self, Fetch};
 use super::hazard::History;
 use super::lds;
@@ -895,11 +896,16 @@ impl Wave {
         env: &mut Env,
     ) -> Result<(), Violation> {
         let inst = &d.inst;
+        // The L1 invalidations: no cache is modelled, memory is always coherent.
+        if d.info.form == Form::MubufNone {
+            return Ok(());
+        }
         let exec = self.exec();
         let addr_op = inst.src[0].ok_or_else(|| Violation::Other("missing vaddr".into()))?;
         let wide_vaddr = inst.src_widths()[0] == 2;
         let a = Self::vgpr_index(addr_op, if wide_vaddr { 2 } else { 1 })?;
-        let store = matches!(d.info.form, Form::FlatStore | Form::MubufStore);
+        let atomic = matches!(d.info.form, Form::FlatAtomic | Form::MubufAtomic);
+        let store = matches!(d.info.form, Form::FlatStore | Form::MubufStore) || atomic;
         let base = match inst.enc {
             Enc::Flat if generation >= Gen::Gfx9 => inst.imm as u32 as u64,
             Enc::Flat => 0,
@@ -952,7 +958,67 @@ impl Wave {
             data: RegSet::EMPTY,
             payload: Payload::None,
         };
-        if !store {
+        if atomic {
+            let data_op = inst.src[1].ok_or_else(|| Violation::Other("missing vdata".into()))?;
+            let width = d.info.src[1] as usize;
+            let data = Self::vgpr_index(data_op, d.info.src[1])?;
+            // The old value's width: half the data for cmpswap (new value, compared value).
+            let count = d.info.dst as usize;
+            let bytes = 4 * count;
+            let dword_pair = |wave: &Wave, first: usize, lane: usize| {
+                (0..count).fold(0u64, |v, k| {
+                    v | (wave.vgpr[first + k][lane] as u64) << (32 * k)
+                })
+            };
+            let mut values = vec![[0u32; 64]; count];
+            // Lanes in ascending order, each read-modify-write whole before the next.
+            #[allow(clippy::needless_range_loop)] // `lane` indexes registers and results
+            for lane in 0..64 {
+                if exec >> lane & 1 == 0 {
+                    continue;
+                }
+                let addr = address(self, lane);
+                if !addr.is_multiple_of(bytes as u64) {
+                    return Err(Violation::Memory {
+                        lane: Some(lane as u32),
+                        address: addr,
+                        message: format!("a {bytes}-byte atomic must be aligned to {bytes} bytes"),
+                    });
+                }
+                let fault = || memory_fault(Some(lane as u32), addr, bytes);
+                let old_bytes = env.memory.read(addr, bytes).ok_or_else(fault)?;
+                let old = old_bytes.iter().rev().fold(0u64, |v, &b| v << 8 | b as u64);
+                let src = dword_pair(self, data, lane);
+                let cmp = if width > count {
+                    dword_pair(self, data + count, lane)
+                } else {
+                    0
+                };
+                let new = atomics::apply(d.info, old, src, cmp, bytes)?;
+                env.memory
+                    .write(addr, &new.to_le_bytes()[..bytes])
+                    .ok_or_else(fault)?;
+                for (k, v) in values.iter_mut().enumerate() {
+                    v[lane] = (old >> (32 * k)) as u32;
+                }
+            }
+            // With glc the old values return like a load's data; without, the atomic
+            // counts like a store.
+            if let Some(dst) = inst.dst {
+                let first = Self::vgpr_index(dst, d.info.dst)?;
+                pending.dst = RegSet::range(256 + first as u16, count as u16);
+                pending.payload = Payload::Vector {
+                    first: 256 + first as u16,
+                    lanes: exec,
+                    values,
+                };
+            }
+            // gfx6 (MUBUF): the atomic holds EXP_CNT until it has read its data VGPRs.
+            if generation == Gen::Gfx6 {
+                pending.exp = true;
+                pending.data = RegSet::range(data_op.0, width as u16);
+            }
+        } else if !store {
             let dst = inst
                 .dst
                 .ok_or_else(|| Violation::Other("missing vdst".into()))?;

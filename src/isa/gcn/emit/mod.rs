@@ -501,12 +501,14 @@ impl Emitter<'_> {
                 addr,
                 offset,
                 sbase,
+                glc,
             } => {
                 let mut m = mc_inst(*op, self.generation);
                 m.dst = Some(reg_operand(*dst, 0));
                 m.src[0] = Some(reg_operand(*addr, 0));
                 m.src[1] = sbase.map(|r| reg_operand(r, 0));
                 m.imm = *offset;
+                m.glc = *glc;
                 self.out.push(m);
             }
             Inst::Store {
@@ -522,6 +524,32 @@ impl Emitter<'_> {
                 m.src[2] = sbase.map(|r| reg_operand(r, 0));
                 m.imm = *offset;
                 self.out.push(m);
+            }
+            Inst::Atomic {
+                op,
+                dst,
+                addr,
+                offset,
+                data,
+                sbase,
+            } => {
+                let mut m = mc_inst(*op, self.generation);
+                m.dst = dst.map(|r| reg_operand(r, 0));
+                m.src[0] = Some(reg_operand(*addr, 0));
+                m.src[1] = Some(reg_operand(*data, 0));
+                m.src[2] = sbase.map(|r| reg_operand(r, 0));
+                m.imm = *offset;
+                m.glc = dst.is_some();
+                self.out.push(m);
+            }
+            Inst::InvalidateL1 => {
+                // gfx6 has no `_vol` form; it invalidates all of L1 (LLVM's
+                // SIGfx6CacheControl::insertAcquire does the same).
+                let op = match self.generation {
+                    Gen::Gfx6 => Op::BufferWbinvl1,
+                    _ => Op::BufferWbinvl1Vol,
+                };
+                self.out.push(mc_inst(op, self.generation));
             }
             Inst::Const128 { dst, value } => {
                 for (k, pair) in value.chunks_exact(2).enumerate() {

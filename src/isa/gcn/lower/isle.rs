@@ -384,6 +384,40 @@ impl generated::Context for IsleContext<'_, '_> {
         self.store(inst, value, addr, offset)
     }
 
+    fn lower_atomic_rmw(
+        &mut self,
+        inst: ir::Inst,
+        ty: ir::Type,
+        op: &ir::AtomicRmwOp,
+        addr: Value,
+        value: Value,
+    ) -> InstOutput {
+        self.atomic_rmw(inst, ty, *op, addr, value)
+    }
+
+    fn lower_atomic_cas(
+        &mut self,
+        inst: ir::Inst,
+        ty: ir::Type,
+        addr: Value,
+        expected: Value,
+        replacement: Value,
+    ) -> InstOutput {
+        self.atomic_cas(inst, ty, addr, expected, replacement)
+    }
+
+    fn lower_atomic_load(&mut self, ty: ir::Type, addr: Value) -> InstOutput {
+        self.atomic_load(ty, addr)
+    }
+
+    fn lower_atomic_store(&mut self, value: Value, addr: Value) -> InstOutput {
+        self.atomic_store(value, addr)
+    }
+
+    fn lower_fence(&mut self) -> InstOutput {
+        self.fence()
+    }
+
     fn lower_return(&mut self, values: ValueSliceArg) -> InstOutput {
         let values: Vec<Value> = {
             let (list, off) = values;

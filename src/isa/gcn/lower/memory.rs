@@ -150,6 +150,7 @@ impl IsleContext<'_, '_> {
             addr: address.vaddr,
             offset: address.offset,
             sbase: address.saddr.or(rsrc),
+            glc: false,
         });
         smallvec![dst]
     }
@@ -220,6 +221,7 @@ impl IsleContext<'_, '_> {
                 addr: address.vaddr,
                 offset: address.offset,
                 sbase: address.saddr.or(rsrc),
+                glc: false,
             });
         }
         let pairs = match members.len() {
@@ -484,9 +486,9 @@ pub(super) const LOW_WORD_DEPTH: u32 = 4;
 pub(super) struct Address {
     /// A VGPR pair holding the address, or with `saddr` one VGPR holding an unsigned
     /// 32-bit offset from it.
-    vaddr: Reg,
-    saddr: Option<Reg>,
-    offset: i32,
+    pub(super) vaddr: Reg,
+    pub(super) saddr: Option<Reg>,
+    pub(super) offset: i32,
 }
 
 /// Each FLAT global-memory operation with its GLOBAL (gfx9) and MUBUF `addr64` (gfx6)

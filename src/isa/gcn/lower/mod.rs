@@ -2,7 +2,7 @@
 //! block parameters, branch arguments, instructions through the ISLE rules) and the
 //! context those rules run in. By concern: `isle.rs` (the constructors and extractors
 //! `isle/gcn/*.isle` call), `operands.rs` (operand legalisation), `memory.rs` (memory
-//! addressing), `merge.rs` (adjacent accesses merged into `dwordx2`/`dwordx4`),
+//! addressing), `atomics.rs` (atomics and fences), `merge.rs` (adjacent accesses merged into `dwordx2`/`dwordx4`),
 //! `intrinsics.rs`, `branches.rs` (uniform branches), `conditions.rs`
 //! (compare opcodes by condition code), `sub_dword.rs` (byte and word fields: `v_bfe`,
 //! SDWA selects) and `linear.rs` (lane masks of linearized code).
@@ -24,6 +24,7 @@ use std::collections::HashMap;
 
 pub use crate::machinst::isle::InstOutput;
 
+mod atomics;
 mod branches;
 mod conditions;
 mod intrinsics;

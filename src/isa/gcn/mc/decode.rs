@@ -58,6 +58,14 @@ fn dword(bytes: &[u8], index: usize) -> Result<u32, DecodeError> {
     }
 }
 
+/// The VDST of a FLAT or GLOBAL instruction: a load's, or an atomic's when it returns the
+/// old value (`glc`).
+fn flat_dst(inst: &McInst, info: &OpInfo, w1: u32) -> Option<Operand> {
+    let returns = info.form != Form::FlatAtomic || inst.glc;
+    let dst = Operand(256 + bits(w1, 31, 24) as u16);
+    (info.dst != 0 && returns).then_some(dst)
+}
+
 fn bits(w: u32, hi: u32, lo: u32) -> u32 {
     (w >> lo) & ((1 << (hi - lo + 1)) - 1)
 }
@@ -278,7 +286,7 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                 }
                 inst.imm = bits(w0, 11, 0) as i32;
             }
-            inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
+            inst.dst = flat_dst(&inst, info, w1);
             inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
             inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
         }
@@ -288,7 +296,7 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             inst.slc = bits(w0, 17, 17) != 0;
             inst.glc = bits(w0, 16, 16) != 0;
             inst.imm = ((bits(w0, 12, 0) << 19) as i32) >> 19;
-            inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
+            inst.dst = flat_dst(&inst, info, w1);
             inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
             inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
             match bits(w1, 22, 16) {
@@ -323,6 +331,16 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                 )));
             }
         }
+        Enc::Mubuf if info.form == Form::MubufNone => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            if bits(w0, 17, 0) != 0 || bits(w0, 25, 25) != 0 || w1 != 0 {
+                return Err(DecodeError::BadOperand(format!(
+                    "{} with fields set",
+                    info.name
+                )));
+            }
+        }
         Enc::Mubuf => {
             let w1 = dword(bytes, 1)?;
             len = 8;
@@ -343,8 +361,11 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             let vaddr = Operand(256 + bits(w1, 7, 0) as u16);
             let vdata = Operand(256 + bits(w1, 15, 8) as u16);
             let srsrc = Operand((bits(w1, 20, 16) * 4) as u16);
-            if info.form == Form::MubufStore {
+            if matches!(info.form, Form::MubufStore | Form::MubufAtomic) {
                 inst.src = [Some(vaddr), Some(vdata), Some(srsrc)];
+                if info.form == Form::MubufAtomic && inst.glc {
+                    inst.dst = Some(vdata);
+                }
             } else {
                 inst.dst = Some(vdata);
                 inst.src = [Some(vaddr), Some(srsrc), None];

@@ -71,7 +71,10 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
         }
         Ok(())
     };
-    check("dst", inst.dst.is_some(), info.dst)?;
+    // An atomic's destination, its old value, is there only in the returning form (glc).
+    let atomic = matches!(info.form, Form::FlatAtomic | Form::MubufAtomic);
+    let dst_width = if atomic && !inst.glc { 0 } else { info.dst };
+    check("dst", inst.dst.is_some(), dst_width)?;
     check("sdst", inst.sdst.is_some(), info.sdst)?;
     for (i, (src, width)) in inst.src.iter().zip(inst.src_widths()).enumerate() {
         check(&format!("src{i}"), src.is_some(), width)?;
@@ -100,6 +103,9 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
     let vmem = matches!(inst.enc, Enc::Flat | Enc::Global | Enc::Mubuf);
     if (inst.glc && !vmem && inst.enc != Enc::Smem) || (inst.slc && !vmem) {
         return Err("glc/slc only apply to memory instructions".into());
+    }
+    if info.form == Form::MubufAtomic && inst.dst.is_some_and(|d| Some(d) != inst.src[1]) {
+        return Err("a MUBUF atomic returns its old value in its data registers".into());
     }
     Ok(())
 }
@@ -553,7 +559,11 @@ fn encode_words(
                 Some(o) if is_saddr(o) => o.0 as u32,
                 Some(o) => Err(format!("saddr must be an SGPR pair or VCC, got {o:?}"))?,
             };
-            let data = if info.dst == 0 { vgpr(s1)? } else { 0 };
+            let data = if info.form == Form::FlatLoad {
+                0
+            } else {
+                vgpr(s1)?
+            };
             let addr = vgpr(s0)?;
             let w0 = 0b110111 << 26
                 | op << 18
@@ -584,6 +594,14 @@ fn encode_words(
         // OFFEN[12] | OFFSET[11:0]; second dword: SOFFSET[31:24] | TFE[23] | SLC[22] |
         // SRSRC[20:16] (in quads of SGPRs) | VDATA[15:8] | VADDR[7:0]. Always ADDR64 with
         // SOFFSET = 0 (inline constant).
+        // The cache controls (`buffer_wbinvl1`, `buffer_wbinvl1_vol`): every field 0, as
+        // llvm-mc-14 encodes them.
+        Enc::Mubuf if info.form == Form::MubufNone => {
+            if inst.imm != 0 || inst.glc || inst.slc || inst.src.iter().any(Option::is_some) {
+                return Err(format!("{} takes no operands", info.name));
+            }
+            Ok([Some(0b111000 << 26 | op << 18), Some(0)])
+        }
         Enc::Mubuf => {
             if !(0..=0xfff).contains(&inst.imm) {
                 return Err(format!(
@@ -591,7 +609,7 @@ fn encode_words(
                     inst.imm
                 ));
             }
-            let store = info.form == Form::MubufStore;
+            let store = matches!(info.form, Form::MubufStore | Form::MubufAtomic);
             let (vaddr, vdata, rsrc) = if store {
                 (s0, s1, s2)
             } else {

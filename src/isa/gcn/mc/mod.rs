@@ -170,10 +170,16 @@ impl McInst {
     }
 
     /// The source slot of GLOBAL's SGPR-pair base (SADDR, Vega ISA 12.12): the slot after
-    /// the address and data, `src[1]` of a load and `src[2]` of a store, where MUBUF has its
+    /// the address and data, `src[1]` of a load and `src[2]` of a store or an atomic, where MUBUF has its
     /// buffer resource. Empty, the instruction is the `off` form: a 64-bit VGPR address.
     pub fn saddr_slot(&self) -> Option<usize> {
-        (self.enc == Enc::Global).then(|| if self.op.info().dst != 0 { 1 } else { 2 })
+        (self.enc == Enc::Global).then(|| {
+            if self.op.info().form == Form::FlatLoad {
+                1
+            } else {
+                2
+            }
+        })
     }
 
     /// GLOBAL's SGPR-pair base, when the instruction has one.

@@ -55,6 +55,19 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             op(inst.src[2], info.src[2]),
             "0 addr64".into(),
         ]),
+        Form::FlatAtomic => {
+            if inst.dst.is_some() {
+                args.push(op(inst.dst, info.dst));
+            }
+            args.extend([op(inst.src[0], widths[0]), op(inst.src[1], widths[1])]);
+        }
+        Form::MubufAtomic => args.extend([
+            op(inst.src[1], info.src[1]),
+            op(inst.src[0], info.src[0]),
+            op(inst.src[2], info.src[2]),
+            "0 addr64".into(),
+        ]),
+        Form::MubufNone => {}
         Form::DsSwizzle => args.extend([op(inst.dst, 1), op(inst.src[0], 1)]),
         Form::DsPermute => args.extend([op(inst.dst, 1), op(inst.src[0], 1), op(inst.src[1], 1)]),
         Form::Valu => {
@@ -103,7 +116,13 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
     }
     if matches!(
         info.form,
-        Form::FlatLoad | Form::FlatStore | Form::MubufLoad | Form::MubufStore | Form::DsPermute
+        Form::FlatLoad
+            | Form::FlatStore
+            | Form::FlatAtomic
+            | Form::MubufLoad
+            | Form::MubufStore
+            | Form::MubufAtomic
+            | Form::DsPermute
     ) && inst.imm != 0
     {
         let _ = write!(s, " offset:{}", inst.imm);

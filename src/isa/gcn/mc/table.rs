@@ -15,7 +15,7 @@ use super::Gen;
 /// [`Enc::Smem`] is scalar memory in general: gfx8/gfx9 encode it as SMEM (12.4), gfx6/gfx7
 /// as SMRD (SI manual 12.3). [`Enc::Global`] is gfx9's FLAT encoding with SEG = global
 /// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF in its `addr64` form (SI manual 12.5), which
-/// only gfx6/gfx7 have. [`Enc::Sdwa`] and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension
+/// only gfx6/gfx7 have, and the operand-less cache controls of every generation. [`Enc::Sdwa`] and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension
 /// dword; they use the operation's native opcode. [`Enc::Ds`] holds only the cross-lane
 /// operations of the LDS unit for now (no workgroup memory yet). Further formats (VINTRP)
 /// are added as new variants with their own layout in `encode.rs`/`decode.rs`.
@@ -91,6 +91,18 @@ pub enum Form {
     MubufLoad,
     /// `vdata, vaddr, srsrc, 0 addr64`: McInst `src` = [vaddr, vdata, srsrc].
     MubufStore,
+    /// A global-memory atomic, `[vdst,] vaddr, vdata` (GLOBAL adds `, saddr` or `, off`):
+    /// McInst `src` = [vaddr, vdata, saddr]; `dst`, the old value (the table's `dst` width),
+    /// is present exactly when `glc` is set (the returning form, SI ISA 12.5 / Vega ISA
+    /// 12.12). `vdata` of `cmpswap` is the new value then the compared one.
+    FlatAtomic,
+    /// `vdata, vaddr, srsrc, 0 addr64`, an atomic: McInst `src` = [vaddr, vdata, srsrc]; with
+    /// `glc` it returns the old value in the first registers of `vdata`, which McInst `dst`
+    /// then names as well.
+    MubufAtomic,
+    /// A MUBUF operation without operands (the L1 cache invalidations): no ADDR64, every
+    /// field 0, on every generation.
+    MubufNone,
     /// `vdst, vaddr` with the 16-bit pattern in `imm`, printed as llvm-mc's
     /// `offset:swizzle(...)` (`ds_swizzle_b32`: the data is the ADDR field's VGPR).
     DsSwizzle,
@@ -541,6 +553,74 @@ table! {
     BufferStoreDword     "buffer_store_dword"   Mubuf MubufStore       [28 28 - -]        [- - - -]          0 0 [2 1 4] 0;
     BufferStoreDwordx2   "buffer_store_dwordx2" Mubuf MubufStore       [29 29 - -]        [- - - -]          0 0 [2 2 4] 0;
     BufferStoreDwordx4   "buffer_store_dwordx4" Mubuf MubufStore       [30 30 - -]        [- - - -]          0 0 [2 4 4] 0;
+    FlatAtomicSwap           "flat_atomic_swap"          Flat   FlatAtomic    [- 48 64 64]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicCmpswap        "flat_atomic_cmpswap"       Flat   FlatAtomic    [- 49 65 65]       [- - - -]          1 0 [2 2 0] 0;
+    FlatAtomicAdd            "flat_atomic_add"           Flat   FlatAtomic    [- 50 66 66]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicSub            "flat_atomic_sub"           Flat   FlatAtomic    [- 51 67 67]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicSmin           "flat_atomic_smin"          Flat   FlatAtomic    [- 53 68 68]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicUmin           "flat_atomic_umin"          Flat   FlatAtomic    [- 54 69 69]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicSmax           "flat_atomic_smax"          Flat   FlatAtomic    [- 55 70 70]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicUmax           "flat_atomic_umax"          Flat   FlatAtomic    [- 56 71 71]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicAnd            "flat_atomic_and"           Flat   FlatAtomic    [- 57 72 72]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicOr             "flat_atomic_or"            Flat   FlatAtomic    [- 58 73 73]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicXor            "flat_atomic_xor"           Flat   FlatAtomic    [- 59 74 74]       [- - - -]          1 0 [2 1 0] 0;
+    FlatAtomicSwapX2         "flat_atomic_swap_x2"       Flat   FlatAtomic    [- 80 96 96]       [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicCmpswapX2      "flat_atomic_cmpswap_x2"    Flat   FlatAtomic    [- 81 97 97]       [- - - -]          2 0 [2 4 0] 0;
+    FlatAtomicAddX2          "flat_atomic_add_x2"        Flat   FlatAtomic    [- 82 98 98]       [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicSubX2          "flat_atomic_sub_x2"        Flat   FlatAtomic    [- 83 99 99]       [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicSminX2         "flat_atomic_smin_x2"       Flat   FlatAtomic    [- 85 100 100]     [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicUminX2         "flat_atomic_umin_x2"       Flat   FlatAtomic    [- 86 101 101]     [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicSmaxX2         "flat_atomic_smax_x2"       Flat   FlatAtomic    [- 87 102 102]     [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicUmaxX2         "flat_atomic_umax_x2"       Flat   FlatAtomic    [- 88 103 103]     [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicAndX2          "flat_atomic_and_x2"        Flat   FlatAtomic    [- 89 104 104]     [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicOrX2           "flat_atomic_or_x2"         Flat   FlatAtomic    [- 90 105 105]     [- - - -]          2 0 [2 2 0] 0;
+    FlatAtomicXorX2          "flat_atomic_xor_x2"        Flat   FlatAtomic    [- 91 106 106]     [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicSwap         "global_atomic_swap"        Global FlatAtomic    [- - - 64]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicCmpswap      "global_atomic_cmpswap"     Global FlatAtomic    [- - - 65]         [- - - -]          1 0 [2 2 0] 0;
+    GlobalAtomicAdd          "global_atomic_add"         Global FlatAtomic    [- - - 66]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicSub          "global_atomic_sub"         Global FlatAtomic    [- - - 67]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicSmin         "global_atomic_smin"        Global FlatAtomic    [- - - 68]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicUmin         "global_atomic_umin"        Global FlatAtomic    [- - - 69]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicSmax         "global_atomic_smax"        Global FlatAtomic    [- - - 70]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicUmax         "global_atomic_umax"        Global FlatAtomic    [- - - 71]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicAnd          "global_atomic_and"         Global FlatAtomic    [- - - 72]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicOr           "global_atomic_or"          Global FlatAtomic    [- - - 73]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicXor          "global_atomic_xor"         Global FlatAtomic    [- - - 74]         [- - - -]          1 0 [2 1 0] 0;
+    GlobalAtomicSwapX2       "global_atomic_swap_x2"     Global FlatAtomic    [- - - 96]         [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicCmpswapX2    "global_atomic_cmpswap_x2"  Global FlatAtomic    [- - - 97]         [- - - -]          2 0 [2 4 0] 0;
+    GlobalAtomicAddX2        "global_atomic_add_x2"      Global FlatAtomic    [- - - 98]         [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicSubX2        "global_atomic_sub_x2"      Global FlatAtomic    [- - - 99]         [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicSminX2       "global_atomic_smin_x2"     Global FlatAtomic    [- - - 100]        [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicUminX2       "global_atomic_umin_x2"     Global FlatAtomic    [- - - 101]        [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicSmaxX2       "global_atomic_smax_x2"     Global FlatAtomic    [- - - 102]        [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicUmaxX2       "global_atomic_umax_x2"     Global FlatAtomic    [- - - 103]        [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicAndX2        "global_atomic_and_x2"      Global FlatAtomic    [- - - 104]        [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicOrX2         "global_atomic_or_x2"       Global FlatAtomic    [- - - 105]        [- - - -]          2 0 [2 2 0] 0;
+    GlobalAtomicXorX2        "global_atomic_xor_x2"      Global FlatAtomic    [- - - 106]        [- - - -]          2 0 [2 2 0] 0;
+    BufferAtomicSwap         "buffer_atomic_swap"        Mubuf  MubufAtomic   [48 48 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicCmpswap      "buffer_atomic_cmpswap"     Mubuf  MubufAtomic   [49 49 - -]        [- - - -]          1 0 [2 2 4] 0;
+    BufferAtomicAdd          "buffer_atomic_add"         Mubuf  MubufAtomic   [50 50 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicSub          "buffer_atomic_sub"         Mubuf  MubufAtomic   [51 51 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicSmin         "buffer_atomic_smin"        Mubuf  MubufAtomic   [53 53 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicUmin         "buffer_atomic_umin"        Mubuf  MubufAtomic   [54 54 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicSmax         "buffer_atomic_smax"        Mubuf  MubufAtomic   [55 55 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicUmax         "buffer_atomic_umax"        Mubuf  MubufAtomic   [56 56 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicAnd          "buffer_atomic_and"         Mubuf  MubufAtomic   [57 57 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicOr           "buffer_atomic_or"          Mubuf  MubufAtomic   [58 58 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicXor          "buffer_atomic_xor"         Mubuf  MubufAtomic   [59 59 - -]        [- - - -]          1 0 [2 1 4] 0;
+    BufferAtomicSwapX2       "buffer_atomic_swap_x2"     Mubuf  MubufAtomic   [80 80 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicCmpswapX2    "buffer_atomic_cmpswap_x2"  Mubuf  MubufAtomic   [81 81 - -]        [- - - -]          2 0 [2 4 4] 0;
+    BufferAtomicAddX2        "buffer_atomic_add_x2"      Mubuf  MubufAtomic   [82 82 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicSubX2        "buffer_atomic_sub_x2"      Mubuf  MubufAtomic   [83 83 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicSminX2       "buffer_atomic_smin_x2"     Mubuf  MubufAtomic   [85 85 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicUminX2       "buffer_atomic_umin_x2"     Mubuf  MubufAtomic   [86 86 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicSmaxX2       "buffer_atomic_smax_x2"     Mubuf  MubufAtomic   [87 87 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicUmaxX2       "buffer_atomic_umax_x2"     Mubuf  MubufAtomic   [88 88 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicAndX2        "buffer_atomic_and_x2"      Mubuf  MubufAtomic   [89 89 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicOrX2         "buffer_atomic_or_x2"       Mubuf  MubufAtomic   [90 90 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferAtomicXorX2        "buffer_atomic_xor_x2"      Mubuf  MubufAtomic   [91 91 - -]        [- - - -]          2 0 [2 2 4] 0;
+    BufferWbinvl1            "buffer_wbinvl1"            Mubuf  MubufNone     [113 113 62 62]    [- - - -]          0 0 [0 0 0] 0;
+    BufferWbinvl1Vol         "buffer_wbinvl1_vol"        Mubuf  MubufNone     [- 112 63 63]      [- - - -]          0 0 [0 0 0] 0;
     VCmpFI32             "v_cmp_f_i32"          Vopc  Valu             [128 128 192 192]  [128 128 192 192]  0 2 [1 1 0] 0;
     VCmpLtI32            "v_cmp_lt_i32"         Vopc  Valu             [129 129 193 193]  [129 129 193 193]  0 2 [1 1 0] 0;
     VCmpEqI32            "v_cmp_eq_i32"         Vopc  Valu             [130 130 194 194]  [130 130 194 194]  0 2 [1 1 0] 0;

@@ -356,6 +356,9 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetExceptionHandlerAddress => {
             "NV50 functions have no stack frame (local memory is not used yet)"
         }
+        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
+            "atomics and fences are not supported by the NV50 backend yet"
+        }
         _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
 }
