@@ -345,6 +345,7 @@ impl Emitter<'_> {
                 shifted,
                 saved_exec,
                 lane,
+                rows,
             } => self.wave_scan(
                 *op,
                 *kind,
@@ -355,6 +356,7 @@ impl Emitter<'_> {
                     shifted: *shifted,
                     saved_exec: *saved_exec,
                     lane: *lane,
+                    rows,
                 },
             ),
             Inst::FDiv64 { dst, num, den, tmp } => self.fdiv64(*dst, *num, *den, tmp),
