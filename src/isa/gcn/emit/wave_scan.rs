@@ -1,6 +1,7 @@
 //! Wave reductions and scans (`Inst::WaveScan`): the cross-lane intrinsics
 //! `wavelift_reduce_*` and `wavelift_scan_*` (`docs/ir.md`, "Cross-lane intrinsics").
-//! Counts below are of the expansion alone, wait-state `s_nop`s included.
+//! Counts below are of the expansion alone, wait-state `s_nop`s included, for an identity
+//! that is an inline constant (one more instruction where it is a literal, see below).
 //!
 //! **Inactive lanes.** Every form first gives a whole-wave copy of the source the
 //! operation's identity in the caller's inactive lanes: with EXEC saved and set to all
@@ -20,7 +21,8 @@
 //! reads lane 63 (`v_readlane_b32`): 16 instructions; an inclusive scan runs in the
 //! result's register: 15; an exclusive scan shifts the wave by one lane (`wave_shr:1`,
 //! lane 0 reading 0 through `bound_ctrl` where the identity is 0, else keeping a moved
-//! identity): 17 (18 with the move).
+//! identity): 17 (18 with the move). (LLVM 19's own form of these steps, with its
+//! `set.inactive` and `strict.wwm`, takes 18 for either.)
 //!
 //! gfx8's `v_add_u32` writes a carry, which the simulator (rightly: the manuals do not say)
 //! refuses to leave undefined in a lane DPP does not write: its row steps use `bound_ctrl`
@@ -35,34 +37,37 @@
 //! **f32 min and max**: `v_min_f32`/`v_max_f32` (IEEE mode) return the other operand of a
 //! quiet NaN, CLIF's `fmin`/`fmax` a NaN; and a lane's result is NaN exactly when an
 //! active lane it combines holds one. After EXEC is restored, `v_cmp_u_f32` gives the
-//! active NaN lanes x; a reduction with any is NaN (`s_cmp_lg_u64`, `s_cselect_b32`: 3
-//! more instructions); a scan is NaN from the lowest NaN lane up (inclusive: the lanes
+//! active NaN lanes x; a reduction with any is NaN (`s_or_b64` sets SCC, `s_cselect_b32`:
+//! 3 more instructions, 20 in all); a scan is NaN from the lowest NaN lane up (inclusive: the lanes
 //! outside `(x − 1) & !x`) or above it (exclusive: outside `x ^ (x − 1)`), a 64-bit
 //! subtract, one mask operation, the NaN moved into a VGPR and a `v_cndmask_b32` (6 more:
-//! VOP2's VCC takes the constant bus, which a literal would need).
+//! VOP2's VCC takes the constant bus, which a literal would need; 22 inclusive, 25
+//! exclusive).
 //!
 //! **gfx6/gfx7** (no DPP) run the source's whole-wave copy through lane reads:
 //! - integer operations: `v_readlane_b32` of every lane in order and a scalar operation
-//!   per lane (`v_writelane_b32` of the running value for scans): 131 instructions for a
-//!   reduction, 197 for a scan (the order does not matter: they are associative and
+//!   per lane (`v_writelane_b32` of the running value for scans): 130 instructions for a
+//!   reduction, 196 for a scan (the order does not matter: they are associative and
 //!   commutative);
 //! - f32 min and max the same way, on integer keys: `x ^ ((x >>arith 31) >>logical 1)`
 //!   orders f32 bit patterns as `s_min_i32`/`s_max_i32` order integers, −0.0 below +0.0,
 //!   and is its own inverse (3 VALU instructions before the chain, 3 after, then the NaN
-//!   rule above): 140 for a reduction, 208 for a scan;
+//!   rule above): 140 for a reduction, 209 for a scan (their identities are literals);
 //! - the f32 sum, whose order is DPP's tree. A reduction combines pairs level by level:
 //!   lane k·2s takes lane k·2s + s (`v_readlane_b32`, `v_writelane_b32` into a second
 //!   register) for s = 1, 2, 4, 8, 16, then one `v_add_f32` adds the two registers in every
 //!   lane; the last level adds lane 32 as a scalar operand. IEEE addition is commutative,
-//!   so this is the tree `docs/ir.md` gives for lane 63 (pairs, pairs of pairs, …): 135
-//!   instructions. A scan moves the wave into 16 registers, register p holding in lane r
+//!   so this is the tree `docs/ir.md` gives for lane 63 (pairs, pairs of pairs, …): 136
+//!   instructions (the identity −0.0 is a literal). A scan moves the wave into 16 registers, register p holding in lane r
 //!   the value of lane 16r + p (63 lane moves; register 0 is the source's copy), so that
 //!   each row step is one `v_add_f32` per register, for the four rows at once, under EXEC
 //!   0b1111: 49 additions; the `row_bcast:15` step adds a register holding lanes 15 and 47
 //!   in lanes 1 and 3 and −0.0 elsewhere (x + −0.0 = x), the `row_bcast:31` step lane 31
 //!   as a scalar operand under EXEC 0b1100; then 64 lane moves back (the exclusive scan
-//!   moves lane i − 1 into lane i): 346 instructions inclusive, 345 exclusive. Moving each
-//!   step's shifted copy lane by lane instead would take 414 and 541.
+//!   moves lane i − 1 into lane i): 347 instructions inclusive, 346 exclusive. Moving each
+//!   step's shifted copy lane by lane instead (each row step 2 instructions per lane that
+//!   reads another) would take over 400, and an exclusive scan 126 more for the last
+//!   shift.
 
 use super::super::mc::{Dpp, DppCtrl, Gen, Op, Operand};
 use super::{Emitter, mc_inst, reg_operand};
