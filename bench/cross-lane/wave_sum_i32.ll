@@ -1,5 +1,11 @@
-; ModuleID = 'wave_sum_i32.cl'
-source_filename = "wave_sum_i32.cl"
+; wave_sum_i32: a 64-lane i32 sum per wave, out[i] = the sum of in over i's wave.
+; Written by hand in the form LLVM 19's AMDGPUAtomicOptimizer gives a wave's values
+; (`llc-19 -amdgpu-atomic-optimizer-strategy=DPP -stop-after=amdgpu-atomic-optimizer` on an
+; atomicrmw of a divergent value shows it): inactive lanes set to the identity
+; (`llvm.amdgcn.set.inactive`), the DPP steps with the identity as the old value,
+; and the result taken out of the whole-wave region with `llvm.amdgcn.strict.wwm`.
+; The kernel prologue (global id, loads, store) is clang-19's for the same OpenCL C as
+; bench/kernels (gid.h). wavelift's side: the .clif of the same name.
 target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
 target triple = "amdgcn-amd-amdhsa"
 
@@ -18,21 +24,23 @@ define protected amdgpu_kernel void @wave_sum_i32(ptr addrspace(1) nocapture nou
   %11 = zext i32 %10 to i64
   %12 = getelementptr inbounds i32, ptr addrspace(1) %0, i64 %11
   %13 = load i32, ptr addrspace(1) %12, align 4, !tbaa !13, !amdgpu.noclobber !15
-  %14 = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %13, i32 273, i32 15, i32 15, i1 false)
-  %15 = add nsw i32 %14, %13
-  %16 = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %15, i32 274, i32 15, i32 15, i1 false)
-  %17 = add nsw i32 %15, %16
-  %18 = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %17, i32 276, i32 15, i32 15, i1 false)
-  %19 = add nsw i32 %17, %18
-  %20 = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %19, i32 280, i32 15, i32 15, i1 false)
-  %21 = add nsw i32 %19, %20
-  %22 = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %21, i32 322, i32 10, i32 15, i1 false)
-  %23 = add nsw i32 %21, %22
-  %24 = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %23, i32 323, i32 12, i32 15, i1 false)
-  %25 = add nsw i32 %23, %24
-  %26 = tail call i32 @llvm.amdgcn.readlane.i32(i32 %25, i32 63)
-  %27 = getelementptr inbounds i32, ptr addrspace(1) %1, i64 %11
-  store i32 %26, ptr addrspace(1) %27, align 4, !tbaa !13
+  %14 = call i32 @llvm.amdgcn.set.inactive.i32(i32 %13, i32 0)
+  %15 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %14, i32 273, i32 15, i32 15, i1 false)
+  %16 = add i32 %14, %15
+  %17 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %16, i32 274, i32 15, i32 15, i1 false)
+  %18 = add i32 %16, %17
+  %19 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %18, i32 276, i32 15, i32 15, i1 false)
+  %20 = add i32 %18, %19
+  %21 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %20, i32 280, i32 15, i32 15, i1 false)
+  %22 = add i32 %20, %21
+  %23 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %22, i32 322, i32 10, i32 15, i1 false)
+  %24 = add i32 %22, %23
+  %25 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %24, i32 323, i32 12, i32 15, i1 false)
+  %26 = add i32 %24, %25
+  %27 = call i32 @llvm.amdgcn.readlane.i32(i32 %26, i32 63)
+  %28 = call i32 @llvm.amdgcn.strict.wwm.i32(i32 %27)
+  %29 = getelementptr inbounds i32, ptr addrspace(1) %1, i64 %11
+  store i32 %28, ptr addrspace(1) %29, align 4, !tbaa !13
   ret void
 }
 
@@ -45,11 +53,17 @@ declare noundef nonnull align 4 ptr addrspace(4) @llvm.amdgcn.dispatch.ptr() #1
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
 declare noundef i32 @llvm.amdgcn.workitem.id.x() #1
 
-; Function Attrs: convergent mustprogress nocallback nofree nounwind willreturn memory(none)
+; Function Attrs: convergent nocallback nofree nounwind willreturn memory(none)
+declare i32 @llvm.amdgcn.set.inactive.i32(i32, i32) #2
+
+; Function Attrs: convergent nocallback nofree nounwind willreturn memory(none)
 declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32 immarg, i32 immarg, i32 immarg, i1 immarg) #2
 
-; Function Attrs: convergent mustprogress nocallback nofree nounwind willreturn memory(none)
+; Function Attrs: convergent nocallback nofree nounwind willreturn memory(none)
 declare i32 @llvm.amdgcn.readlane.i32(i32, i32) #2
+
+; Function Attrs: convergent nocallback nofree nounwind speculatable willreturn memory(none)
+declare i32 @llvm.amdgcn.strict.wwm.i32(i32) #2
 
 attributes #0 = { convergent mustprogress nofree norecurse nounwind willreturn memory(argmem: readwrite) "amdgpu-flat-work-group-size"="1,256" "amdgpu-no-agpr" "amdgpu-no-completion-action" "amdgpu-no-default-queue" "amdgpu-no-dispatch-id" "amdgpu-no-heap-ptr" "amdgpu-no-hostcall-ptr" "amdgpu-no-implicitarg-ptr" "amdgpu-no-lds-kernel-id" "amdgpu-no-multigrid-sync-arg" "amdgpu-no-queue-ptr" "amdgpu-no-workgroup-id-x" "amdgpu-no-workgroup-id-y" "amdgpu-no-workgroup-id-z" "amdgpu-no-workitem-id-x" "amdgpu-no-workitem-id-y" "amdgpu-no-workitem-id-z" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-features"="+dpp" "uniform-work-group-size"="false" }
 attributes #1 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }

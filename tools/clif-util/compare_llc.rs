@@ -1,7 +1,8 @@
 //! `clif-util bench --compare-llc`: wavelift's code beside LLVM's for the same kernels.
 //!
 //! Each `.clif` file of the benchmark suite (`bench/kernels`) holds one kernel, and the
-//! `.ll` file of the same name its LLVM IR (generated from OpenCL C, `bench/kernels/regen.sh`).
+//! `.ll` file of the same name its LLVM IR (generated from OpenCL C, `bench/kernels/regen.sh`;
+//! written by hand in LLVM's own form for the cross-lane kernels, `docs/perf.md`).
 //! Per generation, each kernel is compiled by wavelift (in process) and by `llc-19 -O2`, and
 //! the instructions, code bytes, VGPRs, SGPRs (VCC not counted, like LLVM's
 //! `.amdhsa_next_free_sgpr`) and compile times are printed side by side with totals and

@@ -131,7 +131,8 @@ pub enum Inst {
     /// A wave reduction or scan of `src` over the active lanes (`docs/ir.md`,
     /// "Cross-lane intrinsics"), expanded at emission (`emit/wave_scan.rs`): `dst` is an
     /// SGPR for a reduction, a VGPR for a scan. It sets EXEC to all lanes and back (the
-    /// caller's in `saved_exec`) and writes every lane of `tmp` and `shifted`; all but
+    /// caller's in `saved_exec`) and writes every lane of `tmp`, `shifted`, `rows`
+    /// and a scan's `dst` (so `dst` must never be a masked move's destination); all but
     /// `src` are early defs.
     WaveScan {
         op: WaveOp,
@@ -139,10 +140,13 @@ pub enum Inst {
         dst: Reg,
         src: Reg,
         tmp: Reg,
-        /// A VGPR for gfx8's sum (see `emit/wave_scan.rs`).
+        /// A VGPR for gfx8's sum scans and gfx6/gfx7's f32 operations.
         shifted: Reg,
         saved_exec: Reg,
+        /// An SGPR: a pair for f32 min/max scans (their NaN mask).
         lane: Reg,
+        /// VGPRs: 15 for gfx6/gfx7's f32 sum scans (the transposed wave), else none.
+        rows: Vec<Reg>,
     },
     /// A VOP1 or VOP2 operation whose first source is read from another lane through DPP
     /// (gfx8/gfx9; `v_mov_b32_dpp` for the shuffles, `lower/shuffles.rs`, and a VOP2 that
@@ -509,10 +513,14 @@ impl MachInst for Inst {
                 shifted,
                 saved_exec,
                 lane,
+                rows,
                 ..
             } => {
                 visit(s, OperandKind::Use);
-                for r in [dst, tmp, shifted, saved_exec, lane] {
+                for r in [dst, tmp, shifted, saved_exec, lane]
+                    .into_iter()
+                    .chain(rows)
+                {
                     visit(r, OperandKind::EarlyDef);
                 }
             }

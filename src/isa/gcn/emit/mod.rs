@@ -346,6 +346,7 @@ impl Emitter<'_> {
                 shifted,
                 saved_exec,
                 lane,
+                rows,
             } => self.wave_scan(
                 *op,
                 *kind,
@@ -356,6 +357,7 @@ impl Emitter<'_> {
                     shifted: *shifted,
                     saved_exec: *saved_exec,
                     lane: *lane,
+                    rows,
                 },
             ),
             Inst::ValuDpp {

@@ -186,21 +186,21 @@ impl IsleContext<'_, '_> {
     }
 
     fn wave_scan(&mut self, op: WaveOp, kind: ScanKind, x: Value) -> Option<Reg> {
-        if op.is_float() && self.backend.generation < Gen::Gfx8 {
-            self.fail(
-                "f32 wave reductions and scans need DPP (gfx8 or later): their association \
-                 order is DPP's tree (docs/ir.md)",
-            );
-            return None;
-        }
-        if matches!(op, WaveOp::FMin | WaveOp::FMax) && kind != ScanKind::Reduce {
-            self.fail("f32 min/max scans are not supported on GCN yet");
-            return None;
-        }
         let src = self.value_reg(x);
         let src = self.vgpr_copy(src);
         let dst_file = if kind == ScanKind::Reduce { SGPR } else { VGPR };
         let dst = self.vreg(dst_file, RegClass::Int);
+        let scan = kind != ScanKind::Reduce;
+        // f32 min/max scans build a 64-bit NaN mask in `lane`; gfx6/gfx7's f32 sum scans
+        // transpose the wave into 16 registers (`emit/wave_scan.rs`).
+        let lane_class = match (op, scan) {
+            (WaveOp::FMin | WaveOp::FMax, true) => RegClass::Float,
+            _ => RegClass::Int,
+        };
+        let transposed = op == WaveOp::FAdd && scan && self.backend.generation < Gen::Gfx8;
+        let rows = (0..if transposed { 15 } else { 0 })
+            .map(|_| self.vreg(VGPR, RegClass::Int))
+            .collect();
         let inst = Inst::WaveScan {
             op,
             kind,
@@ -209,7 +209,8 @@ impl IsleContext<'_, '_> {
             tmp: self.vreg(VGPR, RegClass::Int),
             shifted: self.vreg(VGPR, RegClass::Int),
             saved_exec: self.vreg(SGPR, RegClass::Float),
-            lane: self.vreg(SGPR, RegClass::Int),
+            lane: self.vreg(SGPR, lane_class),
+            rows,
         };
         self.emit(inst);
         Some(dst)
