@@ -57,6 +57,13 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         ]),
         Form::DsSwizzle => args.extend([op(inst.dst, 1), op(inst.src[0], 1)]),
         Form::DsPermute => args.extend([op(inst.dst, 1), op(inst.src[0], 1), op(inst.src[1], 1)]),
+        Form::DsRead | Form::DsRead2 => args.extend([op(inst.dst, info.dst), op(inst.src[0], 1)]),
+        Form::DsWrite => args.extend([op(inst.src[0], 1), op(inst.src[1], info.src[1])]),
+        Form::DsWrite2 => args.extend([
+            op(inst.src[0], 1),
+            op(inst.src[1], info.src[1]),
+            op(inst.src[2], info.src[2]),
+        ]),
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {
@@ -103,10 +110,24 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
     }
     if matches!(
         info.form,
-        Form::FlatLoad | Form::FlatStore | Form::MubufLoad | Form::MubufStore | Form::DsPermute
+        Form::FlatLoad
+            | Form::FlatStore
+            | Form::MubufLoad
+            | Form::MubufStore
+            | Form::DsPermute
+            | Form::DsRead
+            | Form::DsWrite
     ) && inst.imm != 0
     {
         let _ = write!(s, " offset:{}", inst.imm);
+    }
+    // Each of read2/write2's offsets is printed when it is not 0.
+    if matches!(info.form, Form::DsRead2 | Form::DsWrite2) {
+        for (k, offset) in [inst.imm & 0xff, inst.imm >> 8 & 0xff].into_iter().enumerate() {
+            if offset != 0 {
+                let _ = write!(s, " offset{k}:{offset}");
+            }
+        }
     }
     if info.form == Form::DsSwizzle && inst.imm != 0 {
         let _ = write!(s, " offset:{}", swizzle(inst.imm as u16));
