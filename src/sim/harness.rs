@@ -402,6 +402,12 @@ pub fn interpret_launch(
     if func.sized_stack_slots.values().next().is_some() {
         return LaunchReference::Unavailable("the kernel has stack slots".into());
     }
+    if let Some(i) = called_intrinsics(func).find(|i| i.is_workgroup_wide()) {
+        return LaunchReference::Unavailable(format!(
+            "`{}` is shared by a work-group; the launch reference runs work-items one by one",
+            i.name()
+        ));
+    }
     if let Some(i) = called_intrinsics(func).find(|i| i.is_cross_lane()) {
         return LaunchReference::Unavailable(format!(
             "`{}` combines lanes; the launch reference runs work-items one by one",

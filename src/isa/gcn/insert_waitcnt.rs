@@ -5,13 +5,16 @@
 //! `vmcnt(n)` with n the operations issued after it. A FLAT access waits in LGKM_CNT only
 //! for the part of it that reaches LDS; the part that reaches global memory returns in
 //! VM_CNT order like any vector-memory access. wavelift never addresses LDS through FLAT
-//! (it has no workgroup memory), so its FLAT accesses, like GLOBAL (gfx9) and MUBUF
+//! (its workgroup memory is accessed with DS instructions), so its FLAT accesses, like GLOBAL (gfx9) and MUBUF
 //! (gfx6), need `vmcnt(n)` alone. LLVM's SIInsertWaitcnts does the same: a FLAT
 //! instruction gets an LDS event only when `mayAccessLDSThroughFlat`, and forces both
 //! counters to 0 (`setPendingFlat`) only when it may reach both.
 //! On gfx6 a vector-memory store also counts in EXP_CNT until it has read its data VGPRs,
 //! which must not be overwritten before (LLVM SIInsertWaitcnts: `VMW_GPR_LOCK`,
 //! `vmemWriteNeedsExpWaitcnt`): an instruction defining one waits with `expcnt(n)`.
+//!
+//! LDS accesses (DS) count in LGKM_CNT, loads until their result arrives and stores until
+//! done; before `s_barrier` and a fence everything in flight is waited for.
 //!
 //! Control flow: everything in flight is waited for before each branch, so the pass can
 //! walk the code in layout order. Not before `s_endpgm`, nor a jump to a block that is only
@@ -82,7 +85,11 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
         // outstanding at a loop's back edge are waited for).
         let ends_kernel =
             matches!(inst, Inst::Jump { target } if ends.get(target).copied() == Some(true));
-        let wait_all = matches!(inst, Inst::Ret { .. }) || inst.is_branch() && !ends_kernel;
+        // Before a barrier or fence, every access in flight completes (LLVM's
+        // SIInsertWaitcnts waits for all counters before `s_barrier` on gfx6–gfx9, which do
+        // not wait by themselves; docs/ir.md, "Barriers and fences").
+        let wait_all = matches!(inst, Inst::Ret { .. } | Inst::Barrier | Inst::Fence)
+            || inst.is_branch() && !ends_kernel;
         // The newest pending operation this instruction must wait for.
         let needed: Option<usize> = if wait_all && !pending.is_empty() {
             Some(pending.len() - 1)
@@ -137,6 +144,14 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
             // The lane permutes return through LGKM_CNT like an LDS load (GCN3 ISA 4.4).
             Inst::Ds { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
+                data: None,
+                vm: false,
+                lgkm: true,
+                exp: false,
+            }),
+            // LDS stores count in LGKM_CNT until done.
+            Inst::DsWrite { .. } => pending.push(Pending {
+                dst: None,
                 data: None,
                 vm: false,
                 lgkm: true,

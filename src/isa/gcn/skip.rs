@@ -65,8 +65,12 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::Store { .. }
         | Inst::ValuDpp { .. }
         | Inst::Ds { .. }
+        | Inst::DsWrite { .. }
         | Inst::Waitcnt { .. }
         | Inst::Undef { .. } => true,
+        // Every wave of the work-group must reach the barrier, and M0 must hold the bound
+        // whatever EXEC is; the fence's waits stay before the instructions after it.
+        Inst::LdsBound | Inst::Barrier | Inst::Fence => false,
         Inst::Args { .. }
         | Inst::WaveScan { .. }
         | Inst::LaneGather { .. }
@@ -139,7 +143,11 @@ fn mask_read_whole(block: &[Inst], i: usize) -> bool {
 fn is_memory(inst: &Inst) -> bool {
     matches!(
         inst,
-        Inst::Load { .. } | Inst::Store { .. } | Inst::SLoad { .. } | Inst::Ds { .. }
+        Inst::Load { .. }
+            | Inst::Store { .. }
+            | Inst::SLoad { .. }
+            | Inst::Ds { .. }
+            | Inst::DsWrite { .. }
     )
 }
 

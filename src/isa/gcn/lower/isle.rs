@@ -449,6 +449,10 @@ impl generated::Context for IsleContext<'_, '_> {
         }
     }
 
+    fn fence(&mut self) -> InstOutput {
+        self.lower_fence()
+    }
+
     fn u64_to_u32(&mut self, v: u64) -> u32 {
         v as u32
     }

@@ -46,6 +46,27 @@ impl GcnLower<'_> {
     }
 }
 
+impl GcnLower<'_> {
+    /// gfx6–gfx8 check each DS access against M0 (`Inst::LdsBound`): set once at entry in a
+    /// function that accesses workgroup memory (an i32 address).
+    pub(super) fn set_lds_bound(&self, ctx: &mut Lower<'_, Inst>) {
+        let func = ctx.func;
+        let accesses_lds = func.layout.blocks().any(|b| {
+            func.layout.block_insts(b).any(|i| {
+                let addr = match func.dfg.insts[i] {
+                    InstructionData::Load { arg, .. } => arg,
+                    InstructionData::Store { args: [_, arg], .. } => arg,
+                    _ => return false,
+                };
+                func.dfg.value_type(addr) == types::I32
+            })
+        });
+        if self.generation < Gen::Gfx9 && accesses_lds {
+            ctx.emit(Inst::LdsBound);
+        }
+    }
+}
+
 /// A scalar load of `op` from `base + offset`: the offset in the instruction when it fits
 /// (gfx6: 8 bits of dwords; gfx7: a 32-bit literal), else in the SGPR `soffset`, set by an
 /// `s_mov_b32` first, as LLVM does on gfx6 (`SelectSMRDOffset`); `new_sgpr` makes it.
@@ -91,6 +112,9 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            return self.workgroup_load(inst, ty, addr, offset);
+        }
         match self.backend.merges.role(inst) {
             Some(Role::Leader(group)) => return smallvec![self.merged_load(inst, group)],
             Some(Role::Member) => {
@@ -161,6 +185,9 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            return self.workgroup_store(inst, value, addr, offset);
+        }
         match self.backend.merges.role(inst) {
             Some(Role::Leader(group)) => {
                 self.merged_store(group);
@@ -299,7 +326,7 @@ impl IsleContext<'_, '_> {
     /// global-memory operation `op`: the offset is folded into the instruction when it fits.
     pub(super) fn address(&mut self, op: Op, addr: Value, offset: i32) -> Option<Address> {
         if self.lower.dfg().value_type(addr) != types::I64 {
-            self.fail("memory addresses must be i64 (global memory)");
+            self.fail("memory addresses must be i64 (global memory) or i32 (workgroup memory)");
             return None;
         }
         let fits = offset == 0 || immediate_offsets(op).contains(&offset);

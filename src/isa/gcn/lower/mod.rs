@@ -5,7 +5,8 @@
 //! addressing), `merge.rs` (adjacent accesses merged into `dwordx2`/`dwordx4`),
 //! `intrinsics.rs`, `branches.rs` (uniform branches), `conditions.rs`
 //! (compare opcodes by condition code), `sub_dword.rs` (byte and word fields: `v_bfe`,
-//! SDWA selects) and `linear.rs` (lane masks of linearized code).
+//! SDWA selects), `workgroup.rs` (workgroup memory, barriers, fences) and `linear.rs`
+//! (lane masks of linearized code).
 
 use super::abi::{Frame, device_value_vgprs};
 use super::inst::{Inst, Src};
@@ -35,6 +36,7 @@ mod nan_avoiding;
 mod operands;
 mod shuffles;
 mod sub_dword;
+mod workgroup;
 
 pub struct GcnLower<'a> {
     pub generation: Gen,
@@ -255,11 +257,13 @@ impl LowerBackend for GcnLower<'_> {
                     ctx.set_value_reg(param, dst);
                 }
                 self.define_buffer_rsrc(ctx);
+                self.set_lds_bound(ctx);
                 return Ok(());
             }
         }
         ctx.emit(Inst::Args { defs });
         self.define_buffer_rsrc(ctx);
+        self.set_lds_bound(ctx);
         Ok(())
     }
 

@@ -669,6 +669,13 @@ impl generated::Context for IsleContext<'_, '_> {
                 )));
                 dst
             }
+            _ if intrinsic.is_workgroup_wide() => {
+                self.fail(format!(
+                    "`{}`: workgroup memory and barriers are not supported on NV50 yet",
+                    intrinsic.name()
+                ));
+                return InstOutput::new();
+            }
             _ => {
                 self.fail(format!(
                     "`{}`: cross-lane intrinsics are not supported on NV50 yet",
