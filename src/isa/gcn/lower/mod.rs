@@ -38,6 +38,8 @@ mod shuffles;
 mod sub_dword;
 mod workgroup;
 
+pub use workgroup::check_barriers;
+
 pub struct GcnLower<'a> {
     pub generation: Gen,
     pub uniformity: &'a Uniformity,
