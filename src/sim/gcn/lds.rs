@@ -426,4 +426,80 @@ mod tests {
         let out = permute(Op::DsPermuteB32, 0, &addr, &data, 0xa, Gen::Gfx8).unwrap();
         assert_eq!(&out[..4], &[0, 13, 0, 0]);
     }
+
+    fn by(wave: u32) -> Accessor {
+        Accessor { wave, pc: 0x40 }
+    }
+
+    /// Lane l writes 100 + l at 4 l with `ds_write_b32`, every lane active.
+    fn write_words(lds: &mut Lds, bound: u32, wave: u32) -> Result<(), Violation> {
+        let addr = lanes(|l| 4 * l as u32);
+        access(lds, Op::DsWriteB32, 0, &addr, &[values()], ALL, bound, by(wave)).map(|_| ())
+    }
+
+    #[test]
+    fn the_allocation_is_whole_granules() {
+        assert_eq!(Lds::new(1, Gen::Gfx6).size(), 256);
+        assert_eq!(Lds::new(1, Gen::Gfx7).size(), 512);
+        assert_eq!(Lds::new(512, Gen::Gfx9).size(), 512);
+        assert_eq!(Lds::new(0, Gen::Gfx8).size(), 0);
+    }
+
+    /// Past the bound a read gives 0 and a write does nothing (SI ISA 9.3).
+    #[test]
+    fn out_of_range_reads_give_zero_and_writes_are_dropped() {
+        let mut lds = Lds::new(256, Gen::Gfx6);
+        // A bound (M0) of 64 bytes: lanes 0-15 write, the others are out of range.
+        write_words(&mut lds, 64, 0).unwrap();
+        let addr = lanes(|l| 4 * l as u32);
+        let out = access(&mut lds, Op::DsReadB32, 0, &addr, &[], ALL, 256, by(0)).unwrap();
+        assert_eq!(out[0][15], 115);
+        assert_eq!(out[0][16], 0);
+        // Through the offset, with a bound of 8 bytes: lane 0 reads word 1, lane 1 is out.
+        let out = access(&mut lds, Op::DsReadB32, 4, &addr, &[], 0b11, 8, by(0)).unwrap();
+        assert_eq!(&out[0][..2], &[101, 0]);
+    }
+
+    #[test]
+    fn read2_reads_two_dwords_and_sign_extends_nothing() {
+        let mut lds = Lds::new(256, Gen::Gfx8);
+        write_words(&mut lds, 256, 0).unwrap();
+        let addr = lanes(|_| 8);
+        let out = access(&mut lds, Op::DsRead2B32, 3 | 5 << 8, &addr, &[], 1, 256, by(0));
+        let out = out.unwrap();
+        assert_eq!((out[0][0], out[1][0]), (105, 107));
+        let bytes = lanes(|_| 0xff80);
+        let addr = lanes(|_| 0);
+        access(&mut lds, Op::DsWriteB16, 0, &addr, &[bytes], 1, 256, by(0)).unwrap();
+        let out = access(&mut lds, Op::DsReadI16, 0, &addr, &[], 1, 256, by(0)).unwrap();
+        assert_eq!(out[0][0], 0xffff_ff80);
+        let out = access(&mut lds, Op::DsReadU8, 1, &addr, &[], 1, 256, by(0)).unwrap();
+        assert_eq!(out[0][0], 0xff);
+    }
+
+    #[test]
+    fn misaligned_accesses_are_reported() {
+        let mut lds = Lds::new(256, Gen::Gfx9);
+        let addr = lanes(|_| 4);
+        let error = access(&mut lds, Op::DsReadB64, 0, &addr, &[], 1, 256, by(0));
+        assert!(matches!(error, Err(Violation::Memory { address: 4, .. })));
+    }
+
+    /// Two waves writing one byte, or one writing what the other read, in one barrier
+    /// interval race; a new interval (a barrier passed) or one wave alone do not.
+    #[test]
+    fn races_between_waves_are_reported_within_an_interval() {
+        let mut lds = Lds::new(256, Gen::Gfx9);
+        write_words(&mut lds, 256, 0).unwrap();
+        write_words(&mut lds, 256, 0).unwrap();
+        let error = write_words(&mut lds, 256, 1).unwrap_err();
+        assert!(format!("{error:?}").contains("data race"), "{error:?}");
+        lds.epoch += 1;
+        write_words(&mut lds, 256, 1).unwrap();
+        let addr = lanes(|_| 0);
+        lds.epoch += 1;
+        access(&mut lds, Op::DsReadB32, 0, &addr, &[], 1, 256, by(2)).unwrap();
+        let error = access(&mut lds, Op::DsWriteB8, 3, &addr, &[values()], 1, 256, by(3));
+        assert!(format!("{error:?}").contains("data race"), "{error:?}");
+    }
 }
