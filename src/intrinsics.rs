@@ -393,15 +393,17 @@ pub fn workgroup_segment_size(func: &ir::Function) -> Result<u32, (ir::Inst, Str
                 continue;
             };
             let arg = func.dfg.resolve_aliases(arg);
-            let constant = func.dfg.value_def(arg).inst().and_then(|def| {
-                match func.dfg.insts[def] {
-                    ir::InstructionData::UnaryImm {
-                        opcode: ir::Opcode::Iconst,
-                        imm,
-                    } => Some(imm.bits() as u32),
-                    _ => None,
-                }
-            });
+            let constant =
+                func.dfg
+                    .value_def(arg)
+                    .inst()
+                    .and_then(|def| match func.dfg.insts[def] {
+                        ir::InstructionData::UnaryImm {
+                            opcode: ir::Opcode::Iconst,
+                            imm,
+                        } => Some(imm.bits() as u32),
+                        _ => None,
+                    });
             let Some(bytes) = constant else {
                 return Err((
                     inst,

@@ -461,10 +461,7 @@ fn ds_rows() -> Vec<(McInst, &'static str)> {
     use Enc::*;
     use Op::*;
     vec![
-        (
-            new(DsReadB32, Ds).d(v(0)).s(&[v(1)]),
-            "ds_read_b32 v0, v1",
-        ),
+        (new(DsReadB32, Ds).d(v(0)).s(&[v(1)]), "ds_read_b32 v0, v1"),
         (
             new(DsReadU8, Ds).d(v(255)).s(&[v(254)]).imm(65535),
             "ds_read_u8 v255, v254 offset:65535",
@@ -510,7 +507,9 @@ fn ds_rows() -> Vec<(McInst, &'static str)> {
             "ds_write2_b32 v1, v2, v3 offset0:1 offset1:2",
         ),
         (
-            new(DsWrite2B32, Ds).s(&[v(0), v(255), v(0)]).imm(255 | 255 << 8),
+            new(DsWrite2B32, Ds)
+                .s(&[v(0), v(255), v(0)])
+                .imm(255 | 255 << 8),
             "ds_write2_b32 v0, v255, v0 offset0:255 offset1:255",
         ),
     ]

@@ -198,6 +198,9 @@ pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledC
     if let (FunctionKind::Kernel, Some(gcn)) = (compiled.kind, compiled.gcn()) {
         out += &format!(", kernel arguments: {} bytes", gcn.kernarg_size);
     }
+    if let Some(gcn) = compiled.gcn().filter(|gcn| gcn.group_segment_size > 0) {
+        out += &format!(", workgroup memory: {} bytes", gcn.group_segment_size);
+    }
     out.push('\n');
     out
 }

@@ -177,8 +177,8 @@ pub enum Inst {
         offset: u16,
     },
     /// `s_mov_b32 m0, -1` at entry on gfx6–gfx8, whose DS instructions check their address
-    /// against M0 (SI ISA 9.3, GCN3 ISA 11.3: "M0 provides the size of the LDS the wave may
-    /// access"): -1 leaves the bound to the work-group's allocation, as LLVM does.
+    /// against M0, the bytes of LDS the wave may access (the LDS chapter of the SI and GCN3
+    /// ISA manuals): -1 leaves the bound to the work-group's allocation, as LLVM does.
     LdsBound,
     /// `s_barrier`: `insert_waitcnt` waits for every memory access in flight before it.
     Barrier,

@@ -183,7 +183,9 @@ fn group_segment_size(func: &ir::Function, generation: Gen) -> Result<u32, Compi
     if size > limit {
         return Err(CompileError::new(
             func,
-            format!("a workgroup segment of {size} bytes: a {generation:?} work-group has at most {limit}"),
+            format!(
+                "a workgroup segment of {size} bytes: a {generation:?} work-group has at most {limit}"
+            ),
         ));
     }
     Ok(size)

@@ -135,8 +135,8 @@ fn race(byte: usize, what: &str, by: Accessor, other: u32, other_pc: u32) -> Vio
     ))
 }
 
-/// The size in bytes of each access of a DS load or store, the alignment it needs, and
-/// whether its value is sign-extended (loads of bytes and words).
+/// The size in bytes of each access of a DS load or store (also the alignment it needs),
+/// and whether its value is sign-extended (loads of bytes and words).
 fn access_shape(op: Op) -> Option<(usize, bool)> {
     Some(match op {
         Op::DsReadU8 | Op::DsWriteB8 => (1, false),
@@ -153,9 +153,9 @@ fn access_shape(op: Op) -> Option<(usize, bool)> {
 /// One DS load or store of workgroup memory by the active lanes of `exec`, in lane order.
 /// `addr` is the ADDR VGPR; `data` the dwords of DATA0 (then DATA1 for `ds_write2_b32`),
 /// `offset` the instruction's 16-bit field (read2/write2: two dword offsets). `bound` is
-/// the bound address: the allocation, and on gfx6–gfx8 at most M0 (SI ISA 9.3 / GCN3 ISA
-/// 11.3: an address at or past it is out of range, where a read returns 0 and a write
-/// does nothing). An access must be aligned to its size (DS has no unaligned mode here,
+/// the bound address: the allocation, and on gfx6–gfx8 at most M0 (the LDS chapter of the
+/// SI and GCN3 ISA manuals: an address at or past it is out of range, where a read returns
+/// 0 and a write does nothing). An access must be aligned to its size (DS has no unaligned mode here,
 /// `docs/simulator.md`). A load returns each destination dword's lanes.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn access(
@@ -179,7 +179,10 @@ pub(crate) fn access(
     let two = matches!(op, Op::DsRead2B32 | Op::DsWrite2B32);
     // Each lane's accesses: (byte offset from ADDR, dwords of data or result).
     let parts: Vec<(u32, usize)> = if two {
-        vec![(4 * (offset & 0xff) as u32, 0), (4 * (offset >> 8) as u32, 1)]
+        vec![
+            (4 * (offset & 0xff) as u32, 0),
+            (4 * (offset >> 8) as u32, 1),
+        ]
     } else {
         vec![(offset as u32, 0)]
     };
@@ -195,7 +198,9 @@ pub(crate) fn access(
                     message: format!("LDS access of {size} bytes not aligned to its size"),
                 });
             }
-            let in_range = address.checked_add(size as u32).is_some_and(|end| end <= bound);
+            let in_range = address
+                .checked_add(size as u32)
+                .is_some_and(|end| end <= bound);
             if store {
                 if !in_range {
                     continue;
@@ -434,7 +439,17 @@ mod tests {
     /// Lane l writes 100 + l at 4 l with `ds_write_b32`, every lane active.
     fn write_words(lds: &mut Lds, bound: u32, wave: u32) -> Result<(), Violation> {
         let addr = lanes(|l| 4 * l as u32);
-        access(lds, Op::DsWriteB32, 0, &addr, &[values()], ALL, bound, by(wave)).map(|_| ())
+        access(
+            lds,
+            Op::DsWriteB32,
+            0,
+            &addr,
+            &[values()],
+            ALL,
+            bound,
+            by(wave),
+        )
+        .map(|_| ())
     }
 
     #[test]
@@ -445,7 +460,7 @@ mod tests {
         assert_eq!(Lds::new(0, Gen::Gfx8).size(), 0);
     }
 
-    /// Past the bound a read gives 0 and a write does nothing (SI ISA 9.3).
+    /// Past the bound a read gives 0 and a write does nothing (the SI and GCN3 manuals' LDS chapter).
     #[test]
     fn out_of_range_reads_give_zero_and_writes_are_dropped() {
         let mut lds = Lds::new(256, Gen::Gfx6);
@@ -465,7 +480,16 @@ mod tests {
         let mut lds = Lds::new(256, Gen::Gfx8);
         write_words(&mut lds, 256, 0).unwrap();
         let addr = lanes(|_| 8);
-        let out = access(&mut lds, Op::DsRead2B32, 3 | 5 << 8, &addr, &[], 1, 256, by(0));
+        let out = access(
+            &mut lds,
+            Op::DsRead2B32,
+            3 | 5 << 8,
+            &addr,
+            &[],
+            1,
+            256,
+            by(0),
+        );
         let out = out.unwrap();
         assert_eq!((out[0][0], out[1][0]), (105, 107));
         let bytes = lanes(|_| 0xff80);
@@ -499,7 +523,16 @@ mod tests {
         let addr = lanes(|_| 0);
         lds.epoch += 1;
         access(&mut lds, Op::DsReadB32, 0, &addr, &[], 1, 256, by(2)).unwrap();
-        let error = access(&mut lds, Op::DsWriteB8, 3, &addr, &[values()], 1, 256, by(3));
+        let error = access(
+            &mut lds,
+            Op::DsWriteB8,
+            3,
+            &addr,
+            &[values()],
+            1,
+            256,
+            by(3),
+        );
         assert!(format!("{error:?}").contains("data race"), "{error:?}");
     }
 }

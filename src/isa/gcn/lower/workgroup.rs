@@ -13,10 +13,10 @@ use super::{InstOutput, IsleContext};
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Analysis;
 use crate::intrinsics::Intrinsic;
-use crate::{CompileError, FunctionKind};
 use crate::isa::gcn::inst::{Inst, Src};
 use crate::isa::gcn::mc::{Gen, Op};
 use crate::isa::gcn::regs::VGPR;
+use crate::{CompileError, FunctionKind};
 
 use crate::ir::{self, InstructionData, Opcode, Value};
 use crate::machinst::{Reg, RegClass};

@@ -123,7 +123,10 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
     }
     // Each of read2/write2's offsets is printed when it is not 0.
     if matches!(info.form, Form::DsRead2 | Form::DsWrite2) {
-        for (k, offset) in [inst.imm & 0xff, inst.imm >> 8 & 0xff].into_iter().enumerate() {
+        for (k, offset) in [inst.imm & 0xff, inst.imm >> 8 & 0xff]
+            .into_iter()
+            .enumerate()
+        {
             if offset != 0 {
                 let _ = write!(s, " offset{k}:{offset}");
             }
