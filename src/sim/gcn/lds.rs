@@ -191,7 +191,7 @@ pub(crate) fn access(
     for lane in (0..64).filter(|&l| exec >> l & 1 != 0) {
         for &(part_offset, slot) in &parts {
             let address = addr[lane].wrapping_add(part_offset);
-            if address as usize % size != 0 {
+            if !(address as usize).is_multiple_of(size) {
                 return Err(Violation::Memory {
                     lane: Some(lane as u32),
                     address: address as u64,

@@ -234,7 +234,7 @@ impl IsleContext<'_, '_> {
     /// a multiple of `unit` (the offset of read2/write2 counts dwords), else added to the
     /// address first.
     fn ds_offset(&mut self, x: Option<Value>, c: i64, max: i64, unit: i64) -> (Reg, i64) {
-        let fits = (0..=max).contains(&c) && c % unit == 0;
+        let fits = (0..=max).contains(&c) && c.rem_euclid(unit) == 0;
         let (base, offset) = if fits { (0, c) } else { (c, 0) };
         let vaddr = match x {
             None => self.src_to_vgpr(Src::Imm(base as u32)),
