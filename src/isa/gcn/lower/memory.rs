@@ -112,9 +112,6 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
-        if self.lower.dfg().value_type(addr) == types::I32 {
-            return self.workgroup_load(inst, ty, addr, offset);
-        }
         match self.backend.merges.role(inst) {
             Some(Role::Leader(group)) => return smallvec![self.merged_load(inst, group)],
             Some(Role::Member) => {
@@ -128,6 +125,9 @@ impl IsleContext<'_, '_> {
                 };
             }
             None => {}
+        }
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            return self.workgroup_load(inst, ty, addr, offset);
         }
         let opcode = self.lower.dfg().insts[inst].opcode();
         let result = self.lower.dfg().first_result(inst);
@@ -185,9 +185,6 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
-        if self.lower.dfg().value_type(addr) == types::I32 {
-            return self.workgroup_store(inst, value, addr, offset);
-        }
         match self.backend.merges.role(inst) {
             Some(Role::Leader(group)) => {
                 self.merged_store(group);
@@ -195,6 +192,9 @@ impl IsleContext<'_, '_> {
             }
             Some(Role::Member) => return smallvec![],
             None => {}
+        }
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            return self.workgroup_store(inst, value, addr, offset);
         }
         let opcode = self.lower.dfg().insts[inst].opcode();
         let ty = self.lower.dfg().value_type(value);
@@ -238,16 +238,20 @@ impl IsleContext<'_, '_> {
             2 => (Op::FlatLoadDwordx2, RegClass::Float),
             _ => (Op::FlatLoadDwordx4, RegClass::Vector),
         };
-        let (op, rsrc) = self.global_memory(flat);
         let dst = self.vreg(VGPR, class);
-        if let Some(address) = self.address(op, addr, offset) {
-            self.emit(Inst::Load {
-                op,
-                dst,
-                addr: address.vaddr,
-                offset: address.offset,
-                sbase: address.saddr.or(rsrc),
-            });
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            self.workgroup_pair_load(dst, addr, offset);
+        } else {
+            let (op, rsrc) = self.global_memory(flat);
+            if let Some(address) = self.address(op, addr, offset) {
+                self.emit(Inst::Load {
+                    op,
+                    dst,
+                    addr: address.vaddr,
+                    offset: address.offset,
+                    sbase: address.saddr.or(rsrc),
+                });
+            }
         }
         let pairs = match members.len() {
             2 => vec![dst],
@@ -284,6 +288,10 @@ impl IsleContext<'_, '_> {
                 self.vgpr_copy(reg)
             })
             .collect();
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            self.workgroup_pair_store(&data, addr, offset);
+            return;
+        }
         let (flat, class) = match data.len() {
             2 => (Op::FlatStoreDwordx2, RegClass::Float),
             _ => (Op::FlatStoreDwordx4, RegClass::Vector),

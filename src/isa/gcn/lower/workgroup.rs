@@ -153,6 +153,34 @@ impl IsleContext<'_, '_> {
         smallvec![]
     }
 
+    /// Two dwords of workgroup memory at `addr + offset` and `addr + offset + 4` (merged
+    /// loads, `merge.rs`) into the pair `dst`: one `ds_read2_b32`.
+    pub(super) fn workgroup_pair_load(&mut self, dst: Reg, addr: Value, offset: i32) {
+        let (x, c) = self.lds_address(addr, offset as i64);
+        let (vaddr, first) = self.ds_offset(x, c, 4 * MAX_OFFSET2 - 4, 4);
+        self.emit(Inst::Ds {
+            op: Op::DsRead2B32,
+            dst,
+            addr: vaddr,
+            data: None,
+            offset: read2_offsets(first),
+        });
+    }
+
+    /// `data` (two VGPRs) to workgroup memory at `addr + offset` and `addr + offset + 4`
+    /// (merged stores, `merge.rs`): one `ds_write2_b32`.
+    pub(super) fn workgroup_pair_store(&mut self, data: &[Reg], addr: Value, offset: i32) {
+        let (x, c) = self.lds_address(addr, offset as i64);
+        let (vaddr, first) = self.ds_offset(x, c, 4 * MAX_OFFSET2 - 4, 4);
+        self.emit(Inst::DsWrite {
+            op: Op::DsWrite2B32,
+            addr: vaddr,
+            data: data[0],
+            data1: Some(data[1]),
+            offset: read2_offsets(first),
+        });
+    }
+
     /// `wavelift_barrier` (where [`check_barriers`] allowed it).
     pub(super) fn barrier(&mut self) {
         self.emit(Inst::Barrier);
