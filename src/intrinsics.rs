@@ -206,6 +206,16 @@ pub enum Intrinsic {
     /// `x` of the lane of this quad whose index differs by the XOR mask (1: x, 2: y,
     /// 3: diagonal).
     QuadSwap(u8),
+    /// The i32 address of the first byte of the kernel's workgroup segment (memory shared
+    /// by the work-items of a work-group), which holds at least `size` bytes (an `iconst`
+    /// argument); the segment is as large as the largest `size` of the function's calls.
+    /// Loads and stores with an i32 address access the segment (`docs/ir.md`, "Memory
+    /// spaces").
+    WorkgroupBase,
+    /// Waits until every work-item of the work-group has reached this barrier, with the
+    /// workgroup and global memory accesses before it complete and visible to the
+    /// work-group after it (`docs/ir.md`, "Barriers").
+    Barrier,
 }
 
 const DIMS: [char; 3] = ['x', 'y', 'z'];
@@ -238,6 +248,7 @@ impl Intrinsic {
         all.extend(Shuffle::ALL.map(Intrinsic::Shuffle));
         all.push(Intrinsic::QuadBroadcast);
         all.extend([1, 2, 3].map(Intrinsic::QuadSwap));
+        all.extend([Intrinsic::WorkgroupBase, Intrinsic::Barrier]);
         all
     }
 
@@ -267,6 +278,8 @@ impl Intrinsic {
                 let axis = ["", "x", "y", "diagonal"][mask as usize & 3];
                 format!("wavelift_quad_swap_{axis}")
             }
+            Intrinsic::WorkgroupBase => "wavelift_workgroup_base".to_string(),
+            Intrinsic::Barrier => "wavelift_barrier".to_string(),
         }
     }
 
@@ -294,7 +307,10 @@ impl Intrinsic {
             | Intrinsic::WorkgroupSize(_)
             | Intrinsic::LaneId
             | Intrinsic::WaveSize => (&[], I32),
-            Intrinsic::ReadFirstLane | Intrinsic::QuadSwap(_) => (&[I32], I32),
+            Intrinsic::ReadFirstLane | Intrinsic::QuadSwap(_) | Intrinsic::WorkgroupBase => {
+                (&[I32], I32)
+            }
+            Intrinsic::Barrier => return Signature::new(CallConv::Fast),
             Intrinsic::ReadLane | Intrinsic::Shuffle(_) | Intrinsic::QuadBroadcast => {
                 (&[I32, I32], I32)
             }
@@ -322,7 +338,9 @@ impl Intrinsic {
             | Intrinsic::Ballot
             | Intrinsic::VoteAny
             | Intrinsic::VoteAll
-            | Intrinsic::Reduce(_) => ResultUniformity::Always,
+            | Intrinsic::Reduce(_)
+            | Intrinsic::WorkgroupBase
+            | Intrinsic::Barrier => ResultUniformity::Always,
             Intrinsic::WorkitemId(_)
             | Intrinsic::LaneId
             | Intrinsic::InclusiveScan(_)
@@ -342,8 +360,69 @@ impl Intrinsic {
                 | Intrinsic::WorkgroupSize(_)
                 | Intrinsic::LaneId
                 | Intrinsic::WaveSize
+                | Intrinsic::WorkgroupBase
+                | Intrinsic::Barrier
         )
     }
+
+    /// Whether it concerns the whole work-group (its shared memory, its barrier), which
+    /// the work-items of a work-group only see together.
+    pub fn is_workgroup_wide(self) -> bool {
+        matches!(self, Intrinsic::WorkgroupBase | Intrinsic::Barrier)
+    }
+}
+
+/// The most bytes of workgroup memory a kernel may ask for (the LDS a GCN work-group can
+/// allocate on gfx7–gfx9; gfx6's limit, 32 KiB, is the target's to check).
+pub const MAX_WORKGROUP_SEGMENT: u32 = 64 * 1024;
+
+/// The size of `func`'s workgroup segment: the largest `size` of its
+/// [`Intrinsic::WorkgroupBase`] calls (0 without one). Err: a call whose size is not an
+/// `iconst` or is above [`MAX_WORKGROUP_SEGMENT`], with the reason.
+pub fn workgroup_segment_size(func: &ir::Function) -> Result<u32, (ir::Inst, String)> {
+    let mut size = 0u32;
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
+                continue;
+            };
+            if Intrinsic::from_func_ref(func, func_ref) != Some(Intrinsic::WorkgroupBase) {
+                continue;
+            }
+            let Some(&arg) = func.dfg.inst_args(inst).first() else {
+                continue;
+            };
+            let arg = func.dfg.resolve_aliases(arg);
+            let constant =
+                func.dfg
+                    .value_def(arg)
+                    .inst()
+                    .and_then(|def| match func.dfg.insts[def] {
+                        ir::InstructionData::UnaryImm {
+                            opcode: ir::Opcode::Iconst,
+                            imm,
+                        } => Some(imm.bits() as u32),
+                        _ => None,
+                    });
+            let Some(bytes) = constant else {
+                return Err((
+                    inst,
+                    "the size of `wavelift_workgroup_base` must be an `iconst`".into(),
+                ));
+            };
+            if bytes > MAX_WORKGROUP_SEGMENT {
+                return Err((
+                    inst,
+                    format!(
+                        "a workgroup segment of {bytes} bytes: at most \
+                         {MAX_WORKGROUP_SEGMENT} bytes"
+                    ),
+                ));
+            }
+            size = size.max(bytes);
+        }
+    }
+    Ok(size)
 }
 
 fn unary(ty: Type) -> Signature {

@@ -456,6 +456,7 @@ fn rows() -> Vec<(McInst, &'static str)> {
         ),
         (new(BufferWbinvl1Vol, Mubuf), "buffer_wbinvl1_vol"),
         (new(BufferWbinvl1, Mubuf), "buffer_wbinvl1"),
+        (new(SBarrier, Sopp), "s_barrier"),
         // DS: the lane permutes.
         (
             new(DsBpermuteB32, Ds).d(v(1)).s(&[v(2), v(3)]),
@@ -473,6 +474,102 @@ fn rows() -> Vec<(McInst, &'static str)> {
             "ds_permute_b32 v7, v8, v9 offset:4",
         ),
     ]
+}
+
+/// The workgroup-memory loads and stores: offsets at their limits, each of read2/write2's
+/// two offsets alone, the highest VGPRs. The same text and bytes on every generation
+/// (gfx6 lacks the 128-bit forms, which `ds_rows_gfx7_up` adds).
+fn ds_rows() -> Vec<(McInst, &'static str)> {
+    use Enc::*;
+    use Op::*;
+    vec![
+        (new(DsReadB32, Ds).d(v(0)).s(&[v(1)]), "ds_read_b32 v0, v1"),
+        (
+            new(DsReadU8, Ds).d(v(255)).s(&[v(254)]).imm(65535),
+            "ds_read_u8 v255, v254 offset:65535",
+        ),
+        (
+            new(DsReadI16, Ds).d(v(3)).s(&[v(2)]).imm(2),
+            "ds_read_i16 v3, v2 offset:2",
+        ),
+        (
+            new(DsReadB64, Ds).d(v(254)).s(&[v(0)]).imm(8),
+            "ds_read_b64 v[254:255], v0 offset:8",
+        ),
+        (
+            new(DsRead2B32, Ds).d(v(2)).s(&[v(1)]).imm(1),
+            "ds_read2_b32 v[2:3], v1 offset0:1",
+        ),
+        (
+            new(DsRead2B32, Ds).d(v(2)).s(&[v(1)]).imm(64 << 8),
+            "ds_read2_b32 v[2:3], v1 offset1:64",
+        ),
+        (
+            new(DsRead2B32, Ds).d(v(6)).s(&[v(9)]),
+            "ds_read2_b32 v[6:7], v9",
+        ),
+        (
+            new(DsWriteB32, Ds).s(&[v(1), v(2)]).imm(4),
+            "ds_write_b32 v1, v2 offset:4",
+        ),
+        (
+            new(DsWriteB8, Ds).s(&[v(255), v(0)]),
+            "ds_write_b8 v255, v0",
+        ),
+        (
+            new(DsWriteB16, Ds).s(&[v(7), v(8)]).imm(65534),
+            "ds_write_b16 v7, v8 offset:65534",
+        ),
+        (
+            new(DsWriteB64, Ds).s(&[v(0), v(254)]),
+            "ds_write_b64 v0, v[254:255]",
+        ),
+        (
+            new(DsWrite2B32, Ds).s(&[v(1), v(2), v(3)]).imm(1 | 2 << 8),
+            "ds_write2_b32 v1, v2, v3 offset0:1 offset1:2",
+        ),
+        (
+            new(DsWrite2B32, Ds)
+                .s(&[v(0), v(255), v(0)])
+                .imm(255 | 255 << 8),
+            "ds_write2_b32 v0, v255, v0 offset0:255 offset1:255",
+        ),
+    ]
+}
+
+/// The 128-bit loads and stores of gfx7 on.
+fn ds_rows_gfx7_up() -> Vec<(McInst, &'static str)> {
+    use Enc::*;
+    use Op::*;
+    vec![
+        (
+            new(DsReadB128, Ds).d(v(4)).s(&[v(1)]).imm(16),
+            "ds_read_b128 v[4:7], v1 offset:16",
+        ),
+        (
+            new(DsWriteB128, Ds).s(&[v(1), v(252)]),
+            "ds_write_b128 v1, v[252:255]",
+        ),
+    ]
+}
+
+#[test]
+fn ds_memory_gfx8_gfx9() {
+    for (generation, cpu) in [(Gen::Gfx8, "tonga"), (Gen::Gfx9, "gfx900")] {
+        let cases: Vec<_> = ds_rows()
+            .into_iter()
+            .chain(ds_rows_gfx7_up())
+            .map(|(inst, text)| (inst, Some(text)))
+            .collect();
+        check(generation, cpu, &cases);
+    }
+}
+
+#[test]
+fn ds_memory_gfx6_gfx7_by_assembling() {
+    check_by_assembling(Gen::Gfx6, "tahiti", &ds_rows());
+    let gfx7: Vec<_> = ds_rows().into_iter().chain(ds_rows_gfx7_up()).collect();
+    check_by_assembling(Gen::Gfx7, "bonaire", &gfx7);
 }
 
 /// `ds_swizzle_b32` rows: the patterns wavelift emits (quad permutes, xor masks) and the
@@ -598,6 +695,24 @@ fn sample(op: Op, enc: Enc) -> McInst {
             inst.dst = Some(v(1));
             inst.src = [Some(v(2)), Some(v(3)), None];
             inst.imm = 8;
+        }
+        Form::DsRead => {
+            inst.dst = Some(v(4));
+            inst.src[0] = Some(v(1));
+            inst.imm = 12;
+        }
+        Form::DsWrite => {
+            inst.src = [Some(v(1)), Some(v(4)), None];
+            inst.imm = 65532;
+        }
+        Form::DsRead2 => {
+            inst.dst = Some(v(4));
+            inst.src[0] = Some(v(1));
+            inst.imm = 3 | 9 << 8;
+        }
+        Form::DsWrite2 => {
+            inst.src = [Some(v(1)), Some(v(4)), Some(v(7))];
+            inst.imm = 255 << 8;
         }
         Form::SmemLoad => {
             inst.dst = Some(sreg(2, info.dst));
@@ -983,6 +1098,9 @@ fn rows_gfx67(generation: Gen) -> Vec<(McInst, &'static str)> {
         ),
         (new(SSetpcB64, Sop1).s(&[s(102)]), "s_setpc_b64 s[102:103]"),
         (new(SNop, Sopp).imm(7), "s_nop 7"),
+        // The LDS bound of workgroup-memory accesses, and the barrier.
+        (new(SMovB32, Sop1).d(M0).s(&[i(-1)]), "s_mov_b32 m0, -1"),
+        (new(SBarrier, Sopp), "s_barrier"),
     ];
     if generation == Gen::Gfx7 {
         rows.push((

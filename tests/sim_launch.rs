@@ -284,6 +284,7 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
             workitem_id_vgprs: 1,
             ..KernelInputs::default()
         },
+        group_segment_size: 0,
     };
     CompiledCode::new(code, FunctionKind::Kernel, TargetInfo::Gcn(info))
 }
@@ -315,8 +316,9 @@ fn run_exchange(generation: Gen, barrier: bool) -> Vec<u32> {
 fn waves_of_a_group_meet_at_barriers() {
     for g in [Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
         assert_eq!(run_exchange(g, true), [101, 102, 103, 100], "{g:?}");
-        // Without the barrier the kernel races: the simulator runs each wave until it
-        // blocks, so a wave reads its neighbour's slot before the neighbour wrote it.
+        // Without the barrier the kernel races: the simulator starts each wave some
+        // instructions after the one before, so a wave reads its neighbour's slot before
+        // the neighbour wrote it.
         assert_ne!(run_exchange(g, false), [101, 102, 103, 100], "{g:?}");
     }
 }

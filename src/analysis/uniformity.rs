@@ -21,6 +21,7 @@ use cranelift_codegen::entity::SecondaryMap;
 pub struct Uniformity {
     divergent: SecondaryMap<Value, bool>,
     divergent_branches: SecondaryMap<Block, bool>,
+    divergent_control: SecondaryMap<Block, bool>,
 }
 
 impl Uniformity {
@@ -36,6 +37,12 @@ impl Uniformity {
     /// Whether the branch ending `block` is divergent.
     pub fn is_divergent_branch(&self, block: Block) -> bool {
         self.divergent_branches[block]
+    }
+
+    /// Whether `block` lies in the influence region of a divergent branch: some lanes of a
+    /// wave may run it while others do not.
+    pub fn is_under_divergent_control(&self, block: Block) -> bool {
+        self.divergent_control[block]
     }
 }
 
@@ -117,9 +124,14 @@ impl<'a> Analysis<'a> {
     }
 
     pub fn finish(self) -> Uniformity {
+        let mut divergent_control = SecondaryMap::new();
+        for (b, &block) in self.state.cfg.order.iter().enumerate() {
+            divergent_control[block] = self.state.divergent_control[b];
+        }
         Uniformity {
             divergent: self.state.divergent,
             divergent_branches: self.state.divergent_branches,
+            divergent_control,
         }
     }
 

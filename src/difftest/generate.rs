@@ -805,7 +805,10 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                 0 => {
                     let all: Vec<Intrinsic> = Intrinsic::all()
                         .into_iter()
-                        .filter(|i| i.signature().params.is_empty())
+                        .filter(|i| {
+                            let sig = i.signature();
+                            sig.params.is_empty() && !sig.returns.is_empty()
+                        })
                         .collect();
                     let intrinsic = *self.u.choose(&all)?;
                     let f = intrinsics::declare(&mut self.func, intrinsic);

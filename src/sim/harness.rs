@@ -411,9 +411,16 @@ pub fn interpret_launch(
         .any(|inst| func.dfg.insts[inst].opcode() == ir::Opcode::Fence)
     {
         return LaunchReference::Unavailable(
-            "a `fence` orders work-items' accesses for one another; the launch reference runs              work-items one by one"
+            "a `fence` orders work-items' accesses for one another; the launch reference runs \
+             work-items one by one"
                 .into(),
         );
+    }
+    if let Some(i) = called_intrinsics(func).find(|i| i.is_workgroup_wide()) {
+        return LaunchReference::Unavailable(format!(
+            "`{}` is shared by a work-group; the launch reference runs work-items one by one",
+            i.name()
+        ));
     }
     if let Some(i) = called_intrinsics(func).find(|i| i.is_cross_lane()) {
         return LaunchReference::Unavailable(format!(

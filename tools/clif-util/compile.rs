@@ -254,6 +254,9 @@ pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledC
         out += &format!(", kernel arguments: {} bytes", gcn.kernarg_size);
         out += &kernel_summary(gcn, target);
     }
+    if let Some(gcn) = compiled.gcn().filter(|gcn| gcn.group_segment_size > 0) {
+        out += &format!(", workgroup memory: {} bytes", gcn.group_segment_size);
+    }
     out.push('\n');
     out
 }

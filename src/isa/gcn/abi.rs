@@ -82,6 +82,8 @@ pub struct Frame {
     /// Kernel arguments: byte offset in the kernarg segment of each entry-block parameter.
     pub kernarg_offsets: Vec<u32>,
     pub kernarg_size: u32,
+    /// Bytes of workgroup memory (LDS) the function uses (`intrinsics::workgroup_segment_size`).
+    pub group_segment_size: u32,
 }
 
 impl Frame {
@@ -129,6 +131,7 @@ impl Frame {
             return_address: None,
             kernarg_offsets,
             kernarg_size,
+            group_segment_size: 0,
         }
     }
 
@@ -146,6 +149,7 @@ impl Frame {
             }),
             kernarg_offsets: Vec::new(),
             kernarg_size: 0,
+            group_segment_size: 0,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! `vmcnt(n)` with n the operations issued after it. A FLAT access waits in LGKM_CNT only
 //! for the part of it that reaches LDS; the part that reaches global memory returns in
 //! VM_CNT order like any vector-memory access. wavelift never addresses LDS through FLAT
-//! (it has no workgroup memory), so its FLAT accesses, like GLOBAL (gfx9) and MUBUF
+//! (its workgroup memory is accessed with DS instructions), so its FLAT accesses, like GLOBAL (gfx9) and MUBUF
 //! (gfx6), need `vmcnt(n)` alone. LLVM's SIInsertWaitcnts does the same: a FLAT
 //! instruction gets an LDS event only when `mayAccessLDSThroughFlat`, and forces both
 //! counters to 0 (`setPendingFlat`) only when it may reach both.
@@ -16,6 +16,8 @@
 //! An `s_waitcnt` lowering emitted (the ordering of an atomic or a fence) is a request:
 //! the pass keeps the counters of it with more operations in flight than it allows, or
 //! drops it. Atomics count like loads when they return a value and like stores otherwise.
+//! LDS accesses (DS) count in LGKM_CNT, loads until their result arrives and stores until
+//! done; before `s_barrier` everything in flight is waited for.
 //!
 //! Control flow: everything in flight is waited for before each branch, so the pass can
 //! walk the code in layout order. Not before `s_endpgm`, nor a jump to a block that is only
@@ -86,7 +88,11 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
         // outstanding at a loop's back edge are waited for).
         let ends_kernel =
             matches!(inst, Inst::Jump { target } if ends.get(target).copied() == Some(true));
-        let wait_all = matches!(inst, Inst::Ret { .. }) || inst.is_branch() && !ends_kernel;
+        // Before a barrier or fence, every access in flight completes (LLVM's
+        // SIInsertWaitcnts waits for all counters before `s_barrier` on gfx6–gfx9, which do
+        // not wait by themselves; docs/ir.md, "Barriers and fences").
+        let wait_all = matches!(inst, Inst::Ret { .. } | Inst::Barrier)
+            || inst.is_branch() && !ends_kernel;
         // The newest pending operation this instruction must wait for.
         let needed: Option<usize> = if wait_all && !pending.is_empty() {
             Some(pending.len() - 1)
@@ -159,6 +165,14 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
             // The lane permutes return through LGKM_CNT like an LDS load (GCN3 ISA 4.4).
             Inst::Ds { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
+                data: None,
+                vm: false,
+                lgkm: true,
+                exp: false,
+            }),
+            // LDS stores count in LGKM_CNT until done.
+            Inst::DsWrite { .. } => pending.push(Pending {
+                dst: None,
                 data: None,
                 vm: false,
                 lgkm: true,

@@ -159,9 +159,12 @@ pub enum Inst {
         src1: Option<Reg>,
         dpp: Dpp,
     },
-    /// A lane permute of the LDS unit (`ds_swizzle_b32`, `ds_bpermute_b32`; DS encoding):
-    /// `addr` is the ADDR field's VGPR (the data itself for `ds_swizzle_b32`), `data` the
-    /// DATA0 field's. Its result returns through LGKM_CNT like a load (`insert_waitcnt`).
+    /// An instruction of the LDS unit with a result (DS encoding): a lane permute
+    /// (`ds_swizzle_b32`, `ds_bpermute_b32`) or a workgroup-memory load (`ds_read_*` from
+    /// `addr + offset`; `ds_read2_b32`'s `offset` holds its two dword offsets, OFFSET1 in
+    /// the high byte). `addr` is the ADDR field's VGPR (the data itself for
+    /// `ds_swizzle_b32`), `data` the DATA0 field's. Its result returns through LGKM_CNT
+    /// (`insert_waitcnt`).
     Ds {
         op: Op,
         dst: Reg,
@@ -169,6 +172,22 @@ pub enum Inst {
         data: Option<Reg>,
         offset: u16,
     },
+    /// A workgroup-memory store (`ds_write_*`) of `data` to `addr + offset`; with
+    /// `ds_write2_b32`, `data` and `data1` to the two dword offsets `offset` holds (as in
+    /// `Ds`). Counts in LGKM_CNT until done.
+    DsWrite {
+        op: Op,
+        addr: Reg,
+        data: Reg,
+        data1: Option<Reg>,
+        offset: u16,
+    },
+    /// `s_mov_b32 m0, -1` at entry on gfx6–gfx8, whose DS instructions check their address
+    /// against M0, the bytes of LDS the wave may access (the LDS chapter of the SI and GCN3
+    /// ISA manuals): -1 leaves the bound to the work-group's allocation, as LLVM does.
+    LdsBound,
+    /// `s_barrier`: `insert_waitcnt` waits for every memory access in flight before it.
+    Barrier,
     /// gfx6/gfx7: `dst` = `src` of lane `index` in each active lane, 0 where `index` is 64
     /// or more or names an inactive lane (`docs/ir.md`, the shuffles), expanded at emission
     /// (`emit/lane_gather.rs`) into lane reads and writes. It sets EXEC to all lanes and
@@ -542,6 +561,16 @@ impl MachInst for Inst {
                 }
                 visit(dst, OperandKind::Def);
             }
+            Inst::DsWrite {
+                addr, data, data1, ..
+            } => {
+                visit(addr, OperandKind::Use);
+                visit(data, OperandKind::Use);
+                if let Some(r) = data1 {
+                    visit(r, OperandKind::Use);
+                }
+            }
+            Inst::LdsBound | Inst::Barrier => {}
             Inst::LaneGather {
                 dst,
                 src: s,
@@ -680,6 +709,9 @@ impl MachInst for Inst {
             Inst::Store { .. }
                 | Inst::Atomic { .. }
                 | Inst::InvalidateL1
+                | Inst::DsWrite { .. }
+                | Inst::LdsBound
+                | Inst::Barrier
                 | Inst::Waitcnt { .. }
                 | Inst::EndPgm
                 | Inst::Ret { .. }

@@ -100,16 +100,21 @@ pub struct GcnInfo {
     pub kernarg_size: u32,
     /// Hardware-initialised registers the kernel needs (kernel descriptor enables).
     pub inputs: abi::KernelInputs,
+    /// Bytes of workgroup memory (LDS) each work-group needs: the code object's
+    /// `group_segment_fixed_size` (`docs/ir.md`, "Memory spaces").
+    pub group_segment_size: u32,
 }
 
 /// Compiles a verified, optimised function for a GCN generation.
 pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
-    let frame = match kind {
+    let mut frame = match kind {
         FunctionKind::Kernel => Frame::kernel(func),
         FunctionKind::Device => Frame::device(),
     };
+    frame.group_segment_size = group_segment_size(func, generation)?;
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
+    lower::check_barriers(func, &cfg, kind)?;
     let uniformity = scalar_values::analyze(func, &cfg, kind);
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
@@ -150,6 +155,27 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             result => return result.map_err(|e| e.into_compile_error(func)),
         }
     }
+}
+
+/// The bytes of LDS `func` needs, at most what a work-group may allocate on `generation`:
+/// 64 KiB from gfx7 on, 32 KiB on gfx6 (SI ISA 9.1, "the LDS is 64 kB; a work-group can
+/// allocate up to 32 kB").
+fn group_segment_size(func: &ir::Function, generation: Gen) -> Result<u32, CompileError> {
+    let size = crate::intrinsics::workgroup_segment_size(func)
+        .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
+    let limit = match generation {
+        Gen::Gfx6 => 32 * 1024,
+        _ => crate::intrinsics::MAX_WORKGROUP_SEGMENT,
+    };
+    if size > limit {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "a workgroup segment of {size} bytes: a {generation:?} work-group has at most {limit}"
+            ),
+        ));
+    }
+    Ok(size)
 }
 
 /// Why lowered code did not compile: running out of registers stays a value, which the
@@ -327,6 +353,7 @@ fn finish(
         uses_vcc,
         kernarg_size: frame.kernarg_size,
         inputs: frame.inputs,
+        group_segment_size: frame.group_segment_size,
     };
     Ok(Some(CompiledCode::new(code, kind, TargetInfo::Gcn(info))))
 }

@@ -67,8 +67,12 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::InvalidateL1
         | Inst::ValuDpp { .. }
         | Inst::Ds { .. }
+        | Inst::DsWrite { .. }
         | Inst::Waitcnt { .. }
         | Inst::Undef { .. } => true,
+        // Every wave of the work-group must reach the barrier, and M0 must hold the bound
+        // whatever EXEC is; the fence's waits stay before the instructions after it.
+        Inst::LdsBound | Inst::Barrier => false,
         Inst::Args { .. }
         | Inst::WaveScan { .. }
         | Inst::LaneGather { .. }
@@ -146,6 +150,7 @@ fn is_memory(inst: &Inst) -> bool {
             | Inst::Atomic { .. }
             | Inst::SLoad { .. }
             | Inst::Ds { .. }
+            | Inst::DsWrite { .. }
     )
 }
 

@@ -2,6 +2,7 @@
 //! the initial state the AMDHSA ABI defines (AMDGPU LLVM docs, "Initial Kernel Execution
 //! State"; the HSA `hsa_kernel_dispatch_packet_t`).
 
+use super::lds::Lds;
 use super::program::{Program, RegSet};
 use super::wave::{Env, State, Wave, reg_name};
 use crate::isa::gcn::GcnInfo;
@@ -9,9 +10,9 @@ use crate::isa::gcn::mc::Gen;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
 
-/// Bytes of LDS each work-group gets (the gfx7–gfx9 maximum; gfx6 has 32 KiB but the
-/// simulator gives every generation the same).
-pub(crate) const LDS_BYTES: usize = 64 * 1024;
+/// Bytes of LDS a device-function call gets (the gfx7–gfx9 maximum of a work-group; the
+/// code of a device function does not say how much it uses).
+const DEVICE_LDS_BYTES: u32 = 64 * 1024;
 
 fn error(violation: Violation) -> SimError {
     SimError {
@@ -57,10 +58,13 @@ pub(crate) fn call_device(
     let return_address = code.len().next_multiple_of(4) as u32;
     wave.sgpr[0] = return_address;
     wave.sgpr[1] = 0;
+    let mut lds = Lds::new(DEVICE_LDS_BYTES, generation);
     let mut env = Env {
         memory,
         options,
         return_address: Some(return_address),
+        lds: &mut lds,
+        wave: 0,
     };
     loop {
         wave.run(&mut program, &mut env)?;
@@ -206,7 +210,15 @@ pub(crate) fn launch(
                     packet_address,
                     kernarg_address,
                 };
-                run_group(info, &group, &mut program, memory, options, &mut stats)?;
+                run_group(
+                    info,
+                    &group,
+                    &mut program,
+                    generation,
+                    memory,
+                    options,
+                    &mut stats,
+                )?;
             }
         }
     }
@@ -267,12 +279,22 @@ fn start_wave(info: &GcnInfo, group: &GroupStart, w: u32) -> Wave {
     wave
 }
 
-/// Runs the waves of one work-group to their ends, each until it ends or reaches a
-/// barrier, and releases a barrier when every wave that has not ended is waiting at it.
+/// How many rounds of one instruction per wave wave w + 1 starts after wave w, at the
+/// start of a work-group and after each barrier: a deterministic skew that makes a wave
+/// read what a later wave writes before it is written when no barrier orders them.
+const SKEW: u32 = 16;
+
+/// Runs the waves of one work-group to their ends, interleaved one instruction each in
+/// turn after the [`SKEW`], so that a missing barrier shows as a wrong value (and, in LDS,
+/// as a reported race: `lds.rs`), and releases a barrier when every wave that has not
+/// ended is waiting at it. The LDS is the kernel's group segment, in whole allocation
+/// granules.
+#[allow(clippy::too_many_arguments)]
 fn run_group(
     info: &GcnInfo,
     group: &GroupStart,
     program: &mut Program,
+    generation: Gen,
     memory: &mut Memory,
     options: &Options,
     stats: &mut Stats,
@@ -281,31 +303,45 @@ fn run_group(
     let mut waves: Vec<Wave> = (0..items.div_ceil(64))
         .map(|w| start_wave(info, group, w))
         .collect();
-    // The group's LDS; no DS instruction is decoded yet.
-    let lds = vec![0u8; LDS_BYTES];
-    debug_assert_eq!(lds.len(), LDS_BYTES);
+    let mut lds = Lds::new(info.group_segment_size, generation);
     let mut env = Env {
         memory,
         options,
         return_address: None,
+        lds: &mut lds,
+        wave: 0,
     };
+    // Rounds each wave sits out before it runs: at the start and after each barrier, wave w
+    // starts `SKEW * w` rounds after wave 0.
+    let skew = |w: usize| SKEW * w as u32;
+    let mut delay: Vec<u32> = (0..waves.len()).map(skew).collect();
     loop {
-        for wave in waves.iter_mut() {
-            wave.run(program, &mut env)?;
-            if wave.state == State::Returned {
-                return Err(SimError {
-                    pc: wave.pc,
-                    inst: None,
-                    violation: Violation::BadPc("a kernel returned instead of ending".into()),
-                });
+        let mut ran = false;
+        for (w, wave) in waves.iter_mut().enumerate() {
+            if wave.state != State::Running {
+                continue;
             }
+            ran = true;
+            if delay[w] > 0 {
+                delay[w] -= 1;
+                continue;
+            }
+            env.wave = w as u32;
+            wave.step(program, &mut env)?;
+        }
+        if ran {
+            continue;
         }
         if waves.iter().all(|w| w.state == State::Ended) {
             break;
         }
-        for wave in waves.iter_mut() {
+        // Every wave that has not ended waits at the barrier: release it, and start a
+        // new interval for the race check.
+        env.lds.epoch += 1;
+        for (w, wave) in waves.iter_mut().enumerate() {
             if wave.state == State::Barrier {
                 wave.state = State::Running;
+                delay[w] = skew(w);
             }
         }
     }

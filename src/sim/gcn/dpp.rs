@@ -157,10 +157,13 @@ mod tests {
         wave.set_exec(exec);
         let mut memory = Memory::new();
         let options = Options::default();
+        let mut lds = super::super::lds::Lds::new(0, Gen::Gfx8);
         let mut env = Env {
             memory: &mut memory,
             options: &options,
             return_address: None,
+            lds: &mut lds,
+            wave: 0,
         };
         wave.run(&mut program, &mut env).unwrap();
         let vcc = wave.sgpr[106] as u64 | (wave.sgpr[107] as u64) << 32;
@@ -216,10 +219,13 @@ mod tests {
         wave.set_exec(ALL);
         let mut memory = Memory::new();
         let options = Options::default();
+        let mut lds = super::super::lds::Lds::new(0, Gen::Gfx8);
         let mut env = Env {
             memory: &mut memory,
             options: &options,
             return_address: None,
+            lds: &mut lds,
+            wave: 0,
         };
         assert!(wave.run(&mut program, &mut env).is_err());
         // v_add_f32_dpp v1, -v2, v2 row_mirror: neg applies to the fetched value.

@@ -1,4 +1,6 @@
-//! The lane permutes of the LDS unit (DS encoding), which move data between the lanes of a
+//! The LDS of a work-group: its loads and stores (`ds_read*`/`ds_write*`, with the M0 bound
+//! of gfx6–gfx8 and a check for data races between the waves of the work-group), and the
+//! lane permutes of the LDS unit (DS encoding), which move data between the lanes of a
 //! wave without reading or writing LDS memory: `ds_swizzle_b32` (every generation),
 //! `ds_permute_b32` and `ds_bpermute_b32` (gfx8/gfx9). Semantics from the instruction
 //! descriptions and pseudo-code of the Vega ISA manual (DS opcodes 61–63; the Southern
@@ -20,6 +22,221 @@
 
 use crate::isa::gcn::mc::{Gen, Op};
 use crate::sim::Violation;
+
+/// Bytes per LDS allocation granule: the hardware gives a work-group its LDS in blocks of
+/// 64 dwords on gfx6 and 128 dwords from gfx7 on (`COMPUTE_PGM_RSRC2.LDS_SIZE`, SI and CI
+/// ISA "LDS_SIZE").
+pub(crate) fn granule(generation: Gen) -> u32 {
+    match generation {
+        Gen::Gfx6 => 256,
+        _ => 512,
+    }
+}
+
+/// The LDS of one work-group: its bytes (the allocation: the kernel's group segment
+/// rounded up to whole granules) and, for the race check, who last wrote and who read each
+/// byte in the current barrier interval (`epoch`, counted up as each barrier releases).
+pub(crate) struct Lds {
+    bytes: Vec<u8>,
+    writer: Vec<Option<Access>>,
+    /// The epoch of `readers[b]` and the set of waves (bit w) that read byte b in it.
+    readers: Vec<(u32, u32)>,
+    /// The pc of the last read of each byte.
+    read_at: Vec<u32>,
+    pub epoch: u32,
+}
+
+#[derive(Copy, Clone)]
+struct Access {
+    wave: u32,
+    epoch: u32,
+    pc: u32,
+}
+
+/// Which wave accesses LDS, from which instruction.
+#[derive(Copy, Clone)]
+pub(crate) struct Accessor {
+    pub wave: u32,
+    pub pc: u32,
+}
+
+impl Lds {
+    /// `segment` bytes rounded up to whole granules of `generation`.
+    pub fn new(segment: u32, generation: Gen) -> Lds {
+        let size = segment.next_multiple_of(granule(generation)) as usize;
+        Lds {
+            bytes: vec![0; size],
+            writer: vec![None; size],
+            readers: vec![(0, 0); size],
+            read_at: vec![0; size],
+            epoch: 0,
+        }
+    }
+
+    /// The bytes the work-group may access (the allocation).
+    pub fn size(&self) -> u32 {
+        self.bytes.len() as u32
+    }
+
+    /// Reads `len` bytes at `address` (in range), recording the read.
+    fn read(&mut self, address: u32, len: usize, by: Accessor) -> Result<&[u8], Violation> {
+        let range = address as usize..address as usize + len;
+        for b in range.clone() {
+            if let Some(w) = self.writer[b]
+                && w.epoch == self.epoch
+                && w.wave != by.wave
+            {
+                return Err(race(b, "read", by, w.wave, w.pc));
+            }
+            let (epoch, waves) = &mut self.readers[b];
+            if *epoch != self.epoch {
+                *epoch = self.epoch;
+                *waves = 0;
+            }
+            *waves |= 1 << by.wave;
+            self.read_at[b] = by.pc;
+        }
+        Ok(&self.bytes[range])
+    }
+
+    /// Writes `data` at `address` (in range), recording the write.
+    fn write(&mut self, address: u32, data: &[u8], by: Accessor) -> Result<(), Violation> {
+        let start = address as usize;
+        for (k, &byte) in data.iter().enumerate() {
+            let b = start + k;
+            if let Some(w) = self.writer[b]
+                && w.epoch == self.epoch
+                && w.wave != by.wave
+            {
+                return Err(race(b, "write", by, w.wave, w.pc));
+            }
+            let (epoch, waves) = self.readers[b];
+            let others = waves & !(1 << by.wave);
+            if epoch == self.epoch && others != 0 {
+                let reader = others.trailing_zeros();
+                return Err(race(b, "write", by, reader, self.read_at[b]));
+            }
+            self.bytes[b] = byte;
+            self.writer[b] = Some(Access {
+                wave: by.wave,
+                epoch: self.epoch,
+                pc: by.pc,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn race(byte: usize, what: &str, by: Accessor, other: u32, other_pc: u32) -> Violation {
+    Violation::Other(format!(
+        "data race on LDS byte {byte:#x}: wave {} {what}s it after wave {other} accessed it \
+         (at {other_pc:#x}) with no barrier between them",
+        by.wave
+    ))
+}
+
+/// The size in bytes of each access of a DS load or store (also the alignment it needs),
+/// and whether its value is sign-extended (loads of bytes and words).
+fn access_shape(op: Op) -> Option<(usize, bool)> {
+    Some(match op {
+        Op::DsReadU8 | Op::DsWriteB8 => (1, false),
+        Op::DsReadI8 => (1, true),
+        Op::DsReadU16 | Op::DsWriteB16 => (2, false),
+        Op::DsReadI16 => (2, true),
+        Op::DsReadB32 | Op::DsWriteB32 | Op::DsRead2B32 | Op::DsWrite2B32 => (4, false),
+        Op::DsReadB64 | Op::DsWriteB64 => (8, false),
+        Op::DsReadB128 | Op::DsWriteB128 => (16, false),
+        _ => return None,
+    })
+}
+
+/// One DS load or store of workgroup memory by the active lanes of `exec`, in lane order.
+/// `addr` is the ADDR VGPR; `data` the dwords of DATA0 (then DATA1 for `ds_write2_b32`),
+/// `offset` the instruction's 16-bit field (read2/write2: two dword offsets). `bound` is
+/// the bound address: the allocation, and on gfx6–gfx8 at most M0 (the LDS chapter of the
+/// SI and GCN3 ISA manuals: an address at or past it is out of range, where a read returns
+/// 0 and a write does nothing). An access must be aligned to its size (DS has no unaligned mode here,
+/// `docs/simulator.md`). A load returns each destination dword's lanes.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn access(
+    lds: &mut Lds,
+    op: Op,
+    offset: u16,
+    addr: &[u32; 64],
+    data: &[[u32; 64]],
+    exec: u64,
+    bound: u32,
+    by: Accessor,
+) -> Result<Vec<[u32; 64]>, Violation> {
+    let Some((size, signed)) = access_shape(op) else {
+        return Err(Violation::Unsupported(format!(
+            "{} is not an LDS load or store",
+            op.info().name
+        )));
+    };
+    let info = op.info();
+    let store = info.dst == 0;
+    let two = matches!(op, Op::DsRead2B32 | Op::DsWrite2B32);
+    // Each lane's accesses: (byte offset from ADDR, dwords of data or result).
+    let parts: Vec<(u32, usize)> = if two {
+        vec![
+            (4 * (offset & 0xff) as u32, 0),
+            (4 * (offset >> 8) as u32, 1),
+        ]
+    } else {
+        vec![(offset as u32, 0)]
+    };
+    let words = size.div_ceil(4);
+    let mut out = vec![[0u32; 64]; info.dst as usize];
+    for lane in (0..64).filter(|&l| exec >> l & 1 != 0) {
+        for &(part_offset, slot) in &parts {
+            let address = addr[lane].wrapping_add(part_offset);
+            if !(address as usize).is_multiple_of(size) {
+                return Err(Violation::Memory {
+                    lane: Some(lane as u32),
+                    address: address as u64,
+                    message: format!("LDS access of {size} bytes not aligned to its size"),
+                });
+            }
+            let in_range = address
+                .checked_add(size as u32)
+                .is_some_and(|end| end <= bound);
+            if store {
+                if !in_range {
+                    continue;
+                }
+                let mut bytes = [0u8; 16];
+                for w in 0..words {
+                    let word = data[slot * words + w][lane];
+                    bytes[4 * w..4 * w + 4].copy_from_slice(&word.to_le_bytes());
+                }
+                lds.write(address, &bytes[..size], by)?;
+                continue;
+            }
+            let mut bytes = [0u8; 16];
+            if in_range {
+                bytes[..size].copy_from_slice(lds.read(address, size, by)?);
+            }
+            let first = slot * words;
+            match (size, signed) {
+                (1, false) => out[first][lane] = bytes[0] as u32,
+                (1, true) => out[first][lane] = bytes[0] as i8 as i32 as u32,
+                (2, false) => out[first][lane] = u16::from_le_bytes([bytes[0], bytes[1]]) as u32,
+                (2, true) => {
+                    out[first][lane] = i16::from_le_bytes([bytes[0], bytes[1]]) as i32 as u32
+                }
+                _ => {
+                    for w in 0..words {
+                        out[first + w][lane] = u32::from_le_bytes(
+                            bytes[4 * w..4 * w + 4].try_into().expect("four bytes"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
 
 /// The values the active lanes of `exec` receive from a lane permute `op` with `offset`,
 /// `addr` (the ADDR field's VGPR: the data itself for `ds_swizzle_b32`) and `data` (DATA0,
@@ -213,5 +430,109 @@ mod tests {
         assert_eq!(&out[..4], &[11, 13, 0, 12]);
         let out = permute(Op::DsPermuteB32, 0, &addr, &data, 0xa, Gen::Gfx8).unwrap();
         assert_eq!(&out[..4], &[0, 13, 0, 0]);
+    }
+
+    fn by(wave: u32) -> Accessor {
+        Accessor { wave, pc: 0x40 }
+    }
+
+    /// Lane l writes 100 + l at 4 l with `ds_write_b32`, every lane active.
+    fn write_words(lds: &mut Lds, bound: u32, wave: u32) -> Result<(), Violation> {
+        let addr = lanes(|l| 4 * l as u32);
+        access(
+            lds,
+            Op::DsWriteB32,
+            0,
+            &addr,
+            &[values()],
+            ALL,
+            bound,
+            by(wave),
+        )
+        .map(|_| ())
+    }
+
+    #[test]
+    fn the_allocation_is_whole_granules() {
+        assert_eq!(Lds::new(1, Gen::Gfx6).size(), 256);
+        assert_eq!(Lds::new(1, Gen::Gfx7).size(), 512);
+        assert_eq!(Lds::new(512, Gen::Gfx9).size(), 512);
+        assert_eq!(Lds::new(0, Gen::Gfx8).size(), 0);
+    }
+
+    /// Past the bound a read gives 0 and a write does nothing (the SI and GCN3 manuals' LDS chapter).
+    #[test]
+    fn out_of_range_reads_give_zero_and_writes_are_dropped() {
+        let mut lds = Lds::new(256, Gen::Gfx6);
+        // A bound (M0) of 64 bytes: lanes 0-15 write, the others are out of range.
+        write_words(&mut lds, 64, 0).unwrap();
+        let addr = lanes(|l| 4 * l as u32);
+        let out = access(&mut lds, Op::DsReadB32, 0, &addr, &[], ALL, 256, by(0)).unwrap();
+        assert_eq!(out[0][15], 115);
+        assert_eq!(out[0][16], 0);
+        // Through the offset, with a bound of 8 bytes: lane 0 reads word 1, lane 1 is out.
+        let out = access(&mut lds, Op::DsReadB32, 4, &addr, &[], 0b11, 8, by(0)).unwrap();
+        assert_eq!(&out[0][..2], &[101, 0]);
+    }
+
+    #[test]
+    fn read2_reads_two_dwords_and_sign_extends_nothing() {
+        let mut lds = Lds::new(256, Gen::Gfx8);
+        write_words(&mut lds, 256, 0).unwrap();
+        let addr = lanes(|_| 8);
+        let out = access(
+            &mut lds,
+            Op::DsRead2B32,
+            3 | 5 << 8,
+            &addr,
+            &[],
+            1,
+            256,
+            by(0),
+        );
+        let out = out.unwrap();
+        assert_eq!((out[0][0], out[1][0]), (105, 107));
+        let bytes = lanes(|_| 0xff80);
+        let addr = lanes(|_| 0);
+        access(&mut lds, Op::DsWriteB16, 0, &addr, &[bytes], 1, 256, by(0)).unwrap();
+        let out = access(&mut lds, Op::DsReadI16, 0, &addr, &[], 1, 256, by(0)).unwrap();
+        assert_eq!(out[0][0], 0xffff_ff80);
+        let out = access(&mut lds, Op::DsReadU8, 1, &addr, &[], 1, 256, by(0)).unwrap();
+        assert_eq!(out[0][0], 0xff);
+    }
+
+    #[test]
+    fn misaligned_accesses_are_reported() {
+        let mut lds = Lds::new(256, Gen::Gfx9);
+        let addr = lanes(|_| 4);
+        let error = access(&mut lds, Op::DsReadB64, 0, &addr, &[], 1, 256, by(0));
+        assert!(matches!(error, Err(Violation::Memory { address: 4, .. })));
+    }
+
+    /// Two waves writing one byte, or one writing what the other read, in one barrier
+    /// interval race; a new interval (a barrier passed) or one wave alone do not.
+    #[test]
+    fn races_between_waves_are_reported_within_an_interval() {
+        let mut lds = Lds::new(256, Gen::Gfx9);
+        write_words(&mut lds, 256, 0).unwrap();
+        write_words(&mut lds, 256, 0).unwrap();
+        let error = write_words(&mut lds, 256, 1).unwrap_err();
+        assert!(format!("{error:?}").contains("data race"), "{error:?}");
+        lds.epoch += 1;
+        write_words(&mut lds, 256, 1).unwrap();
+        let addr = lanes(|_| 0);
+        lds.epoch += 1;
+        access(&mut lds, Op::DsReadB32, 0, &addr, &[], 1, 256, by(2)).unwrap();
+        let error = access(
+            &mut lds,
+            Op::DsWriteB8,
+            3,
+            &addr,
+            &[values()],
+            1,
+            256,
+            by(3),
+        );
+        assert!(format!("{error:?}").contains("data race"), "{error:?}");
     }
 }

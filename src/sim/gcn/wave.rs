@@ -40,6 +40,10 @@ pub(crate) struct Env<'a> {
     pub options: &'a Options,
     /// A device-function call ends when the program counter reaches this address.
     pub return_address: Option<u32>,
+    /// The work-group's LDS.
+    pub lds: &'a mut lds::Lds,
+    /// The index of the running wave in its work-group (for the LDS race check).
+    pub wave: u32,
 }
 
 pub(crate) struct Wave {
@@ -687,7 +691,17 @@ impl Wave {
                 self.state = State::Ended;
                 return Ok(());
             }
+            // The barrier makes the accesses before it visible to the work-group only once
+            // they are complete: the code waits for every one of them first (LLVM does
+            // on gfx6–gfx9, whose `s_barrier` does not wait by itself).
             SBarrier => {
+                if let Some(p) = self.outstanding.oldest() {
+                    return Err(Violation::Waitcnt {
+                        register: "`s_barrier` (every memory access completes before it)".into(),
+                        issued_at: p.pc,
+                        issued: "a memory access".into(),
+                    });
+                }
                 self.state = State::Barrier;
                 return Ok(());
             }
@@ -852,6 +866,12 @@ impl Wave {
         let inst = &d.inst;
         let exec = self.exec();
         let missing = |what: &str| Violation::Other(format!("missing {what}"));
+        if matches!(
+            d.info.form,
+            Form::DsRead | Form::DsRead2 | Form::DsWrite | Form::DsWrite2
+        ) {
+            return self.lds_memory(d, index, pc, generation, env);
+        }
         let addr = self.vgpr[Self::vgpr_index(inst.src[0].ok_or_else(|| missing("addr"))?, 1)?];
         let data = match inst.src[1] {
             Some(o) => self.vgpr[Self::vgpr_index(o, 1)?],
@@ -874,6 +894,66 @@ impl Wave {
                 values: vec![values],
             },
         };
+        self.complete_or_queue(pending, env);
+        Ok(())
+    }
+
+    /// A workgroup-memory load or store (`lds.rs`): a load's result returns through
+    /// LGKM_CNT, a store counts in it until done. gfx6–gfx8 bound the addresses by M0 too.
+    fn lds_memory(
+        &mut self,
+        d: &Decoded,
+        index: u32,
+        pc: u32,
+        generation: Gen,
+        env: &mut Env,
+    ) -> Result<(), Violation> {
+        let inst = &d.inst;
+        let info = d.info;
+        let missing = |what: &str| Violation::Other(format!("missing {what}"));
+        let addr = self.vgpr[Self::vgpr_index(inst.src[0].ok_or_else(|| missing("addr"))?, 1)?];
+        let mut data = Vec::new();
+        for slot in 1..3 {
+            if let Some(o) = inst.src[slot] {
+                let first = Self::vgpr_index(o, info.src[slot])?;
+                data.extend((0..info.src[slot] as usize).map(|k| self.vgpr[first + k]));
+            }
+        }
+        let bound = match generation {
+            Gen::Gfx9 => env.lds.size(),
+            _ => env.lds.size().min(self.sgpr[124]),
+        };
+        let by = lds::Accessor { wave: env.wave, pc };
+        let exec = self.exec();
+        let values = lds::access(
+            env.lds,
+            inst.op,
+            inst.imm as u16,
+            &addr,
+            &data,
+            exec,
+            bound,
+            by,
+        )?;
+        let mut pending = Pending {
+            index,
+            pc,
+            vm: false,
+            lgkm: true,
+            exp: false,
+            dst: RegSet::EMPTY,
+            data: RegSet::EMPTY,
+            payload: Payload::None,
+        };
+        if let Some(dst) = inst.dst {
+            Self::vgpr_index(dst, info.dst)?;
+            pending.dst = RegSet::range(dst.0, info.dst as u16);
+            pending.payload = Payload::Vector {
+                first: dst.0,
+                lanes: exec,
+                values,
+            };
+        }
         self.complete_or_queue(pending, env);
         Ok(())
     }

@@ -65,10 +65,13 @@ fn run_code(generation: Gen, code: &[u8]) -> Result<Wave, SimError> {
     wave.set_exec(!0);
     let mut memory = Memory::new();
     let options = Options::default();
+    let mut lds = super::lds::Lds::new(0, generation);
     let mut env = Env {
         memory: &mut memory,
         options: &options,
         return_address: None,
+        lds: &mut lds,
+        wave: 0,
     };
     wave.run(&mut program, &mut env)?;
     Ok(wave)

@@ -118,8 +118,10 @@ impl KernelDescriptor {
         }
 
         KernelDescriptor {
-            // wavelift has no LDS intrinsics yet and never spills to scratch.
-            group_segment_fixed_size: 0,
+            // The LDS the kernel declares (COMPUTE_PGM_RSRC2.LDS_SIZE stays 0: the packet
+            // processor sets it from the dispatch, AMDGPUUsage "compute_pgm_rsrc2");
+            // wavelift never spills to scratch.
+            group_segment_fixed_size: info.group_segment_size,
             private_segment_fixed_size: 0,
             kernarg_size: info.kernarg_size,
             compute_pgm_rsrc1,
@@ -253,6 +255,7 @@ mod tests {
                 workgroup_id: [true, false, false],
                 workitem_id_vgprs: 1,
             },
+            group_segment_size: 0,
         };
         let registers = RegisterCounts::new(&info, None).unwrap();
         assert_eq!(
@@ -280,6 +283,7 @@ mod tests {
             uses_vcc: false,
             kernarg_size: 8,
             inputs: KernelInputs::default(),
+            group_segment_size: 0,
         };
         let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
         assert_eq!(fixed.sgprs, 96);

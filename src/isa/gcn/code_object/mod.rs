@@ -403,7 +403,7 @@ fn kernel_metadata_of(
         args,
         kernarg_segment_size: size,
         kernarg_segment_align: align,
-        group_segment_fixed_size: 0,
+        group_segment_fixed_size: kernel.info.group_segment_size,
         private_segment_fixed_size: 0,
         sgpr_count: registers.sgprs,
         vgpr_count: registers.vgprs,

@@ -114,6 +114,13 @@ impl IsleContext<'_, '_> {
             Intrinsic::Shuffle(kind) => Some(self.lane_shuffle(kind, args[0], args[1])),
             Intrinsic::QuadBroadcast => Some(self.quad_broadcast(args[0], args[1])),
             Intrinsic::QuadSwap(mask) => Some(self.quad_swap(args[0], mask)),
+            // The segment starts at LDS address 0 (`workgroup.rs` folds it out of
+            // addresses); its size is the frame's.
+            Intrinsic::WorkgroupBase => Some(self.salu(Op::SMovB32, &[Src::Imm(0)], RegClass::Int)),
+            Intrinsic::Barrier => {
+                self.barrier();
+                None
+            }
         }
     }
 

@@ -46,6 +46,27 @@ impl GcnLower<'_> {
     }
 }
 
+impl GcnLower<'_> {
+    /// gfx6–gfx8 check each DS access against M0 (`Inst::LdsBound`): set once at entry in a
+    /// function that accesses workgroup memory (an i32 address).
+    pub(super) fn set_lds_bound(&self, ctx: &mut Lower<'_, Inst>) {
+        let func = ctx.func;
+        let accesses_lds = func.layout.blocks().any(|b| {
+            func.layout.block_insts(b).any(|i| {
+                let addr = match func.dfg.insts[i] {
+                    InstructionData::Load { arg, .. } => arg,
+                    InstructionData::Store { args: [_, arg], .. } => arg,
+                    _ => return false,
+                };
+                func.dfg.value_type(addr) == types::I32
+            })
+        });
+        if self.generation < Gen::Gfx9 && accesses_lds {
+            ctx.emit(Inst::LdsBound);
+        }
+    }
+}
+
 /// A scalar load of `op` from `base + offset`: the offset in the instruction when it fits
 /// (gfx6: 8 bits of dwords; gfx7: a 32-bit literal), else in the SGPR `soffset`, set by an
 /// `s_mov_b32` first, as LLVM does on gfx6 (`SelectSMRDOffset`); `new_sgpr` makes it.
@@ -104,6 +125,9 @@ impl IsleContext<'_, '_> {
                 };
             }
             None => {}
+        }
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            return self.workgroup_load(inst, ty, addr, offset);
         }
         let opcode = self.lower.dfg().insts[inst].opcode();
         let result = self.lower.dfg().first_result(inst);
@@ -170,6 +194,9 @@ impl IsleContext<'_, '_> {
             Some(Role::Member) => return smallvec![],
             None => {}
         }
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            return self.workgroup_store(inst, value, addr, offset);
+        }
         let opcode = self.lower.dfg().insts[inst].opcode();
         let ty = self.lower.dfg().value_type(value);
         let op = match (opcode, ty.bytes()) {
@@ -212,17 +239,21 @@ impl IsleContext<'_, '_> {
             2 => (Op::FlatLoadDwordx2, RegClass::Float),
             _ => (Op::FlatLoadDwordx4, RegClass::Vector),
         };
-        let (op, rsrc) = self.global_memory(flat);
         let dst = self.vreg(VGPR, class);
-        if let Some(address) = self.address(op, addr, offset) {
-            self.emit(Inst::Load {
-                op,
-                dst,
-                addr: address.vaddr,
-                offset: address.offset,
-                sbase: address.saddr.or(rsrc),
-                glc: false,
-            });
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            self.workgroup_pair_load(dst, addr, offset);
+        } else {
+            let (op, rsrc) = self.global_memory(flat);
+            if let Some(address) = self.address(op, addr, offset) {
+                self.emit(Inst::Load {
+                    op,
+                    dst,
+                    addr: address.vaddr,
+                    offset: address.offset,
+                    sbase: address.saddr.or(rsrc),
+                    glc: false,
+                });
+            }
         }
         let pairs = match members.len() {
             2 => vec![dst],
@@ -259,6 +290,10 @@ impl IsleContext<'_, '_> {
                 self.vgpr_copy(reg)
             })
             .collect();
+        if self.lower.dfg().value_type(addr) == types::I32 {
+            self.workgroup_pair_store(&data, addr, offset);
+            return;
+        }
         let (flat, class) = match data.len() {
             2 => (Op::FlatStoreDwordx2, RegClass::Float),
             _ => (Op::FlatStoreDwordx4, RegClass::Vector),
@@ -301,7 +336,7 @@ impl IsleContext<'_, '_> {
     /// global-memory operation `op`: the offset is folded into the instruction when it fits.
     pub(super) fn address(&mut self, op: Op, addr: Value, offset: i32) -> Option<Address> {
         if self.lower.dfg().value_type(addr) != types::I64 {
-            self.fail("memory addresses must be i64 (global memory)");
+            self.fail("memory addresses must be i64 (global memory) or i32 (workgroup memory)");
             return None;
         }
         let fits = offset == 0 || immediate_offsets(op).contains(&offset);

@@ -1,7 +1,8 @@
-//! Adjacent global-memory accesses merged into one: dword loads (stores) of one address
-//! value at consecutive offsets, with nothing between them in their block that could
-//! observe the difference, become one `dwordx2`/`dwordx4` load (store), as LLVM's
-//! `SILoadStoreOptimizer` does. A merged access replaces two to four instructions and,
+//! Adjacent memory accesses merged into one: dword loads (stores) of one address value at
+//! consecutive offsets, with nothing between them in their block that could observe the
+//! difference, become one `dwordx2`/`dwordx4` load (store) of global memory, or one
+//! `ds_read2_b32` (`ds_write2_b32`) of workgroup memory, as LLVM's `SILoadStoreOptimizer`
+//! does. A merged access replaces two to four instructions and,
 //! where the generation has no immediate offset (FLAT on gfx7/gfx8), the 64-bit address
 //! addition of each member.
 //!
@@ -107,6 +108,8 @@ impl Merges {
                         Some(c) => c.members.push((inst, a.offset)),
                         None => open.push(Candidate {
                             kind: a.kind,
+                            workgroup: func.dfg.value_type(a.addr) == ir::types::I32,
+                            constant: constant_part(func, a.addr),
                             addr: a.addr,
                             members: vec![(inst, a.offset)],
                         }),
@@ -121,7 +124,7 @@ impl Merges {
     }
 
     /// Splits the accesses of `c` into groups of consecutive dwords, four where it can,
-    /// else two.
+    /// else two (always two in workgroup memory: one `read2`/`write2`).
     fn close(&mut self, c: Candidate) {
         let mut members = c.members.clone();
         members.sort_by_key(|&(_, offset)| offset);
@@ -136,8 +139,9 @@ impl Merges {
         let mut start = 0;
         while start < members.len() {
             let mut end = start + 1;
+            let widest = if c.workgroup { 2 } else { 4 };
             while end < members.len()
-                && end - start < 4
+                && end - start < widest
                 && members[end].1.checked_sub(members[end - 1].1) == Some(4)
             {
                 end += 1;
@@ -146,6 +150,14 @@ impl Merges {
                 4 => 4,
                 2 | 3 => 2,
                 _ => 1,
+            };
+            // A pair of workgroup dwords is one `read2`/`write2` only where its offsets
+            // fit the two 8-bit dword fields; two single accesses take any 16-bit offset.
+            let offset = c.constant + members[start].1 as i64;
+            let len = if c.workgroup && !(0..=1016).contains(&offset) {
+                1
+            } else {
+                len
             };
             if len > 1 {
                 let group: Vec<ir::Inst> =
@@ -177,6 +189,10 @@ impl Merges {
 /// Accesses of one address value that may merge, in program order.
 struct Candidate {
     kind: Kind,
+    /// The address is an i32: workgroup memory.
+    workgroup: bool,
+    /// The constant part of the address (`constant_part`), for workgroup memory.
+    constant: i64,
     addr: Value,
     members: Vec<(ir::Inst, i32)>,
 }
@@ -188,7 +204,8 @@ struct Access {
     offset: i32,
 }
 
-/// `inst` as a 32-bit `load` or `store` of an i64 address (global memory).
+/// `inst` as a 32-bit `load` or `store` of an i64 address (global memory) or an i32 one
+/// (workgroup memory, whose pairs become `ds_read2_b32`/`ds_write2_b32`).
 fn dword_access(func: &ir::Function, inst: ir::Inst) -> Option<Access> {
     let dfg = &func.dfg;
     let (kind, addr, offset, ty) = match dfg.insts[inst] {
@@ -212,9 +229,50 @@ fn dword_access(func: &ir::Function, inst: ir::Inst) -> Option<Access> {
         _ => return None,
     };
     let addr = dfg.resolve_aliases(addr);
-    (ty.bytes() == 4 && !ty.is_vector() && dfg.value_type(addr) == ir::types::I64).then(|| Access {
+    let space = dfg.value_type(addr);
+    let memory = space == ir::types::I64 || space == ir::types::I32;
+    (ty.bytes() == 4 && !ty.is_vector() && memory).then(|| Access {
         kind,
         addr,
         offset: offset.into(),
     })
+}
+
+/// The sum of the `iconst`s added to `value` by a chain of `iadd`s, which the workgroup
+/// lowering folds into the DS offset with the access's own (`workgroup.rs`).
+fn constant_part(func: &ir::Function, value: Value) -> i64 {
+    let dfg = &func.dfg;
+    let constant = |v: Value| match dfg.value_def(dfg.resolve_aliases(v)) {
+        ir::ValueDef::Result(inst, _) => match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits() as i32 as i64),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut value = dfg.resolve_aliases(value);
+    let mut sum = 0;
+    while let ir::ValueDef::Result(inst, _) = dfg.value_def(value) {
+        let InstructionData::Binary {
+            opcode: Opcode::Iadd,
+            args: [a, b],
+        } = dfg.insts[inst]
+        else {
+            break;
+        };
+        match (constant(a), constant(b)) {
+            (_, Some(k)) => {
+                sum += k;
+                value = dfg.resolve_aliases(a);
+            }
+            (Some(k), None) => {
+                sum += k;
+                value = dfg.resolve_aliases(b);
+            }
+            (None, None) => break,
+        }
+    }
+    sum
 }

@@ -5,7 +5,8 @@
 //! addressing), `atomics.rs` (atomics and fences), `merge.rs` (adjacent accesses merged into `dwordx2`/`dwordx4`),
 //! `intrinsics.rs`, `branches.rs` (uniform branches), `conditions.rs`
 //! (compare opcodes by condition code), `sub_dword.rs` (byte and word fields: `v_bfe`,
-//! SDWA selects) and `linear.rs` (lane masks of linearized code).
+//! SDWA selects), `workgroup.rs` (workgroup memory, barriers, fences) and `linear.rs`
+//! (lane masks of linearized code).
 
 use super::abi::{Frame, device_value_vgprs};
 use super::inst::{Inst, Src};
@@ -36,6 +37,9 @@ mod nan_avoiding;
 mod operands;
 mod shuffles;
 mod sub_dword;
+mod workgroup;
+
+pub use workgroup::check_barriers;
 
 pub struct GcnLower<'a> {
     pub generation: Gen,
@@ -256,11 +260,13 @@ impl LowerBackend for GcnLower<'_> {
                     ctx.set_value_reg(param, dst);
                 }
                 self.define_buffer_rsrc(ctx);
+                self.set_lds_bound(ctx);
                 return Ok(());
             }
         }
         ctx.emit(Inst::Args { defs });
         self.define_buffer_rsrc(ctx);
+        self.set_lds_bound(ctx);
         Ok(())
     }
 

@@ -317,9 +317,10 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             let w1 = dword(bytes, 1)?;
             len = 8;
             inst.imm = bits(w0, 15, 0) as i32;
-            inst.dst = Some(Operand(256 + bits(w1, 31, 24) as u16));
+            inst.dst = some(info.dst, 256 + bits(w1, 31, 24));
             inst.src[0] = Some(Operand(256 + bits(w1, 7, 0) as u16));
             inst.src[1] = some(info.src[1], 256 + bits(w1, 15, 8));
+            inst.src[2] = some(info.src[2], 256 + bits(w1, 23, 16));
             // GDS, the gfx6/gfx7 reserved bit and unused register fields are never set by
             // the encoder: encoding again must give the same bytes.
             let mut again = Vec::new();

@@ -576,10 +576,11 @@ fn encode_words(
                 Some(vgpr(inst.dst)? << 24 | saddr << 16 | data << 8 | addr),
             ])
         }
-        // SI 12.8 DS: 110110 | OP[25:18] | GDS[17] | OFFSET[15:0]; GCN3 12.10 (and Vega):
-        // 110110 | OP[24:17] | GDS[16] | OFFSET[15:0]; second dword: VDST[31:24] |
-        // DATA1[23:16] | DATA0[15:8] | ADDR[7:0]. Never GDS; the lane permutes take one
-        // 16-bit offset (OFFSET1:OFFSET0).
+        // SI 12.8 DS: 110110 | OP[25:18] | GDS[17] | OFFSET1[15:8] | OFFSET0[7:0]; GCN3
+        // 12.10 (and Vega): 110110 | OP[24:17] | GDS[16] | OFFSET1 | OFFSET0; second dword:
+        // VDST[31:24] | DATA1[23:16] | DATA0[15:8] | ADDR[7:0]. Never GDS; `imm` is the
+        // 16-bit field whole (one byte offset, or read2/write2's two element offsets).
+        // Fields an operation does not have are 0, as llvm-mc encodes them.
         Enc::Ds => {
             let offset = u16::try_from(inst.imm)
                 .map_err(|_| format!("offset {} out of the unsigned 16-bit range", inst.imm))?;
@@ -587,7 +588,7 @@ fn encode_words(
             let w0 = 0b110110 << 26 | op << op_shift | offset as u32;
             Ok([
                 Some(w0),
-                Some(vgpr(inst.dst)? << 24 | vgpr(s1)? << 8 | vgpr(s0)?),
+                Some(vgpr(inst.dst)? << 24 | vgpr(s2)? << 16 | vgpr(s1)? << 8 | vgpr(s0)?),
             ])
         }
         // SI 12.5 MUBUF: 111000 | OP[24:18] | LDS[16] | ADDR64[15] | GLC[14] | IDXEN[13] |

@@ -70,6 +70,13 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         Form::MubufNone => {}
         Form::DsSwizzle => args.extend([op(inst.dst, 1), op(inst.src[0], 1)]),
         Form::DsPermute => args.extend([op(inst.dst, 1), op(inst.src[0], 1), op(inst.src[1], 1)]),
+        Form::DsRead | Form::DsRead2 => args.extend([op(inst.dst, info.dst), op(inst.src[0], 1)]),
+        Form::DsWrite => args.extend([op(inst.src[0], 1), op(inst.src[1], info.src[1])]),
+        Form::DsWrite2 => args.extend([
+            op(inst.src[0], 1),
+            op(inst.src[1], info.src[1]),
+            op(inst.src[2], info.src[2]),
+        ]),
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {
@@ -123,9 +130,22 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             | Form::MubufStore
             | Form::MubufAtomic
             | Form::DsPermute
+            | Form::DsRead
+            | Form::DsWrite
     ) && inst.imm != 0
     {
         let _ = write!(s, " offset:{}", inst.imm);
+    }
+    // Each of read2/write2's offsets is printed when it is not 0.
+    if matches!(info.form, Form::DsRead2 | Form::DsWrite2) {
+        for (k, offset) in [inst.imm & 0xff, inst.imm >> 8 & 0xff]
+            .into_iter()
+            .enumerate()
+        {
+            if offset != 0 {
+                let _ = write!(s, " offset{k}:{offset}");
+            }
+        }
     }
     if info.form == Form::DsSwizzle && inst.imm != 0 {
         let _ = write!(s, " offset:{}", swizzle(inst.imm as u16));

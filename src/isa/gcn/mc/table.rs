@@ -15,9 +15,10 @@ use super::Gen;
 /// [`Enc::Smem`] is scalar memory in general: gfx8/gfx9 encode it as SMEM (12.4), gfx6/gfx7
 /// as SMRD (SI manual 12.3). [`Enc::Global`] is gfx9's FLAT encoding with SEG = global
 /// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF in its `addr64` form (SI manual 12.5), which
-/// only gfx6/gfx7 have, and the operand-less cache controls of every generation. [`Enc::Sdwa`] and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension
-/// dword; they use the operation's native opcode. [`Enc::Ds`] holds only the cross-lane
-/// operations of the LDS unit for now (no workgroup memory yet). Further formats (VINTRP)
+/// only gfx6/gfx7 have, and the operand-less cache controls of every generation. [`Enc::Sdwa`]
+/// and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension dword; they use the operation's
+/// native opcode. [`Enc::Ds`] holds the LDS loads and stores of workgroup memory and the
+/// cross-lane operations of the LDS unit. Further formats (VINTRP)
 /// are added as new variants with their own layout in `encode.rs`/`decode.rs`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Enc {
@@ -40,8 +41,9 @@ pub enum Enc {
     Flat,
     Global,
     Mubuf,
-    /// Local data share (SI manual 12.8, GCN3 12.10 "DS"): here the lane permutes, which
-    /// use the LDS hardware without reading or writing LDS memory.
+    /// Local data share (SI manual 12.8, GCN3 12.10 "DS"): workgroup-memory loads and
+    /// stores, and the lane permutes, which use the LDS hardware without reading or writing
+    /// LDS memory.
     Ds,
 }
 
@@ -109,6 +111,17 @@ pub enum Form {
     /// `vdst, vaddr, vdata` with the 16-bit byte offset in `imm` (`ds_permute_b32`,
     /// `ds_bpermute_b32`).
     DsPermute,
+    /// `vdst, vaddr` with the 16-bit byte offset in `imm` (`ds_read_*`).
+    DsRead,
+    /// `vaddr, vdata` (McInst `src` = [vaddr, vdata]) with the 16-bit byte offset in `imm`
+    /// (`ds_write_*`).
+    DsWrite,
+    /// `vdst, vaddr` with two 8-bit offsets in elements, OFFSET0 in `imm` bits 7:0 and
+    /// OFFSET1 in bits 15:8 (`ds_read2_b32`).
+    DsRead2,
+    /// `vaddr, vdata0, vdata1` (McInst `src` = [vaddr, vdata0, vdata1]) with the offsets
+    /// of [`Form::DsRead2`] (`ds_write2_b32`).
+    DsWrite2,
 }
 
 /// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n); the others
@@ -689,4 +702,18 @@ table! {
     DsSwizzleB32         "ds_swizzle_b32"       Ds    DsSwizzle        [53 53 61 61]      [- - - -]          1 0 [1 0 0] 0;
     DsPermuteB32         "ds_permute_b32"       Ds    DsPermute        [- - 62 62]        [- - - -]          1 0 [1 1 0] 0;
     DsBpermuteB32        "ds_bpermute_b32"      Ds    DsPermute        [- - 63 63]        [- - - -]          1 0 [1 1 0] 0;
+    DsWriteB32           "ds_write_b32"         Ds    DsWrite          [13 13 13 13]      [- - - -]          0 0 [1 1 0] 0;
+    DsWrite2B32          "ds_write2_b32"        Ds    DsWrite2         [14 14 14 14]      [- - - -]          0 0 [1 1 1] 0;
+    DsWriteB8            "ds_write_b8"          Ds    DsWrite          [30 30 30 30]      [- - - -]          0 0 [1 1 0] 0;
+    DsWriteB16           "ds_write_b16"         Ds    DsWrite          [31 31 31 31]      [- - - -]          0 0 [1 1 0] 0;
+    DsWriteB64           "ds_write_b64"         Ds    DsWrite          [77 77 77 77]      [- - - -]          0 0 [1 2 0] 0;
+    DsWriteB128          "ds_write_b128"        Ds    DsWrite          [- 223 223 223]    [- - - -]          0 0 [1 4 0] 0;
+    DsReadB32            "ds_read_b32"          Ds    DsRead           [54 54 54 54]      [- - - -]          1 0 [1 0 0] 0;
+    DsRead2B32           "ds_read2_b32"         Ds    DsRead2          [55 55 55 55]      [- - - -]          2 0 [1 0 0] 0;
+    DsReadI8             "ds_read_i8"           Ds    DsRead           [57 57 57 57]      [- - - -]          1 0 [1 0 0] 0;
+    DsReadU8             "ds_read_u8"           Ds    DsRead           [58 58 58 58]      [- - - -]          1 0 [1 0 0] 0;
+    DsReadI16            "ds_read_i16"          Ds    DsRead           [59 59 59 59]      [- - - -]          1 0 [1 0 0] 0;
+    DsReadU16            "ds_read_u16"          Ds    DsRead           [60 60 60 60]      [- - - -]          1 0 [1 0 0] 0;
+    DsReadB64            "ds_read_b64"          Ds    DsRead           [118 118 118 118]  [- - - -]          2 0 [1 0 0] 0;
+    DsReadB128           "ds_read_b128"         Ds    DsRead           [- 255 255 255]    [- - - -]          4 0 [1 0 0] 0;
 }

@@ -669,6 +669,13 @@ impl generated::Context for IsleContext<'_, '_> {
                 )));
                 dst
             }
+            _ if intrinsic.is_workgroup_wide() => {
+                self.fail(format!(
+                    "`{}`: workgroup memory and barriers are not supported on NV50 yet",
+                    intrinsic.name()
+                ));
+                return InstOutput::new();
+            }
             _ => {
                 self.fail(format!(
                     "`{}`: cross-lane intrinsics are not supported on NV50 yet",
@@ -898,6 +905,10 @@ impl IsleContext<'_, '_> {
     /// The `g[15]` address of `addr + offset`: the low word of the i64 address, plus the
     /// offset with a 32-bit add (`docs/nv50.md`, "Memory windows").
     fn address(&mut self, addr: Value, offset: i32) -> Src {
+        // An i32 address is workgroup memory (docs/ir.md, "Memory spaces").
+        if self.lower.dfg().value_type(addr) == ir::types::I32 {
+            self.fail("workgroup memory (an i32 address) is not supported on NV50 yet");
+        }
         let addr = generated::Context::put_in_reg(self, addr);
         let low = if addr.class() == RegClass::Float {
             Src::Half(addr, false)
