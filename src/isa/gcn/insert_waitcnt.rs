@@ -88,7 +88,7 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
         // outstanding at a loop's back edge are waited for).
         let ends_kernel =
             matches!(inst, Inst::Jump { target } if ends.get(target).copied() == Some(true));
-        // Before a barrier or fence, every access in flight completes (LLVM's
+        // Before a barrier, every access in flight completes (LLVM's
         // SIInsertWaitcnts waits for all counters before `s_barrier` on gfx6–gfx9, which do
         // not wait by themselves; docs/ir.md, "Barriers and fences").
         let wait_all =
