@@ -84,19 +84,6 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T
 /// The `.clif` files `paths` name: files as given (`-` is standard input), directories
 /// searched for `.clif` files, sorted.
 fn clif_sources(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths {
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else if path.extension().is_some_and(|e| e == "clif") {
-                out.push(path);
-            }
-        }
-        Ok(())
-    }
     let mut sources = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -107,11 +94,7 @@ fn clif_sources(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
             continue;
         }
         let mut files = Vec::new();
-        if path.is_dir() {
-            walk(path, &mut files)?;
-        } else {
-            files.push(path.clone());
-        }
+        crate::test::collect_clif_files(path, &mut files)?;
         for file in files {
             let name = file.display().to_string();
             let text = std::fs::read_to_string(&file).map_err(|e| format!("{name}: {e}"))?;

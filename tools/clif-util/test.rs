@@ -134,7 +134,7 @@ fn bless_from_env() -> bool {
 }
 
 /// Adds `path` if it is a file, or the `.clif` files under it (sorted) if it is a directory.
-fn collect_clif_files(path: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+pub fn collect_clif_files(path: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
     let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if !metadata.is_dir() {
         files.push(path.to_path_buf());
