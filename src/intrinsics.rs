@@ -298,6 +298,25 @@ impl Intrinsic {
         }
     }
 
+    /// The intrinsic a call to `func_ref` is, `None` for any other function, and an error
+    /// (the reason, for a `CompileError`) when it is declared with another signature than
+    /// [`Intrinsic::signature`].
+    pub fn of_call(func: &ir::Function, func_ref: FuncRef) -> Option<Result<Intrinsic, String>> {
+        let intrinsic = Intrinsic::from_func_ref(func, func_ref)?;
+        let sig = &func.dfg.signatures[func.dfg.ext_funcs[func_ref].signature];
+        let expected = intrinsic.signature();
+        Some(
+            if sig.params != expected.params || sig.returns != expected.returns {
+                Err(format!(
+                    "intrinsic `{}` must be declared with signature {expected}",
+                    intrinsic.name()
+                ))
+            } else {
+                Ok(intrinsic)
+            },
+        )
+    }
+
     /// The CLIF signature calls must use.
     pub fn signature(self) -> Signature {
         use types::{I8, I32, I64};

@@ -462,20 +462,19 @@ impl generated::Context for IsleContext<'_, '_> {
         let InstructionData::Call { func_ref, .. } = self.lower.dfg().insts[inst] else {
             unreachable!("matched a call");
         };
-        let Some(intrinsic) = Intrinsic::from_func_ref(self.lower.func, func_ref) else {
-            self.fail("calls to functions other than wavelift intrinsics are not supported yet");
-            return smallvec![];
+        let intrinsic = match Intrinsic::of_call(self.lower.func, func_ref) {
+            Some(Ok(intrinsic)) => intrinsic,
+            Some(Err(reason)) => {
+                self.fail(reason);
+                return smallvec![];
+            }
+            None => {
+                self.fail(
+                    "calls to functions other than wavelift intrinsics are not supported yet",
+                );
+                return smallvec![];
+            }
         };
-        let sig =
-            &self.lower.func.dfg.signatures[self.lower.func.dfg.ext_funcs[func_ref].signature];
-        let expected = intrinsic.signature();
-        if sig.params != expected.params || sig.returns != expected.returns {
-            self.fail(format!(
-                "intrinsic `{}` must be declared with signature {expected}",
-                intrinsic.name()
-            ));
-            return smallvec![];
-        }
         let args = self.lower.dfg().inst_args(inst).to_vec();
         match self.lower_intrinsic(intrinsic, &args) {
             Some(r) => smallvec![r],

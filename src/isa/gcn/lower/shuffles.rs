@@ -123,13 +123,8 @@ impl IsleContext<'_, '_> {
             InstructionData::Call { func_ref, .. } => (func_ref, dfg.inst_args(inst).to_vec()),
             _ => return None,
         };
-        let func = self.lower.func;
-        let intrinsic = Intrinsic::from_func_ref(func, func_ref)?;
-        let sig = &func.dfg.signatures[func.dfg.ext_funcs[func_ref].signature];
-        let expected = intrinsic.signature();
-        if sig.params != expected.params || sig.returns != expected.returns {
-            return None;
-        }
+        // A wrongly declared intrinsic is not folded: its own lowering reports it.
+        let intrinsic = Intrinsic::of_call(self.lower.func, func_ref)?.ok()?;
         let pattern = match intrinsic {
             Intrinsic::Shuffle(kind) => fixed(kind, self.const32(args[1])?, true)?,
             Intrinsic::QuadBroadcast => Fixed::Quad([(self.const32(args[1])? & 3) as u8; 4]),

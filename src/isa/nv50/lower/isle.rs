@@ -615,19 +615,19 @@ impl generated::Context for IsleContext<'_, '_> {
         let InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
             unreachable!("the rule matched a call");
         };
-        let Some(intrinsic) = Intrinsic::from_func_ref(func, func_ref) else {
-            self.fail("calls other than to intrinsics are not supported by the NV50 backend yet");
-            return InstOutput::new();
+        let intrinsic = match Intrinsic::of_call(func, func_ref) {
+            Some(Ok(intrinsic)) => intrinsic,
+            Some(Err(reason)) => {
+                self.fail(reason);
+                return InstOutput::new();
+            }
+            None => {
+                self.fail(
+                    "calls other than to intrinsics are not supported by the NV50 backend yet",
+                );
+                return InstOutput::new();
+            }
         };
-        let sig = &func.dfg.signatures[func.dfg.ext_funcs[func_ref].signature];
-        let expected = intrinsic.signature();
-        if sig.params != expected.params || sig.returns != expected.returns {
-            self.fail(format!(
-                "intrinsic `{}` must be declared with signature {expected}",
-                intrinsic.name()
-            ));
-            return InstOutput::new();
-        }
         let reg = match intrinsic {
             Intrinsic::WorkitemId(d) => {
                 let Some(tid) = self.backend.frame.tid.get() else {
