@@ -261,22 +261,15 @@ impl IsleContext<'_, '_> {
             self.fail(format!("`atomic_load` of type {ty} is not supported"));
             return smallvec![];
         };
-        let (op, rsrc) = self.global_memory(op);
-        let Some(address) = self.address(op, addr, 0) else {
-            return smallvec![];
-        };
-        let dst = self.vreg(VGPR, class);
-        self.release();
-        self.emit(Inst::Load {
-            op,
-            dst,
-            addr: address.vaddr,
-            offset: address.offset,
-            sbase: address.saddr.or(rsrc),
-            glc: true,
+        let loaded = self.global_load(op, addr, 0, true, |this| {
+            let dst = this.vreg(VGPR, class);
+            this.release();
+            dst
         });
-        self.acquire();
-        smallvec![dst]
+        if loaded.is_some() {
+            self.acquire();
+        }
+        loaded.into_iter().collect()
     }
 
     /// `atomic_store`: a plain store after every earlier access has completed (stores
@@ -293,18 +286,10 @@ impl IsleContext<'_, '_> {
                 return smallvec![];
             }
         };
-        let (op, rsrc) = self.global_memory(op);
-        let Some(address) = self.address(op, addr, 0) else {
-            return smallvec![];
-        };
-        let data = self.data_vgpr(value);
-        self.release();
-        self.emit(Inst::Store {
-            op,
-            addr: address.vaddr,
-            offset: address.offset,
-            data,
-            sbase: address.saddr.or(rsrc),
+        self.global_store(op, addr, 0, |this| {
+            let data = this.data_vgpr(value);
+            this.release();
+            data
         });
         smallvec![]
     }

@@ -163,20 +163,57 @@ impl IsleContext<'_, '_> {
             self.fail(format!("`{opcode}` of type {ty} is not supported"));
             return smallvec![];
         };
-        let (op, rsrc) = self.global_memory(op);
-        let Some(address) = self.address(op, addr, offset) else {
-            return smallvec![];
-        };
-        let dst = self.vreg(VGPR, class);
+        let loaded = self.global_load(op, addr, offset, false, |this| this.vreg(VGPR, class));
+        loaded.into_iter().collect()
+    }
+
+    /// The global load `flat` (named by its FLAT opcode) of `addr + offset`, in the
+    /// generation's encoding and addressing, into the register `dst` makes once the address
+    /// is computed (an atomic load also asks for its waits there); `glc` reads past the
+    /// wave's L1. `None` when the addressing failed, which `address` has reported.
+    pub(super) fn global_load(
+        &mut self,
+        flat: Op,
+        addr: Value,
+        offset: i32,
+        glc: bool,
+        dst: impl FnOnce(&mut Self) -> Reg,
+    ) -> Option<Reg> {
+        let (op, rsrc) = self.global_memory(flat);
+        let address = self.address(op, addr, offset)?;
+        let dst = dst(self);
         self.emit(Inst::Load {
             op,
             dst,
             addr: address.vaddr,
             offset: address.offset,
             sbase: address.saddr.or(rsrc),
-            glc: false,
+            glc,
         });
-        smallvec![dst]
+        Some(dst)
+    }
+
+    /// The global store `flat` at `addr + offset` of the VGPR tuple `data` makes once the
+    /// address is computed, as [`Self::global_load`].
+    pub(super) fn global_store(
+        &mut self,
+        flat: Op,
+        addr: Value,
+        offset: i32,
+        data: impl FnOnce(&mut Self) -> Reg,
+    ) {
+        let (op, rsrc) = self.global_memory(flat);
+        let Some(address) = self.address(op, addr, offset) else {
+            return;
+        };
+        let data = data(self);
+        self.emit(Inst::Store {
+            op,
+            addr: address.vaddr,
+            offset: address.offset,
+            data,
+            sbase: address.saddr.or(rsrc),
+        });
     }
 
     pub(super) fn store(
@@ -210,18 +247,9 @@ impl IsleContext<'_, '_> {
                 return smallvec![];
             }
         };
-        let (op, rsrc) = self.global_memory(op);
-        let Some(address) = self.address(op, addr, offset) else {
-            return smallvec![];
-        };
-        let data = self.value_reg(value);
-        let data = self.vgpr_copy(data);
-        self.emit(Inst::Store {
-            op,
-            addr: address.vaddr,
-            offset: address.offset,
-            data,
-            sbase: address.saddr.or(rsrc),
+        self.global_store(op, addr, offset, |this| {
+            let data = this.value_reg(value);
+            this.vgpr_copy(data)
         });
         smallvec![]
     }
@@ -243,17 +271,7 @@ impl IsleContext<'_, '_> {
         if self.lower.dfg().value_type(addr) == types::I32 {
             self.workgroup_pair_load(dst, addr, offset);
         } else {
-            let (op, rsrc) = self.global_memory(flat);
-            if let Some(address) = self.address(op, addr, offset) {
-                self.emit(Inst::Load {
-                    op,
-                    dst,
-                    addr: address.vaddr,
-                    offset: address.offset,
-                    sbase: address.saddr.or(rsrc),
-                    glc: false,
-                });
-            }
+            self.global_load(flat, addr, offset, false, |_| dst);
         }
         let pairs = match members.len() {
             2 => vec![dst],
@@ -303,18 +321,7 @@ impl IsleContext<'_, '_> {
             dst: tuple,
             parts: data.into(),
         });
-        let data = tuple;
-        let (op, rsrc) = self.global_memory(flat);
-        let Some(address) = self.address(op, addr, offset) else {
-            return;
-        };
-        self.emit(Inst::Store {
-            op,
-            addr: address.vaddr,
-            offset: address.offset,
-            data,
-            sbase: address.saddr.or(rsrc),
-        });
+        self.global_store(flat, addr, offset, |_| tuple);
     }
 
     pub(super) fn load_op(&mut self, opcode: Opcode, ty: ir::Type) -> Option<(Op, RegClass)> {
