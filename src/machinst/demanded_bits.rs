@@ -20,6 +20,11 @@ use crate::analysis::bounds;
 use crate::ir::{self, InstructionData, Opcode, Value};
 use cranelift_codegen::dominator_tree::DominatorTree;
 use cranelift_codegen::entity::SecondaryMap;
+use smallvec::{SmallVec, smallvec};
+
+/// What an instruction reads of each operand: at most three operands but for calls,
+/// branches and stores of many values (no allocation for the common case).
+type Demands = SmallVec<[(Value, u64); 3]>;
 use cranelift_codegen::flowgraph::ControlFlowGraph;
 use cranelift_codegen::ir::{Type, ValueDef};
 
@@ -146,7 +151,7 @@ fn same_on(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Option<Value> {
 
 /// The bits of each operand of `inst` that give the bits `wanted` of its results (all of
 /// them where the instruction is not one this pass knows).
-fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Vec<(Value, u64)> {
+fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Demands {
     let dfg = &func.dfg;
     let data = &dfg.insts[inst];
     let whole = |v: Value| (v, all_of(dfg.value_type(v)));
@@ -170,7 +175,7 @@ fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Vec<(Val
                 Opcode::Istore32 => 0xffff_ffff,
                 _ => all_of(dfg.value_type(args[0])),
             };
-            vec![(args[0], stored), whole(args[1])]
+            smallvec![(args[0], stored), whole(args[1])]
         }
         InstructionData::Binary { opcode, args } => match opcode {
             Opcode::Iadd | Opcode::Isub | Opcode::Imul => {
@@ -180,8 +185,8 @@ fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Vec<(Val
                 args.iter().map(|&v| (v, wanted)).collect()
             }
             Opcode::Ishl => match shift(args[1]) {
-                Some(k) => vec![(args[0], wanted >> k), whole(args[1])],
-                None => vec![(args[0], and_below(wanted)), whole(args[1])],
+                Some(k) => smallvec![(args[0], wanted >> k), whole(args[1])],
+                None => smallvec![(args[0], and_below(wanted)), whole(args[1])],
             },
             Opcode::Ushr | Opcode::Sshr => match shift(args[1]) {
                 Some(k) => {
@@ -190,7 +195,7 @@ fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Vec<(Val
                     if opcode == Opcode::Sshr && wanted & !(mask >> k) != 0 {
                         bits |= mask ^ (mask >> 1);
                     }
-                    vec![(args[0], bits), whole(args[1])]
+                    smallvec![(args[0], bits), whole(args[1])]
                 }
                 None => all_whole(),
             },
@@ -199,16 +204,16 @@ fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Vec<(Val
         InstructionData::Unary { opcode, arg } => {
             let narrow = all_of(dfg.value_type(arg));
             match opcode {
-                Opcode::Ineg => vec![(arg, and_below(wanted))],
-                Opcode::Bnot | Opcode::Ireduce => vec![(arg, wanted)],
-                Opcode::Uextend => vec![(arg, wanted & narrow)],
+                Opcode::Ineg => smallvec![(arg, and_below(wanted))],
+                Opcode::Bnot | Opcode::Ireduce => smallvec![(arg, wanted)],
+                Opcode::Uextend => smallvec![(arg, wanted & narrow)],
                 Opcode::Sextend => {
                     let sign = if wanted & !narrow != 0 {
                         narrow ^ (narrow >> 1)
                     } else {
                         0
                     };
-                    vec![(arg, wanted & narrow | sign)]
+                    smallvec![(arg, wanted & narrow | sign)]
                 }
                 _ => all_whole(),
             }
@@ -222,7 +227,7 @@ fn operand_demands(func: &ir::Function, inst: ir::Inst, wanted: u64) -> Vec<(Val
             } else {
                 wanted
             };
-            vec![(args[0], condition), (args[1], wanted), (args[2], wanted)]
+            smallvec![(args[0], condition), (args[1], wanted), (args[2], wanted)]
         }
         _ => all_whole(),
     }
