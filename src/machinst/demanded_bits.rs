@@ -22,11 +22,12 @@ use cranelift_codegen::dominator_tree::DominatorTree;
 use cranelift_codegen::entity::SecondaryMap;
 use smallvec::{SmallVec, smallvec};
 
+use cranelift_codegen::flowgraph::ControlFlowGraph;
+use cranelift_codegen::ir::{Type, ValueDef};
+
 /// What an instruction reads of each operand: at most three operands but for calls,
 /// branches and stores of many values (no allocation for the common case).
 type Demands = SmallVec<[(Value, u64); 3]>;
-use cranelift_codegen::flowgraph::ControlFlowGraph;
-use cranelift_codegen::ir::{Type, ValueDef};
 
 /// Whether the pass follows the bits of values of type `ty`: scalar integers of up to 64
 /// bits (`Type::is_int` is false for vectors).
