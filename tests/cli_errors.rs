@@ -532,3 +532,23 @@ fn reduce_shrinks_a_failing_function() {
     let stderr = expect_error(&["reduce", path_str(&good)]);
     assert!(stderr.contains("no function fails"), "{stderr}");
 }
+
+/// `clif-util objdump` of a file that is no code object, or a truncated one, is an error.
+#[test]
+fn objdump_refuses_what_is_no_code_object() {
+    let text = scratch_file("not_elf.o", "not an object\n");
+    assert!(expect_error(&["objdump", path_str(&text)]).contains("not ELF64"));
+    let funcs = cranelift_reader::parse_functions(
+        "function %k(i64) system_v {\nblock0(v0: i64):\n    return\n}\n",
+    )
+    .unwrap();
+    let object =
+        wavelift::compile_module(&funcs, &wavelift::Target::parse("gfx803").unwrap()).unwrap();
+    for cut in [16, 64, object.len() / 2, object.len() - 1] {
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_errors/truncated.o");
+        std::fs::write(&path, &object[..cut]).unwrap();
+        let output = clif_util(&["objdump", path_str(&path)]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "cut at {cut}: {stderr}");
+    }
+}

@@ -67,8 +67,9 @@ pub fn dump(bytes: &[u8]) -> Result<String, String> {
             let name = s.name().ok()?.strip_suffix(".kd")?.to_string();
             let section = file.section_by_index(s.section_index()?).ok()?;
             let data = section.data().ok()?;
-            let at = (s.address() - section.address()) as usize;
-            Some((name, data.get(at..at + descriptor::SIZE)?.try_into().ok()?))
+            let at = s.address().checked_sub(section.address())? as usize;
+            let end = at.checked_add(descriptor::SIZE)?;
+            Some((name, data.get(at..end)?.try_into().ok()?))
         })
         .collect();
     for (name, kd) in &descriptors {
@@ -101,11 +102,12 @@ pub fn dump(bytes: &[u8]) -> Result<String, String> {
         _ => return Err(format!("{processor} is not a GCN processor")),
     };
     for (name, address, size) in functions {
-        let start = (address - text.address()) as usize;
-        let end = start + size as usize;
-        let body = code
-            .get(start..end)
-            .ok_or_else(|| format!("{name} lies outside .text"))?;
+        let outside = || format!("{name} lies outside .text");
+        let start = address.checked_sub(text.address()).ok_or_else(outside)? as usize;
+        let body = start
+            .checked_add(size as usize)
+            .and_then(|end| code.get(start..end))
+            .ok_or_else(outside)?;
         let kind = if descriptors.iter().any(|(k, _)| *k == name) {
             "kernel"
         } else {
