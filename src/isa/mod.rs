@@ -5,6 +5,7 @@
 pub mod gcn;
 pub mod nv50;
 
+use crate::machinst::expand_atomics::Native;
 use crate::machinst::type_gate::TypeCheck;
 use crate::{Arch, CompileError, CompiledCode, DisasmLine, Target, ir};
 
@@ -13,6 +14,10 @@ pub trait Backend {
     /// The type gate `machinst::prepare` applies before the function is optimised: which
     /// CLIF types the target compiles.
     fn type_check(&self) -> TypeCheck;
+
+    /// The atomics the target has instructions for; `machinst::prepare` expands the
+    /// others into compare-and-swap loops (`machinst::expand_atomics`).
+    fn atomics(&self) -> Native;
 
     /// Compiles a function `machinst::prepare` has checked and optimised.
     fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError>;

@@ -5,6 +5,7 @@
 pub mod dce;
 pub mod demanded_bits;
 pub mod divergence;
+pub mod expand_atomics;
 pub mod isle;
 pub mod lower;
 pub mod recolor;
@@ -135,6 +136,7 @@ pub trait MachInst: Clone + fmt::Debug {
 pub fn prepare(
     func: &ir::Function,
     check: type_gate::TypeCheck,
+    atomics: expand_atomics::Native,
     mid_end: bool,
 ) -> Result<ir::Function, CompileError> {
     let mut builder = settings::builder();
@@ -150,6 +152,7 @@ pub fn prepare(
         ));
     }
     type_gate::run(func, check)?;
+    expand_atomics::run(&mut ctx.func, atomics);
     ctx.compute_cfg();
     ctx.compute_domtree();
     // The egraph pass elaborates the reachable blocks only and leaves the values that

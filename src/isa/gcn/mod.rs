@@ -28,6 +28,7 @@ use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
+use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
 use crate::machinst::type_gate::TypeCheck;
@@ -48,6 +49,15 @@ pub struct GcnBackend {
 impl Backend for GcnBackend {
     fn type_check(&self) -> TypeCheck {
         check_type
+    }
+
+    /// Every read-modify-write but `nand` and compare-and-swap on i32 and i64, in global
+    /// and workgroup memory (`lower/atomics.rs`).
+    fn atomics(&self) -> Native {
+        Native {
+            rmw: |op, ty| op != ir::AtomicRmwOp::Nand && matches!(ty.bytes(), 4 | 8),
+            cas: |ty| matches!(ty.bytes(), 4 | 8),
+        }
     }
 
     fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError> {

@@ -68,6 +68,7 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::ValuDpp { .. }
         | Inst::Ds { .. }
         | Inst::DsWrite { .. }
+        | Inst::DsAtomic { .. }
         | Inst::Waitcnt { .. }
         | Inst::Undef { .. } => true,
         // Every wave of the work-group must reach the barrier, and M0 must hold the bound
@@ -151,6 +152,7 @@ fn is_memory(inst: &Inst) -> bool {
             | Inst::SLoad { .. }
             | Inst::Ds { .. }
             | Inst::DsWrite { .. }
+            | Inst::DsAtomic { .. }
     )
 }
 

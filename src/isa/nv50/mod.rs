@@ -23,6 +23,7 @@ pub mod uniform_values;
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::ir;
+use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
 use crate::machinst::type_gate::TypeCheck;
@@ -40,6 +41,11 @@ pub struct Nv50Backend {
 }
 
 impl Backend for Nv50Backend {
+    /// NV50 lowers no atomic yet and refuses each by name.
+    fn atomics(&self) -> Native {
+        Native::ALL
+    }
+
     fn type_check(&self) -> TypeCheck {
         if self.variant.has_f64() {
             check_type_f64

@@ -868,7 +868,7 @@ impl Wave {
         let missing = |what: &str| Violation::Other(format!("missing {what}"));
         if matches!(
             d.info.form,
-            Form::DsRead | Form::DsRead2 | Form::DsWrite | Form::DsWrite2
+            Form::DsRead | Form::DsRead2 | Form::DsWrite | Form::DsWrite2 | Form::DsAtomic
         ) {
             return self.lds_memory(d, index, pc, generation, env);
         }
@@ -925,7 +925,12 @@ impl Wave {
         };
         let by = lds::Accessor { wave: env.wave, pc };
         let exec = self.exec();
-        let values = lds::access(
+        let access = if info.form == Form::DsAtomic {
+            lds::atomic
+        } else {
+            lds::access
+        };
+        let values = access(
             env.lds,
             inst.op,
             inst.imm as u16,

@@ -77,6 +77,15 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             op(inst.src[1], info.src[1]),
             op(inst.src[2], info.src[2]),
         ]),
+        Form::DsAtomic => {
+            if info.dst != 0 {
+                args.push(op(inst.dst, info.dst));
+            }
+            args.extend([op(inst.src[0], 1), op(inst.src[1], info.src[1])]);
+            if info.src[2] != 0 {
+                args.push(op(inst.src[2], info.src[2]));
+            }
+        }
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {
@@ -132,6 +141,7 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             | Form::DsPermute
             | Form::DsRead
             | Form::DsWrite
+            | Form::DsAtomic
     ) && inst.imm != 0
     {
         let _ = write!(s, " offset:{}", inst.imm);

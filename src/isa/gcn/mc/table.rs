@@ -122,6 +122,10 @@ pub enum Form {
     /// `vaddr, vdata0, vdata1` (McInst `src` = [vaddr, vdata0, vdata1]) with the offsets
     /// of [`Form::DsRead2`] (`ds_write2_b32`).
     DsWrite2,
+    /// A workgroup-memory atomic, `[vdst,] vaddr, vdata0[, vdata1]` (McInst `src` = [vaddr,
+    /// vdata0, vdata1]) with the 16-bit byte offset in `imm`: `vdst`, the old value, exactly
+    /// in the `_rtn_` forms; `ds_cmpst_*` compares with `vdata0` and writes `vdata1`.
+    DsAtomic,
 }
 
 /// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n); the others
@@ -716,4 +720,46 @@ table! {
     DsReadU16            "ds_read_u16"          Ds    DsRead           [60 60 60 60]      [- - - -]          1 0 [1 0 0] 0;
     DsReadB64            "ds_read_b64"          Ds    DsRead           [118 118 118 118]  [- - - -]          2 0 [1 0 0] 0;
     DsReadB128           "ds_read_b128"         Ds    DsRead           [- 255 255 255]    [- - - -]          4 0 [1 0 0] 0;
+    DsAddU32             "ds_add_u32"           Ds    DsAtomic         [0 0 0 0]          [- - - -]          0 0 [1 1 0] 0;
+    DsAddRtnU32          "ds_add_rtn_u32"       Ds    DsAtomic         [32 32 32 32]      [- - - -]          1 0 [1 1 0] 0;
+    DsSubU32             "ds_sub_u32"           Ds    DsAtomic         [1 1 1 1]          [- - - -]          0 0 [1 1 0] 0;
+    DsSubRtnU32          "ds_sub_rtn_u32"       Ds    DsAtomic         [33 33 33 33]      [- - - -]          1 0 [1 1 0] 0;
+    DsMinI32             "ds_min_i32"           Ds    DsAtomic         [5 5 5 5]          [- - - -]          0 0 [1 1 0] 0;
+    DsMinRtnI32          "ds_min_rtn_i32"       Ds    DsAtomic         [37 37 37 37]      [- - - -]          1 0 [1 1 0] 0;
+    DsMaxI32             "ds_max_i32"           Ds    DsAtomic         [6 6 6 6]          [- - - -]          0 0 [1 1 0] 0;
+    DsMaxRtnI32          "ds_max_rtn_i32"       Ds    DsAtomic         [38 38 38 38]      [- - - -]          1 0 [1 1 0] 0;
+    DsMinU32             "ds_min_u32"           Ds    DsAtomic         [7 7 7 7]          [- - - -]          0 0 [1 1 0] 0;
+    DsMinRtnU32          "ds_min_rtn_u32"       Ds    DsAtomic         [39 39 39 39]      [- - - -]          1 0 [1 1 0] 0;
+    DsMaxU32             "ds_max_u32"           Ds    DsAtomic         [8 8 8 8]          [- - - -]          0 0 [1 1 0] 0;
+    DsMaxRtnU32          "ds_max_rtn_u32"       Ds    DsAtomic         [40 40 40 40]      [- - - -]          1 0 [1 1 0] 0;
+    DsAndB32             "ds_and_b32"           Ds    DsAtomic         [9 9 9 9]          [- - - -]          0 0 [1 1 0] 0;
+    DsAndRtnB32          "ds_and_rtn_b32"       Ds    DsAtomic         [41 41 41 41]      [- - - -]          1 0 [1 1 0] 0;
+    DsOrB32              "ds_or_b32"            Ds    DsAtomic         [10 10 10 10]      [- - - -]          0 0 [1 1 0] 0;
+    DsOrRtnB32           "ds_or_rtn_b32"        Ds    DsAtomic         [42 42 42 42]      [- - - -]          1 0 [1 1 0] 0;
+    DsXorB32             "ds_xor_b32"           Ds    DsAtomic         [11 11 11 11]      [- - - -]          0 0 [1 1 0] 0;
+    DsXorRtnB32          "ds_xor_rtn_b32"       Ds    DsAtomic         [43 43 43 43]      [- - - -]          1 0 [1 1 0] 0;
+    DsWrxchgRtnB32       "ds_wrxchg_rtn_b32"    Ds    DsAtomic         [45 45 45 45]      [- - - -]          1 0 [1 1 0] 0;
+    DsCmpstB32           "ds_cmpst_b32"         Ds    DsAtomic         [16 16 16 16]      [- - - -]          0 0 [1 1 1] 0;
+    DsCmpstRtnB32        "ds_cmpst_rtn_b32"     Ds    DsAtomic         [48 48 48 48]      [- - - -]          1 0 [1 1 1] 0;
+    DsAddU64             "ds_add_u64"           Ds    DsAtomic         [64 64 64 64]      [- - - -]          0 0 [1 2 0] 0;
+    DsAddRtnU64          "ds_add_rtn_u64"       Ds    DsAtomic         [96 96 96 96]      [- - - -]          2 0 [1 2 0] 0;
+    DsSubU64             "ds_sub_u64"           Ds    DsAtomic         [65 65 65 65]      [- - - -]          0 0 [1 2 0] 0;
+    DsSubRtnU64          "ds_sub_rtn_u64"       Ds    DsAtomic         [97 97 97 97]      [- - - -]          2 0 [1 2 0] 0;
+    DsMinI64             "ds_min_i64"           Ds    DsAtomic         [69 69 69 69]      [- - - -]          0 0 [1 2 0] 0;
+    DsMinRtnI64          "ds_min_rtn_i64"       Ds    DsAtomic         [101 101 101 101]  [- - - -]          2 0 [1 2 0] 0;
+    DsMaxI64             "ds_max_i64"           Ds    DsAtomic         [70 70 70 70]      [- - - -]          0 0 [1 2 0] 0;
+    DsMaxRtnI64          "ds_max_rtn_i64"       Ds    DsAtomic         [102 102 102 102]  [- - - -]          2 0 [1 2 0] 0;
+    DsMinU64             "ds_min_u64"           Ds    DsAtomic         [71 71 71 71]      [- - - -]          0 0 [1 2 0] 0;
+    DsMinRtnU64          "ds_min_rtn_u64"       Ds    DsAtomic         [103 103 103 103]  [- - - -]          2 0 [1 2 0] 0;
+    DsMaxU64             "ds_max_u64"           Ds    DsAtomic         [72 72 72 72]      [- - - -]          0 0 [1 2 0] 0;
+    DsMaxRtnU64          "ds_max_rtn_u64"       Ds    DsAtomic         [104 104 104 104]  [- - - -]          2 0 [1 2 0] 0;
+    DsAndB64             "ds_and_b64"           Ds    DsAtomic         [73 73 73 73]      [- - - -]          0 0 [1 2 0] 0;
+    DsAndRtnB64          "ds_and_rtn_b64"       Ds    DsAtomic         [105 105 105 105]  [- - - -]          2 0 [1 2 0] 0;
+    DsOrB64              "ds_or_b64"            Ds    DsAtomic         [74 74 74 74]      [- - - -]          0 0 [1 2 0] 0;
+    DsOrRtnB64           "ds_or_rtn_b64"        Ds    DsAtomic         [106 106 106 106]  [- - - -]          2 0 [1 2 0] 0;
+    DsXorB64             "ds_xor_b64"           Ds    DsAtomic         [75 75 75 75]      [- - - -]          0 0 [1 2 0] 0;
+    DsXorRtnB64          "ds_xor_rtn_b64"       Ds    DsAtomic         [107 107 107 107]  [- - - -]          2 0 [1 2 0] 0;
+    DsWrxchgRtnB64       "ds_wrxchg_rtn_b64"    Ds    DsAtomic         [109 109 109 109]  [- - - -]          2 0 [1 2 0] 0;
+    DsCmpstB64           "ds_cmpst_b64"         Ds    DsAtomic         [80 80 80 80]      [- - - -]          0 0 [1 2 2] 0;
+    DsCmpstRtnB64        "ds_cmpst_rtn_b64"     Ds    DsAtomic         [112 112 112 112]  [- - - -]          2 0 [1 2 2] 0;
 }
