@@ -395,10 +395,14 @@ pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
     while offset < code.len() {
         match mc::decode(&code[offset..], generation) {
             Ok((inst, len)) => {
+                // SOPP branches count dwords from the next instruction.
+                let target = (inst.op.info().form == mc::Form::SoppBranch)
+                    .then(|| (offset as i64 + 4 + 4 * inst.imm as i16 as i64) as usize);
                 lines.push(DisasmLine {
                     offset,
                     bytes: code[offset..offset + len].to_vec(),
                     text: mc::print(&inst, generation),
+                    target,
                 });
                 offset += len;
             }
@@ -410,6 +414,7 @@ pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
                     offset,
                     bytes: code[offset..offset + len].to_vec(),
                     text: format!("<undecodable: {e}>"),
+                    target: None,
                 });
                 offset += len;
             }

@@ -228,10 +228,15 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
         match mc::decode_one(&words[offset / 4..], variant) {
             Ok((inst, n)) => {
                 let len = 4 * n;
+                let target = inst.src.iter().find_map(|s| match s {
+                    Some(mc::Operand::Target(address)) => Some(*address as usize),
+                    _ => None,
+                });
                 lines.push(DisasmLine {
                     offset,
                     bytes: code[offset..(offset + len).min(code.len())].to_vec(),
                     text: mc::print(&inst),
+                    target,
                 });
                 offset += len;
             }
@@ -240,6 +245,7 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
                     offset,
                     bytes: code[offset..].to_vec(),
                     text: format!("<undecodable: {e}>"),
+                    target: None,
                 });
                 break;
             }
