@@ -293,7 +293,7 @@ pub fn compile_function(
 ) -> Result<CompiledCode, CompileError> {
     let backend = isa::backend(target.arch);
     let mid_end = target.opt_level == OptLevel::Speed;
-    let func = machinst::prepare(func, backend.type_check(), backend.atomics(), mid_end)?;
+    let func = machinst::prepare(func, backend.facts(), mid_end)?;
     backend.compile(&func)
 }
 

@@ -5,19 +5,16 @@
 pub mod gcn;
 pub mod nv50;
 
-use crate::machinst::expand_atomics::Native;
-use crate::machinst::type_gate::TypeCheck;
+use crate::machinst::TargetFacts;
 use crate::{Arch, CompileError, CompiledCode, DisasmLine, Target, ir};
 
 /// A target's backend, for one [`Arch`] (a GCN generation, say).
 pub trait Backend {
-    /// The type gate `machinst::prepare` applies before the function is optimised: which
-    /// CLIF types the target compiles.
-    fn type_check(&self) -> TypeCheck;
-
-    /// The atomics the target has instructions for; `machinst::prepare` expands the
-    /// others into compare-and-swap loops (`machinst::expand_atomics`).
-    fn atomics(&self) -> Native;
+    /// What `machinst::prepare` applies before the function is optimised: which CLIF types
+    /// the target compiles, which atomics it has instructions for (the others become
+    /// compare-and-swap loops, `machinst::expand_atomics`), and the workgroup base when it
+    /// is a constant.
+    fn facts(&self) -> TargetFacts;
 
     /// Compiles a function `machinst::prepare` has checked and optimised.
     fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError>;

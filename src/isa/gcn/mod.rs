@@ -31,8 +31,7 @@ use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearize
 use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated};
-use crate::machinst::type_gate::TypeCheck;
-use crate::machinst::{MachInst, Reg, VCode};
+use crate::machinst::{MachInst, Reg, TargetFacts, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::Frame;
 use inst::Inst;
@@ -47,16 +46,16 @@ pub struct GcnBackend {
 }
 
 impl Backend for GcnBackend {
-    fn type_check(&self) -> TypeCheck {
-        check_type
-    }
-
     /// Every read-modify-write but `nand` and compare-and-swap on i32 and i64, in global
-    /// and workgroup memory (`lower/atomics.rs`).
-    fn atomics(&self) -> Native {
-        Native {
-            rmw: |op, ty| op != ir::AtomicRmwOp::Nand && matches!(ty.bytes(), 4 | 8),
-            cas: |ty| matches!(ty.bytes(), 4 | 8),
+    /// and workgroup memory (`lower/atomics.rs`); the workgroup segment at LDS address 0.
+    fn facts(&self) -> TargetFacts {
+        TargetFacts {
+            types: check_type,
+            atomics: Native {
+                rmw: |op, ty| op != ir::AtomicRmwOp::Nand && matches!(ty.bytes(), 4 | 8),
+                cas: |ty| matches!(ty.bytes(), 4 | 8),
+            },
+            workgroup_base: Some(0),
         }
     }
 

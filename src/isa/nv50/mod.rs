@@ -26,8 +26,7 @@ use crate::ir;
 use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
-use crate::machinst::type_gate::TypeCheck;
-use crate::machinst::{MachInst, dce};
+use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT};
 use inst::Inst;
@@ -41,16 +40,16 @@ pub struct Nv50Backend {
 }
 
 impl Backend for Nv50Backend {
-    /// NV50 lowers no atomic yet and refuses each by name.
-    fn atomics(&self) -> Native {
-        Native::ALL
-    }
-
-    fn type_check(&self) -> TypeCheck {
-        if self.variant.has_f64() {
-            check_type_f64
-        } else {
-            check_type
+    /// NV50 lowers no atomic and no workgroup memory yet and refuses each by name.
+    fn facts(&self) -> TargetFacts {
+        TargetFacts {
+            types: if self.variant.has_f64() {
+                check_type_f64
+            } else {
+                check_type
+            },
+            atomics: Native::ALL,
+            workgroup_base: None,
         }
     }
 

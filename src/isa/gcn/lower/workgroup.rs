@@ -207,6 +207,11 @@ impl IsleContext<'_, '_> {
             if self.is_workgroup_base(value) {
                 return (None, c);
             }
+            // The base itself, folded to LDS address 0 before the mid-end
+            // (`intrinsics::fold_workgroup_base`), plus constants.
+            if let Some(k) = self.const32(value) {
+                return (None, c + k as i32 as i64);
+            }
             let Some(inst) = self.def_inst_of(value) else {
                 break;
             };
