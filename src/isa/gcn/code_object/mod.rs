@@ -4,6 +4,9 @@
 
 pub mod descriptor;
 pub mod metadata;
+// Reading code objects serves `clif-util objdump`, the simulator and tests.
+#[cfg(feature = "test-support")]
+pub mod read;
 
 use super::GcnInfo;
 use crate::isa::{ObjectFunction, kernel_param_layout};
