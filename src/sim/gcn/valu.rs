@@ -317,7 +317,8 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VSubrevF32 => Out::f32(float::subrev(f(0), f(1))),
         VMulF32 => Out::f32(float::mul(f(0), f(1))),
         VFmaF32 => Out::f32(float::fma(f(0), f(1), f(2))),
-        VMadF32 => Out::f32(float::mad_ftz(f(0), f(1), f(2))),
+        // K is the literal source of madmk/madak, so both are S0 * S1 + S2 in source order.
+        VMadF32 | VMadmkF32 | VMadakF32 => Out::f32(float::mad_ftz(f(0), f(1), f(2))),
         VMacF32 => Out::f32(float::mad_ftz(
             f(0),
             f(1),

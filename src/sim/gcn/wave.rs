@@ -514,6 +514,8 @@ impl Wave {
             SLshrB64 => Some(nz64(a >> (b32 & 63), &mut scc)),
             SAshrI64 => Some(nz64(((a as i64) >> (b32 & 63)) as u64, &mut scc)),
             SMulI32 => Some(a32.wrapping_mul(b32) as u64),
+            SMulHiU32 => Some((a32 as u64 * b32 as u64) >> 32),
+            SMulHiI32 => Some(((a32 as i32 as i64 * b32 as i32 as i64) >> 32) as u32 as u64),
             // Offset in S1[4:0] (64-bit: [5:0]), width in S1[22:16].
             SBfeU32 | SBfeI32 => {
                 let r = bfe(
@@ -599,8 +601,28 @@ impl Wave {
                     Some((old as i32).wrapping_mul(inst.imm) as u32 as u64)
                 }
             }
-            SCmpkEqU32 => {
-                scc = a32 == inst.imm as u16 as u32;
+            SCmpkEqI32 | SCmpkLgI32 | SCmpkGtI32 | SCmpkGeI32 | SCmpkLtI32 | SCmpkLeI32 => {
+                let (a, k) = (a32 as i32, inst.imm);
+                scc = match inst.op {
+                    SCmpkEqI32 => a == k,
+                    SCmpkLgI32 => a != k,
+                    SCmpkGtI32 => a > k,
+                    SCmpkGeI32 => a >= k,
+                    SCmpkLtI32 => a < k,
+                    _ => a <= k,
+                };
+                None
+            }
+            SCmpkEqU32 | SCmpkLgU32 | SCmpkGtU32 | SCmpkGeU32 | SCmpkLtU32 | SCmpkLeU32 => {
+                let k = inst.imm as u16 as u32;
+                scc = match inst.op {
+                    SCmpkEqU32 => a32 == k,
+                    SCmpkLgU32 => a32 != k,
+                    SCmpkGtU32 => a32 > k,
+                    SCmpkGeU32 => a32 >= k,
+                    SCmpkLtU32 => a32 < k,
+                    _ => a32 <= k,
+                };
                 None
             }
             SGetregB32 => {
