@@ -492,3 +492,63 @@ fn reduce_in_lds_with_barriers() {
         assert_eq!(words(&memory, sums, 4), expected, "{cpu}: sums");
     }
 }
+
+#[test]
+fn lanes_cross_lane_reads_float_selects_and_sdwa() {
+    if !have_llc() {
+        return;
+    }
+    let special = [0.0f32, -0.0, 1.5, -2.0, f32::NAN, f32::INFINITY, 1.0e-40];
+    let mut rng = Rng(8);
+    let mut operand = |i: u32| {
+        let r = rng.next();
+        match i % 3 {
+            0 => special[(r % special.len() as u64) as usize].to_bits(),
+            _ => (r as u32 % 2000) as f32 as u32 ^ (r as u32 & 0x8000_0000),
+        }
+    };
+    let a: Vec<u32> = (0..N).map(&mut operand).collect();
+    let b: Vec<u32> = (0..N).map(&mut operand).collect();
+    for cpu in CPUS {
+        let object = compile("lanes", cpu);
+        let mut memory = Memory::new();
+        let pa = memory.alloc(&bytes_of(&a, u32::to_le_bytes));
+        let pb = memory.alloc(&bytes_of(&b, u32::to_le_bytes));
+        let out = memory.alloc(&bytes_of(&vec![SENTINEL; 4 * N as usize], u32::to_le_bytes));
+        let args = Args::default().ptr(pa).ptr(pb).ptr(out).u32(N);
+        run(&object, "lanes", &dispatch_1d(args), &mut memory);
+        let actual = words(&memory, out, 4 * N as usize);
+        let select = |i: usize| {
+            let (x, y) = (f32::from_bits(a[i]), f32::from_bits(b[i]));
+            let hi = if x > y { x } else { y };
+            let lo = if x < y { x } else { y };
+            (hi.to_bits(), lo.to_bits())
+        };
+        let v = |i: usize| {
+            let (hi, lo) = select(i);
+            hi ^ lo.wrapping_mul(3)
+        };
+        for (k, what) in ["max", "min", "lanes", "sdwa"].iter().enumerate() {
+            let column: Vec<u32> = actual.iter().skip(k).step_by(4).copied().collect();
+            expect_1d(&format!("{cpu}: {what}"), &column, SENTINEL, |i| {
+                // Waves of 64 consecutive work-items (work-groups of 64).
+                let wave = i / 64 * 64;
+                let swapped = v(i ^ 1);
+                match k {
+                    0 => select(i).0,
+                    1 => select(i).1,
+                    2 => v(wave)
+                        .wrapping_add(v(wave + 5).wrapping_mul(5))
+                        .wrapping_add(swapped),
+                    _ => {
+                        let hx = (v(i) >> 16) as u16;
+                        let gx = (swapped >> 8) as u16;
+                        let m = u32::from(hx.wrapping_add(gx))
+                            | u32::from(((v(i) >> 8).wrapping_add(swapped >> 24)) as u8) << 16;
+                        m ^ u32::from(hx >> 3) << 24
+                    }
+                }
+            });
+        }
+    }
+}

@@ -324,6 +324,10 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
             f(1),
             f32::from_bits(input.dst_old as u32),
         )),
+        // The DX9 rules LLVM selects them for (`fcmp` + `select` on gfx6/gfx7): S0 when it
+        // compares ordered less (greater) than S1, else S1, NaNs included.
+        VMinLegacyF32 => Out::f32(if f(0) < f(1) { f(0) } else { f(1) }),
+        VMaxLegacyF32 => Out::f32(if f(0) > f(1) { f(0) } else { f(1) }),
         VMinF32 => Out::f32(float::min(f(0), f(1))),
         VMaxF32 => Out::f32(float::max(f(0), f(1))),
         VMed3F32 => Out::f32(float::med3(f(0), f(1), f(2))),

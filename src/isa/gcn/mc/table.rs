@@ -476,6 +476,8 @@ table! {
     VMulF32              "v_mul_f32"            Vop2  Valu             [8 8 5 5]          [264 264 261 261]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMulI32I24           "v_mul_i32_i24"        Vop2  Valu             [9 9 6 6]          [265 265 262 262]  1 0 [1 1 0] 0;
     VMulU32U24           "v_mul_u32_u24"        Vop2  Valu             [11 11 8 8]        [267 267 264 264]  1 0 [1 1 0] 0;
+    VMinLegacyF32        "v_min_legacy_f32"     Vop2  Valu             [13 13 - -]        [269 269 - -]      1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMaxLegacyF32        "v_max_legacy_f32"     Vop2  Valu             [14 14 - -]        [270 270 - -]      1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMinF32              "v_min_f32"            Vop2  Valu             [15 15 10 10]      [271 271 266 266]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMaxF32              "v_max_f32"            Vop2  Valu             [16 16 11 11]      [272 272 267 267]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMinI32              "v_min_i32"            Vop2  Valu             [17 17 12 12]      [273 273 268 268]  1 0 [1 1 0] 0;
