@@ -556,3 +556,79 @@ fn run_group(
     stats.instructions += waves.iter().map(|w| w.steps).sum::<u64>();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A descriptor enabling every input: all seven user SGPRs (4 + 2 + 2 + 2 + 2 + 2 + 1
+    /// = 15), the work-group ids y and z but not x, work-group info, the scratch wave
+    /// offset, three work-item id VGPRs; round toward zero for f32, f64 denormals flushed,
+    /// DX10 clamp off, IEEE on.
+    fn everything() -> KernelDescriptor {
+        KernelDescriptor {
+            group_segment_fixed_size: 0,
+            private_segment_fixed_size: 20,
+            kernarg_size: 0,
+            compute_pgm_rsrc1: 3 << 12 | 3 << 16 | 1 << 23,
+            compute_pgm_rsrc2: 1 | 15 << 1 | 1 << 8 | 1 << 9 | 1 << 10 | 2 << 11,
+            kernel_code_properties: 0x7f,
+        }
+    }
+
+    #[test]
+    fn inputs_in_the_abis_order() {
+        let setup = everything().wave_setup().unwrap();
+        assert_eq!(setup.mode, 0x3 | 0x3 << 4 | 1 << 9);
+        let mut memory = Memory::new();
+        let scratch = Scratch::new(20, 6, &mut memory).unwrap();
+        let base = scratch.base;
+        let global = GlobalInputs {
+            setup,
+            generation: Gen::Gfx9,
+            entry: 0x100,
+            total_waves: 6,
+            packet_address: 0x1111_0000_2222,
+            queue_address: 0x3333_0000_4444,
+            kernarg_address: 0x5555_0000_6666,
+            scratch,
+        };
+        // The second wave of a partial 10 x 9 x 1 work-group (90 work-items: 64 + 26) whose
+        // first wave is the dispatch's fourth.
+        let group = GroupStart {
+            id: [7, 8, 9],
+            size: [10, 9, 1],
+            first_wave: 3,
+        };
+        let wave = start_wave(&global, &group, 1);
+        let resource = [
+            base as u32,
+            (base >> 32) as u32 | 1 << 31,
+            6 * 64 * 20,
+            1 << 19 | 3 << 21 | 1 << 23,
+        ];
+        let mut expected = resource.to_vec();
+        expected.extend([0x2222, 0x1111, 0x4444, 0x3333, 0x6666, 0x5555, 0, 0]);
+        expected.extend([base as u32, (base >> 32) as u32, 20]);
+        // Work-group ids y and z, the info (not the first wave; 2 waves), the offset of the
+        // dispatch's fifth wave.
+        expected.extend([8, 9, 2, 4 * 64 * 20]);
+        assert_eq!(&wave.sgpr[..expected.len()], &expected[..]);
+        assert_eq!(wave.pc, 0x100);
+        assert_eq!(wave.mode, 0x233);
+        assert_eq!(wave.exec(), (1 << 26) - 1, "26 work-items in the second wave");
+        // Work-item 64 + 25 = 89 of a 10 x 9 work-group: x 9, y 8.
+        assert_eq!([wave.vgpr[0][25], wave.vgpr[1][25], wave.vgpr[2][25]], [9, 8, 0]);
+        assert_eq!([wave.vgpr[0][0], wave.vgpr[1][0]], [4, 6]);
+    }
+
+    #[test]
+    fn descriptors_the_dispatcher_refuses() {
+        let mut kd = everything();
+        kd.compute_pgm_rsrc2 &= !(0x1f << 1);
+        assert!(kd.wave_setup().unwrap_err().contains("USER_SGPR_COUNT is 0"));
+        let mut kd = everything();
+        kd.kernel_code_properties |= 1 << 10;
+        assert!(kd.wave_setup().unwrap_err().contains("wave32"));
+    }
+}
