@@ -587,7 +587,9 @@ fn run_object_launches_and_reports_bad_arguments() {
         args.extend(extra);
         args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
     };
-    let ok = launch(&["--kernel", "saxpy", "--arg", "x", "--arg", "y", "--arg", "f32 2.0"]);
+    let ok = launch(&[
+        "--kernel", "saxpy", "--arg", "x", "--arg", "y", "--arg", "f32 2.0",
+    ]);
     let output = clif_util(&ok.iter().map(String::as_str).collect::<Vec<_>>());
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{output:?}");
@@ -598,7 +600,10 @@ fn run_object_launches_and_reports_bad_arguments() {
     );
     let missing = launch(&["--kernel", "nope", "--arg", "x"]);
     let stderr = expect_error(&missing.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(stderr.contains("no kernel `nope` (kernels: saxpy)"), "{stderr}");
+    assert!(
+        stderr.contains("no kernel `nope` (kernels: saxpy)"),
+        "{stderr}"
+    );
     let bad = launch(&["--kernel", "saxpy", "--arg", "z"]);
     let stderr = expect_error(&bad.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(stderr.contains("--arg `z`"), "{stderr}");

@@ -157,7 +157,10 @@ fn gid2d_partial_work_groups_in_two_dimensions() {
     for cpu in CPUS {
         let object = compile("gid2d", cpu);
         let mut memory = Memory::new();
-        let out = memory.alloc(&bytes_of(&vec![SENTINEL; (w * h) as usize], u32::to_le_bytes));
+        let out = memory.alloc(&bytes_of(
+            &vec![SENTINEL; (w * h) as usize],
+            u32::to_le_bytes,
+        ));
         let dispatch = Dispatch {
             workgroup_size: [16, 4, 1],
             grid_size: [37, 19, 1],
@@ -174,7 +177,11 @@ fn gid2d_partial_work_groups_in_two_dimensions() {
                 } else {
                     SENTINEL
                 };
-                assert_eq!(actual[(y * w + x) as usize], expected, "{cpu}: out[{y}][{x}]");
+                assert_eq!(
+                    actual[(y * w + x) as usize],
+                    expected,
+                    "{cpu}: out[{y}][{x}]"
+                );
             }
         }
     }
@@ -196,13 +203,21 @@ fn bytes_unpack_to_floats_and_repack() {
         let args = Args::default().ptr(inp).ptr(out).ptr(sums).u32(N);
         run(&object, "bytes", &dispatch_1d(args), &mut memory);
         let b = |i: usize, k: u32| input[i] >> (8 * k) & 0xff;
-        expect_1d(&format!("{cpu}: out"), &words(&memory, out, N as usize), SENTINEL, |i| {
-            b(i, 3) | b(i, 2) << 8 | b(i, 1) << 16 | (b(i, 0) + 1 & 0xff) << 24
-        });
-        expect_1d(&format!("{cpu}: sums"), &words(&memory, sums, N as usize), SENTINEL, |i| {
-            let f = |k| b(i, k) as f32;
-            (f(0) + 2.0 * f(1) + 4.0 * f(2) + 8.0 * f(3)).to_bits()
-        });
+        expect_1d(
+            &format!("{cpu}: out"),
+            &words(&memory, out, N as usize),
+            SENTINEL,
+            |i| b(i, 3) | b(i, 2) << 8 | b(i, 1) << 16 | ((b(i, 0) + 1) & 0xff) << 24,
+        );
+        expect_1d(
+            &format!("{cpu}: sums"),
+            &words(&memory, sums, N as usize),
+            SENTINEL,
+            |i| {
+                let f = |k| b(i, k) as f32;
+                (f(0) + 2.0 * f(1) + 4.0 * f(2) + 8.0 * f(3)).to_bits()
+            },
+        );
     }
 }
 
@@ -229,19 +244,24 @@ fn branches_divergent_if_else_chain() {
         let out = memory.alloc(&bytes_of(&vec![SENTINEL; N as usize], u32::to_le_bytes));
         let args = Args::default().ptr(inp).ptr(out).u32(N);
         run(&object, "branches", &dispatch_1d(args), &mut memory);
-        expect_1d(&format!("{cpu}: out"), &words(&memory, out, N as usize), SENTINEL, |i| {
-            let v = input[i];
-            let r = if v < 0 {
-                -v * 3
-            } else if v & 3 == 1 {
-                v * v
-            } else if v > 1000 {
-                v / 7
-            } else {
-                (v - 5).max(2)
-            };
-            r as u32
-        });
+        expect_1d(
+            &format!("{cpu}: out"),
+            &words(&memory, out, N as usize),
+            SENTINEL,
+            |i| {
+                let v = input[i];
+                let r = if v < 0 {
+                    -v * 3
+                } else if v & 3 == 1 {
+                    v * v
+                } else if v > 1000 {
+                    v / 7
+                } else {
+                    (v - 5).max(2)
+                };
+                r as u32
+            },
+        );
     }
 }
 
@@ -266,25 +286,30 @@ fn loops_with_data_dependent_trip_counts() {
         let out = memory.alloc(&bytes_of(&vec![SENTINEL; N as usize], u32::to_le_bytes));
         let args = Args::default().ptr(inp).ptr(out).u32(N);
         run(&object, "loops", &dispatch_1d(args), &mut memory);
-        expect_1d(&format!("{cpu}: out"), &words(&memory, out, N as usize), SENTINEL, |i| {
-            let mut v = input[i];
-            let mut steps = 0u32;
-            while v != 1 && steps < 500 {
-                v = if v & 1 != 0 {
-                    v.wrapping_mul(3).wrapping_add(1)
-                } else {
-                    v >> 1
-                };
-                steps += 1;
-            }
-            let mut acc = 0u32;
-            for j in 0..(i as u32 & 7) {
-                for k in 0..=j {
-                    acc = acc.wrapping_add(j * k + steps);
+        expect_1d(
+            &format!("{cpu}: out"),
+            &words(&memory, out, N as usize),
+            SENTINEL,
+            |i| {
+                let mut v = input[i];
+                let mut steps = 0u32;
+                while v != 1 && steps < 500 {
+                    v = if v & 1 != 0 {
+                        v.wrapping_mul(3).wrapping_add(1)
+                    } else {
+                        v >> 1
+                    };
+                    steps += 1;
                 }
-            }
-            steps | acc << 16
-        });
+                let mut acc = 0u32;
+                for j in 0..(i as u32 & 7) {
+                    for k in 0..=j {
+                        acc = acc.wrapping_add(j * k + steps);
+                    }
+                }
+                steps | acc << 16
+            },
+        );
     }
 }
 
@@ -324,10 +349,7 @@ fn math64_multiply_shift_divide() {
             expect_1d(&format!("{cpu}: {what}"), &column, sentinel, |i| {
                 let (x, y) = (a[i], b[i] | 1);
                 match k {
-                    0 => x
-                        .wrapping_mul(y)
-                        .wrapping_add(x >> 13)
-                        .wrapping_sub(y << 7),
+                    0 => x.wrapping_mul(y).wrapping_add(x >> 13).wrapping_sub(y << 7),
                     1 => x / y,
                     _ => ((x as i64).wrapping_rem((y | 0x100) as i64) as u64) ^ (x >> (y & 63)),
                 }

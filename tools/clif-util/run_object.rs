@@ -9,9 +9,9 @@ use crate::launch::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wavelift::sim::harness::push_dwords;
 use wavelift::isa::gcn::code_object::read::read;
 use wavelift::sim::gcn::{Dispatch, launch_object};
+use wavelift::sim::harness::push_dwords;
 use wavelift::sim::{Memory, Options};
 
 /// Launch a kernel of a GCN code object on the simulator.

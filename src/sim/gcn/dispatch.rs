@@ -204,11 +204,10 @@ pub(crate) fn launch(
         descriptor: KernelDescriptor::new(info, registers),
     };
     let mut grid_size = [0; 3];
-    for d in 0..3 {
+    for (d, grid) in grid_size.iter_mut().enumerate() {
         let size = launch.workgroup_size[d] as u64 * launch.groups[d] as u64;
-        grid_size[d] = u32::try_from(size).map_err(|_| {
-            error(Violation::Other("grid larger than 2^32 work-items".into()))
-        })?;
+        *grid = u32::try_from(size)
+            .map_err(|_| error(Violation::Other("grid larger than 2^32 work-items".into())))?;
     }
     let dispatch_ = Dispatch {
         workgroup_size: launch.workgroup_size,
@@ -253,7 +252,10 @@ pub fn dispatch(
         return Err(other("flat_scratch_init on gfx6, which has no FLAT".into()));
     }
     if kernel.entry as usize >= kernel.code.len() || !kernel.entry.is_multiple_of(4) {
-        return Err(other(format!("kernel entry {:#x} outside the code", kernel.entry)));
+        return Err(other(format!(
+            "kernel entry {:#x} outside the code",
+            kernel.entry
+        )));
     }
 
     let kernarg_address = memory.alloc(&dispatch.kernarg);
@@ -270,7 +272,10 @@ pub fn dispatch(
     };
     put(packet::SETUP, &dims.to_le_bytes());
     for d in 0..3 {
-        put(packet::WORKGROUP_SIZE + 2 * d, &(size[d] as u16).to_le_bytes());
+        put(
+            packet::WORKGROUP_SIZE + 2 * d,
+            &(size[d] as u16).to_le_bytes(),
+        );
         put(packet::GRID_SIZE + 4 * d, &grid[d].to_le_bytes());
     }
     put(
@@ -284,17 +289,17 @@ pub fn dispatch(
     put(packet::KERNEL_OBJECT, &descriptor_address.to_le_bytes());
     put(packet::KERNARG_ADDRESS, &kernarg_address.to_le_bytes());
     let packet_address = memory.alloc(&p);
-    let queue_address = setup
-        .user_sgprs
-        .contains(&UserSgpr::QueuePtr)
-        .then(|| memory.alloc_zeroed(QUEUE_BYTES))
-        .unwrap_or(0);
+    let queue_address = if setup.user_sgprs.contains(&UserSgpr::QueuePtr) {
+        memory.alloc_zeroed(QUEUE_BYTES)
+    } else {
+        0
+    };
 
     let groups: [u32; 3] = [0, 1, 2].map(|d| grid[d].div_ceil(size[d]));
     let waves_per_group = items_per_group.div_ceil(64);
     let total_waves = groups.iter().map(|&g| g as u64).product::<u64>() * waves_per_group;
-    let scratch = Scratch::new(kd.private_segment_fixed_size, total_waves, memory)
-        .map_err(other)?;
+    let scratch =
+        Scratch::new(kd.private_segment_fixed_size, total_waves, memory).map_err(other)?;
     let global = GlobalInputs {
         setup,
         generation,
@@ -616,9 +621,16 @@ mod tests {
         assert_eq!(&wave.sgpr[..expected.len()], &expected[..]);
         assert_eq!(wave.pc, 0x100);
         assert_eq!(wave.mode, 0x233);
-        assert_eq!(wave.exec(), (1 << 26) - 1, "26 work-items in the second wave");
+        assert_eq!(
+            wave.exec(),
+            (1 << 26) - 1,
+            "26 work-items in the second wave"
+        );
         // Work-item 64 + 25 = 89 of a 10 x 9 work-group: x 9, y 8.
-        assert_eq!([wave.vgpr[0][25], wave.vgpr[1][25], wave.vgpr[2][25]], [9, 8, 0]);
+        assert_eq!(
+            [wave.vgpr[0][25], wave.vgpr[1][25], wave.vgpr[2][25]],
+            [9, 8, 0]
+        );
         assert_eq!([wave.vgpr[0][0], wave.vgpr[1][0]], [4, 6]);
     }
 
@@ -626,7 +638,11 @@ mod tests {
     fn descriptors_the_dispatcher_refuses() {
         let mut kd = everything();
         kd.compute_pgm_rsrc2 &= !(0x1f << 1);
-        assert!(kd.wave_setup().unwrap_err().contains("USER_SGPR_COUNT is 0"));
+        assert!(
+            kd.wave_setup()
+                .unwrap_err()
+                .contains("USER_SGPR_COUNT is 0")
+        );
         let mut kd = everything();
         kd.kernel_code_properties |= 1 << 10;
         assert!(kd.wave_setup().unwrap_err().contains("wave32"));

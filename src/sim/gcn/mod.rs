@@ -9,7 +9,7 @@
 //! Entry points: [`call_device`] runs a device function in the lanes of one wave (one
 //! argument list per lane); [`launch`] runs a compiled kernel over a grid;
 //! [`launch_object`] runs a kernel of an AMDGPU HSA code object (wavelift's or another
-//! compiler's); both go through the one dispatcher, [`dispatch`].
+//! compiler's); both go through the one dispatcher, [`dispatch`](fn@dispatch).
 //!
 //! Module layout:
 //! - `valu.rs`: per-lane semantics of every VALU operation, SDWA's selects included;
@@ -147,7 +147,7 @@ pub fn dispatch(
 
 /// Runs the kernel `name` of the code object `object` (read by
 /// [`code_object::read::read`](crate::isa::gcn::code_object::read::read)) on the
-/// generation its processor belongs to, through [`dispatch`].
+/// generation its processor belongs to, through [`dispatch`](fn@dispatch).
 pub fn launch_object(
     object: &CodeObject,
     name: &str,
@@ -169,7 +169,12 @@ pub fn launch_object(
     })?;
     let generation = match crate::Target::parse(object.processor).map(|t| t.arch) {
         Ok(crate::Arch::Gcn(generation)) => generation,
-        _ => return Err(other(format!("{} is not a GCN processor", object.processor))),
+        _ => {
+            return Err(other(format!(
+                "{} is not a GCN processor",
+                object.processor
+            )));
+        }
     };
     let kernel = Kernel {
         code: &object.text,

@@ -72,17 +72,22 @@ const RSRC1_ENABLE_IEEE_MODE: u32 = 1 << 23;
 const DENORMALS_KEPT: u32 = 3;
 
 // COMPUTE_PGM_RSRC2.
+#[cfg(feature = "test-support")]
 const RSRC2_ENABLE_PRIVATE_SEGMENT: u32 = 1 << 0; // the scratch wave offset SGPR
 const RSRC2_USER_SGPR_COUNT: u32 = 1; // bits 5:1
 const RSRC2_ENABLE_SGPR_WORKGROUP_ID_X: u32 = 7; // 8 for y, 9 for z
+#[cfg(feature = "test-support")]
 const RSRC2_ENABLE_SGPR_WORKGROUP_INFO: u32 = 1 << 10;
 const RSRC2_ENABLE_VGPR_WORKITEM_ID: u32 = 11; // bits 12:11: 0 = x, 1 = x and y, 2 = x, y, z
 
 // kernel_code_properties.
 const ENABLE_SGPR_DISPATCH_PTR: u16 = 1 << 1;
 const ENABLE_SGPR_KERNARG_SEGMENT_PTR: u16 = 1 << 3;
+#[cfg(feature = "test-support")]
 const ENABLE_WAVEFRONT_SIZE32: u16 = 1 << 10;
 
+// Starting a kernel from its descriptor serves the simulator's dispatcher.
+#[cfg(feature = "test-support")]
 /// A user SGPR input the dispatcher can initialise, in the order AMDGPU places them
 /// (AMDGPUUsage, "Initial Kernel Execution State"; `kernel_code_properties` bit `n` enables
 /// the variant `n`).
@@ -104,6 +109,7 @@ pub enum UserSgpr {
     PrivateSegmentSize,
 }
 
+#[cfg(feature = "test-support")]
 impl UserSgpr {
     /// Every user SGPR input, in the ABI's order.
     pub const ALL: [UserSgpr; 7] = [
@@ -126,6 +132,7 @@ impl UserSgpr {
     }
 }
 
+#[cfg(feature = "test-support")]
 /// What the dispatcher reads from a descriptor to start a kernel's waves (AMDGPUUsage,
 /// "Initial Kernel Execution State"; the GFX6–GFX9 fields).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,8 +147,8 @@ pub struct WaveSetup {
     pub private_segment_wave_offset: bool,
     /// Work-item id VGPRs: 1 (v0 = x), 2 (and v1 = y) or 3 (and v2 = z).
     pub workitem_id_dims: u32,
-    /// The MODE register at wave start: FP_ROUND [3:0] and FP_DENORM [7:4] from the
-    /// descriptor's float modes, DX10_CLAMP [8], IEEE [9].
+    /// The MODE register at wave start: FP_ROUND (bits 3:0) and FP_DENORM (7:4) from the
+    /// descriptor's float modes, DX10_CLAMP (8), IEEE (9).
     pub mode: u32,
 }
 
@@ -195,6 +202,27 @@ impl KernelDescriptor {
         }
     }
 
+    /// The descriptor's bytes, `kernel_code_entry_byte_offset` zero (the relocation's).
+    pub fn to_bytes(&self) -> [u8; SIZE] {
+        let mut bytes = [0u8; SIZE];
+        let mut put = |offset: usize, field: &[u8]| {
+            bytes[offset..offset + field.len()].copy_from_slice(field);
+        };
+        put(0, &self.group_segment_fixed_size.to_le_bytes());
+        put(4, &self.private_segment_fixed_size.to_le_bytes());
+        put(8, &self.kernarg_size.to_le_bytes());
+        // 12..16 reserved, 16..24 the entry offset, 24..48 reserved and COMPUTE_PGM_RSRC3
+        // (GFX90A and later).
+        put(48, &self.compute_pgm_rsrc1.to_le_bytes());
+        put(52, &self.compute_pgm_rsrc2.to_le_bytes());
+        put(56, &self.kernel_code_properties.to_le_bytes());
+        // 58..64: kernarg preload (GFX940 and later) and reserved.
+        bytes
+    }
+}
+
+#[cfg(feature = "test-support")]
+impl KernelDescriptor {
     /// The fields of the descriptor `kd` that [`KernelDescriptor`] holds (whoever wrote it).
     pub fn from_bytes(kd: &[u8; SIZE]) -> KernelDescriptor {
         let word = |at: usize| u32::from_le_bytes([kd[at], kd[at + 1], kd[at + 2], kd[at + 3]]);
@@ -249,24 +277,6 @@ impl KernelDescriptor {
             workitem_id_dims,
             mode,
         })
-    }
-
-    /// The descriptor's bytes, `kernel_code_entry_byte_offset` zero (the relocation's).
-    pub fn to_bytes(&self) -> [u8; SIZE] {
-        let mut bytes = [0u8; SIZE];
-        let mut put = |offset: usize, field: &[u8]| {
-            bytes[offset..offset + field.len()].copy_from_slice(field);
-        };
-        put(0, &self.group_segment_fixed_size.to_le_bytes());
-        put(4, &self.private_segment_fixed_size.to_le_bytes());
-        put(8, &self.kernarg_size.to_le_bytes());
-        // 12..16 reserved, 16..24 the entry offset, 24..48 reserved and COMPUTE_PGM_RSRC3
-        // (GFX90A and later).
-        put(48, &self.compute_pgm_rsrc1.to_le_bytes());
-        put(52, &self.compute_pgm_rsrc2.to_le_bytes());
-        put(56, &self.kernel_code_properties.to_le_bytes());
-        // 58..64: kernarg preload (GFX940 and later) and reserved.
-        bytes
     }
 }
 

@@ -100,7 +100,8 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, String> {
                 .try_into()
                 .expect("8 bytes"),
         );
-        if offset != 0 && (symbol.address() as i64).wrapping_add(offset) != function.address() as i64
+        if offset != 0
+            && (symbol.address() as i64).wrapping_add(offset) != function.address() as i64
         {
             return Err(malformed(
                 "kernel_code_entry_byte_offset does not point at the kernel's code",
