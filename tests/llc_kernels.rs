@@ -17,12 +17,20 @@ const CPUS: [&str; 4] = ["gfx600", "gfx700", "gfx803", "gfx900"];
 
 /// Compiles `tests/llc_kernels/NAME.ll` for `cpu` with llc-19 and reads the object.
 fn compile(name: &str, cpu: &str) -> CodeObject {
+    compile_with(name, cpu, &[])
+}
+
+/// [`compile`] with more llc-19 options (`extra`).
+fn compile_with(name: &str, cpu: &str, extra: &[&str]) -> CodeObject {
     let ll = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/llc_kernels")
         .join(format!("{name}.ll"));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llc_kernels");
     std::fs::create_dir_all(&dir).unwrap();
-    let out: PathBuf = dir.join(format!("{name}.{cpu}.o"));
+    let out: PathBuf = dir.join(format!(
+        "{name}.{cpu}{}.o",
+        extra.join("").replace('=', "-")
+    ));
     let output = Command::new("llc-19")
         .args([
             "-O2",
@@ -30,6 +38,7 @@ fn compile(name: &str, cpu: &str) -> CodeObject {
             &format!("-mcpu={cpu}"),
             "-filetype=obj",
         ])
+        .args(extra)
         .arg(&ll)
         .arg("-o")
         .arg(&out)
@@ -571,6 +580,34 @@ fn lanes_cross_lane_reads_float_selects_and_sdwa() {
                     }
                 }
             });
+        }
+    }
+}
+
+#[test]
+fn atomics_with_llcs_wave_reductions() {
+    if !have_llc() {
+        return;
+    }
+    let mut rng = Rng(9);
+    let input: Vec<u32> = (0..N).map(|_| rng.next() as u32 >> 4).collect();
+    let expected: u32 = input[..GRID as usize]
+        .iter()
+        .fold(0, |s, &v| s.wrapping_add(v));
+    for cpu in ["gfx803", "gfx900"] {
+        for strategy in ["DPP", "Iterative"] {
+            let option = format!("-amdgpu-atomic-optimizer-strategy={strategy}");
+            let object = compile_with("atomics", cpu, &[&option]);
+            let mut memory = Memory::new();
+            let inp = memory.alloc(&bytes_of(&input, u32::to_le_bytes));
+            let sums = memory.alloc(&bytes_of(&[0, SENTINEL], u32::to_le_bytes));
+            let args = Args::default().ptr(inp).ptr(sums).u32(N);
+            run(&object, "atomics", &dispatch_1d(args), &mut memory);
+            assert_eq!(
+                words(&memory, sums, 2),
+                [expected, SENTINEL],
+                "{cpu}, {strategy} strategy"
+            );
         }
     }
 }

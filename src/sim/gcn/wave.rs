@@ -63,6 +63,14 @@ pub(crate) struct Wave {
     pub steps: u64,
     pub outstanding: Outstanding,
     history: History,
+    /// Registers holding bits no manual defines (see [`Wave::left_undefined`]), and the
+    /// instruction that left them so: reading one is an error, writing one defines it.
+    undefined: RegSet,
+    /// The program counter and decoded index of that instruction.
+    undefined_by: (u32, u32),
+    /// What the instruction being executed leaves undefined: the carry-out of a DPP lane
+    /// that does not write (docs/isa-notes.md, "DPP"), which LLVM's code never reads.
+    left_undefined: RegSet,
 }
 
 /// A register range by its assembler name.
@@ -167,6 +175,9 @@ impl Wave {
             state: State::Running,
             steps: 0,
             outstanding: Outstanding::default(),
+            undefined: RegSet::EMPTY,
+            undefined_by: (0, 0),
+            left_undefined: RegSet::EMPTY,
             history: History::default(),
         }
     }
@@ -241,6 +252,13 @@ impl Wave {
                 issued: program.get(p.index).text(generation),
             });
         }
+        if self.undefined.overlaps(d.reads) {
+            return Err(Violation::Undefined {
+                register: set_names(self.undefined.intersect(d.reads)),
+                written_at: self.undefined_by.0,
+                written: program.get(self.undefined_by.1).text(generation),
+            });
+        }
         if env.options.check_hazards {
             if let Some(b) = self.history.check(d, generation, |i| program.get(i)) {
                 return Err(Violation::Hazard {
@@ -264,7 +282,15 @@ impl Wave {
             Kind::Vmem => self.vmem(d, index, pc, generation, env),
             Kind::Lds if vskip => Ok(()),
             Kind::Lds => self.lds(d, index, pc, generation, env),
+        }?;
+        // What the instruction wrote is defined again, except what it left undefined.
+        self.undefined = self.undefined.without(d.writes);
+        if !self.left_undefined.is_empty() {
+            self.undefined = self.undefined.union(self.left_undefined);
+            self.undefined_by = (pc, index);
+            self.left_undefined = RegSet::EMPTY;
         }
+        Ok(())
     }
 
     // ---- operands ----
@@ -1285,19 +1311,15 @@ impl Wave {
                 (Some(d), Some(column)) => match dpp::fetch(d, lane, exec) {
                     Fetch::Lane(from) => Some(column[from] as u64),
                     Fetch::Zero => Some(0),
-                    Fetch::NoWrite => match inst.sdst {
+                    Fetch::NoWrite => {
                         // The manuals say which lanes write the VGPR, not what a lane that
-                        // does not writes into a carry-out.
-                        Some(sdst) => {
-                            return Err(Violation::Unsupported(format!(
-                                "{}: lane {lane} does not write (DPP); its bit of {} is not \
-                                 documented",
-                                info.mnemonic(generation),
-                                reg_name(sdst.0, 2)
-                            )));
+                        // does not writes into a carry-out: the carry-out is undefined
+                        // until written again (its bit here 0), an error if read.
+                        if let Some(sdst) = inst.sdst {
+                            self.left_undefined = RegSet::range(sdst.0, 2);
                         }
-                        None => continue,
-                    },
+                        continue;
+                    }
                 },
                 _ => None,
             };
