@@ -611,3 +611,35 @@ fn atomics_with_llcs_wave_reductions() {
         }
     }
 }
+
+#[test]
+fn implicit_hidden_arguments_of_code_object_v5() {
+    if !have_llc() {
+        return;
+    }
+    for cpu in CPUS {
+        let object = compile("implicit", cpu);
+        let kernel = object.kernel("implicit").expect("kernel implicit");
+        assert!(
+            kernel
+                .args
+                .iter()
+                .any(|a| a.value_kind == "hidden_remainder_x" && a.offset == 16 + 18),
+            "{cpu}: {:?}",
+            kernel.args
+        );
+        let mut memory = Memory::new();
+        let out = memory.alloc(&bytes_of(&vec![SENTINEL; N as usize], u32::to_le_bytes));
+        // Only the explicit arguments: the launch adds the hidden ones.
+        let args = Args::default().ptr(out).u32(N);
+        run(&object, "implicit", &dispatch_1d(args), &mut memory);
+        expect_1d(
+            &format!("{cpu}: out"),
+            &words(&memory, out, N as usize),
+            SENTINEL,
+            // Work-groups of 64: the last of the 300 work-items holds 300 % 64 = 44; one
+            // grid dimension.
+            |i| if i < 256 { 64 | 1 << 16 } else { 44 | 1 << 16 },
+        );
+    }
+}

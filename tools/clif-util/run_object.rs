@@ -18,9 +18,10 @@ use wavelift::sim::{Memory, Options};
 ///
 /// The kernarg segment is the `--arg`s in order, each at its natural alignment (the
 /// OpenCL/HSA layout): a buffer's name passes its address (8 bytes), `TYPE VALUE` a value
-/// (`i32 300`, `f32 2.5`). It is zero-padded to the descriptor's `kernarg_size`, so hidden
-/// arguments a kernel reads are zero. The grid is in work-items; a size that is not a
-/// multiple of the work-group size leaves the last work-group partial.
+/// (`i32 300`, `f32 2.5`). The hidden arguments the object's metadata lists follow, filled
+/// in as the ROCm runtime does (work-group counts, sizes and remainders, grid dimensions).
+/// The grid is in work-items; a size that is not a multiple of the work-group size leaves
+/// the last work-group partial.
 ///
 /// Example: `clif-util run-object vadd.o --kernel vadd --size 64 --grid 300
 /// --buffer 'a: f32 = iota 300' --buffer 'c: f32 = zero 300' --arg a --arg c --arg 'i32 300'`
@@ -72,7 +73,7 @@ fn launch(args: &Args) -> Result<String, String> {
     let file = args.file.display();
     let bytes = std::fs::read(&args.file).map_err(|e| format!("{file}: {e}"))?;
     let object = read(&bytes).map_err(|e| format!("{file}: {e}"))?;
-    let kernel = object.kernel(&args.kernel).ok_or_else(|| {
+    object.kernel(&args.kernel).ok_or_else(|| {
         let names: Vec<&str> = object.kernels.iter().map(|k| k.name.as_str()).collect();
         format!(
             "{file}: no kernel `{}` (kernels: {})",
@@ -80,7 +81,6 @@ fn launch(args: &Args) -> Result<String, String> {
             names.join(", ")
         )
     })?;
-    let kernarg_size = kernel.fields().kernarg_size as usize;
     let buffers: Vec<Buffer> = args
         .buffer
         .iter()
@@ -110,9 +110,6 @@ fn launch(args: &Args) -> Result<String, String> {
         let at = kernarg.len().next_multiple_of(bytes.len());
         kernarg.resize(at, 0);
         kernarg.extend(bytes);
-    }
-    if kernarg.len() < kernarg_size {
-        kernarg.resize(kernarg_size, 0);
     }
     let dispatch = Dispatch {
         workgroup_size: parse_dims(&args.size).map_err(|e| format!("--size: {e}"))?,

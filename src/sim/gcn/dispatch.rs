@@ -342,6 +342,67 @@ pub fn dispatch(
     Ok(stats)
 }
 
+/// Writes the hidden arguments `args` lists (the code object's metadata) into the kernarg
+/// segment of `dispatch`, grown to `kernarg_size` bytes if shorter, as the ROCm runtime
+/// does for code object version 5 (AMDGPUUsage, "Code Object V5 Metadata", hidden
+/// arguments): the work-group counts of full work-groups, the work-group size and the
+/// work-items of the partial work-group (the remainder) per dimension, the grid's
+/// dimensions; global offsets 0. Every other hidden argument — the pointers (queue,
+/// hostcall and printf buffers, heap, default queue, completion action, multigrid sync),
+/// the aperture bases, the dynamic LDS size — is 0: the simulator models none of them, and a
+/// null pointer faults where it is used.
+pub(crate) fn write_hidden_arguments(
+    args: &[crate::isa::gcn::code_object::read::ObjectArg],
+    kernarg_size: u32,
+    dispatch: &mut Dispatch,
+) -> Result<(), String> {
+    let kernarg = &mut dispatch.kernarg;
+    if kernarg.len() < kernarg_size as usize {
+        kernarg.resize(kernarg_size as usize, 0);
+    }
+    let size = dispatch.workgroup_size;
+    let grid = dispatch.grid_size;
+    if size.contains(&0) {
+        return Err(format!("work-group size {size:?}: each at least 1"));
+    }
+    let dims = if grid[2] > 1 {
+        3
+    } else if grid[1] > 1 {
+        2
+    } else {
+        1
+    };
+    for arg in args {
+        let Some(kind) = arg.value_kind.strip_prefix("hidden_") else {
+            continue;
+        };
+        let dim = |k: &str| kind.strip_prefix(k).and_then(|d| "xyz".find(d));
+        let value: u64 = if let Some(d) = dim("block_count_") {
+            (grid[d] / size[d]).into()
+        } else if let Some(d) = dim("group_size_") {
+            size[d].into()
+        } else if let Some(d) = dim("remainder_") {
+            (grid[d] % size[d]).into()
+        } else if kind == "grid_dims" {
+            dims
+        } else {
+            0
+        };
+        let (at, len) = (arg.offset as usize, arg.size as usize);
+        let field = kernarg
+            .get_mut(at..at + len)
+            .filter(|_| len <= 8)
+            .ok_or_else(|| {
+                format!(
+                    "hidden argument {} ({len} bytes at {at}) outside the {}-byte kernarg segment",
+                    arg.value_kind, kernarg_size
+                )
+            })?;
+        field.copy_from_slice(&value.to_le_bytes()[..len]);
+    }
+    Ok(())
+}
+
 /// The private (scratch) segment of a dispatch: `bytes_per_lane` for each lane of every
 /// wave, one region per wave in wave order.
 struct Scratch {

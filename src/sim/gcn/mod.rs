@@ -147,7 +147,10 @@ pub fn dispatch(
 
 /// Runs the kernel `name` of the code object `object` (read by
 /// [`code_object::read::read`](crate::isa::gcn::code_object::read::read)) on the
-/// generation its processor belongs to, through [`dispatch`](fn@dispatch).
+/// generation its processor belongs to, through [`dispatch`](fn@dispatch). The kernarg
+/// segment is `dispatch_.kernarg` (the explicit arguments) grown to the descriptor's
+/// `kernarg_size`, with the hidden arguments the object's metadata lists filled in as the
+/// ROCm runtime fills them (`docs/objects.md`).
 pub fn launch_object(
     object: &CodeObject,
     name: &str,
@@ -176,10 +179,14 @@ pub fn launch_object(
             )));
         }
     };
+    let descriptor = kernel.fields();
+    let mut with_hidden = dispatch_.clone();
+    dispatch::write_hidden_arguments(&kernel.args, descriptor.kernarg_size, &mut with_hidden)
+        .map_err(other)?;
     let kernel = Kernel {
         code: &object.text,
         entry: kernel.entry,
-        descriptor: kernel.fields(),
+        descriptor,
     };
-    dispatch::dispatch(&kernel, generation, dispatch_, memory, options)
+    dispatch::dispatch(&kernel, generation, &with_hidden, memory, options)
 }

@@ -4,7 +4,8 @@
 //! (`llc -filetype=obj`, wavelift's) or linked (`ld.lld -shared`).
 
 use super::descriptor::{self, KernelDescriptor};
-use object::read::elf::{ElfFile64, FileHeader};
+use super::metadata::{self, Node};
+use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
 use object::{Endianness, Object, ObjectSection, ObjectSymbol, SymbolKind};
 
 /// A kernel of a code object.
@@ -16,6 +17,17 @@ pub struct ObjectKernel {
     pub entry: u32,
     /// The descriptor's 64 bytes.
     pub descriptor: [u8; descriptor::SIZE],
+    /// The kernel's arguments as the metadata note lists them (none without a note).
+    pub args: Vec<ObjectArg>,
+}
+
+/// A kernel argument of the metadata: where it lies in the kernarg segment and its
+/// `.value_kind` (`global_buffer`, `by_value`, `hidden_block_count_x`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectArg {
+    pub offset: u32,
+    pub size: u32,
+    pub value_kind: String,
 }
 
 impl ObjectKernel {
@@ -61,6 +73,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, String> {
         .ok_or_else(|| format!("e_flags {flags:#x} name no GCN processor wavelift knows"))?;
     let text = file.section_by_name(".text").ok_or("no .text section")?;
     let code = text.data().map_err(|e| e.to_string())?.to_vec();
+    let listed = kernel_metadata(&file, bytes)?;
     let mut kernels = Vec::new();
     for symbol in file.symbols() {
         let Some(name) = symbol.name().ok().and_then(|n| n.strip_suffix(".kd")) else {
@@ -107,10 +120,16 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, String> {
                 "kernel_code_entry_byte_offset does not point at the kernel's code",
             ));
         }
+        let args = listed
+            .iter()
+            .find(|(symbol, _)| *symbol == format!("{name}.kd"))
+            .map(|(_, args)| args.clone())
+            .unwrap_or_default();
         kernels.push(ObjectKernel {
             name: name.to_string(),
             entry: entry as u32,
             descriptor: kd,
+            args,
         });
     }
     Ok(CodeObject {
@@ -119,4 +138,63 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, String> {
         text: code,
         kernels,
     })
+}
+
+/// Each kernel of the `NT_AMDGPU_METADATA` note (`amdhsa.kernels`): its descriptor symbol
+/// (`.symbol`) and its `.args`.
+fn kernel_metadata(
+    file: &ElfFile64<Endianness>,
+    bytes: &[u8],
+) -> Result<Vec<(String, Vec<ObjectArg>)>, String> {
+    let endian = file.endian();
+    let mut kernels = Vec::new();
+    for section in file.elf_section_table().iter() {
+        let Some(mut notes) = section
+            .notes(endian, bytes)
+            .map_err(|e| format!("a malformed note section: {e}"))?
+        else {
+            continue;
+        };
+        while let Some(note) = notes.next().map_err(|e| format!("a malformed note: {e}"))? {
+            if note.name() != b"AMDGPU" || note.n_type(endian) != metadata::NT_AMDGPU_METADATA {
+                continue;
+            }
+            let document = metadata::decode(note.desc())?;
+            let listed = document
+                .get("amdhsa.kernels")
+                .and_then(Node::as_array)
+                .unwrap_or_default();
+            for kernel in listed {
+                let symbol = kernel.get(".symbol").and_then(Node::as_str);
+                let symbol = symbol.ok_or("a metadata kernel without .symbol")?;
+                let args = kernel
+                    .get(".args")
+                    .and_then(Node::as_array)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|arg| {
+                        let field = |key: &str| {
+                            arg.get(key)
+                                .and_then(Node::as_u64)
+                                .and_then(|n| u32::try_from(n).ok())
+                                .ok_or_else(|| format!("{symbol}: an argument without {key}"))
+                        };
+                        Ok(ObjectArg {
+                            offset: field(".offset")?,
+                            size: field(".size")?,
+                            value_kind: arg
+                                .get(".value_kind")
+                                .and_then(Node::as_str)
+                                .ok_or_else(|| {
+                                    format!("{symbol}: an argument without .value_kind")
+                                })?
+                                .to_string(),
+                        })
+                    })
+                    .collect::<Result<_, String>>()?;
+                kernels.push((symbol.to_string(), args));
+            }
+        }
+    }
+    Ok(kernels)
 }
