@@ -280,7 +280,7 @@ impl KernelDescriptor {
     }
 }
 
-// Reading code objects serves `clif-util objdump` only.
+// Describing a descriptor serves `clif-util objdump` only.
 #[cfg(feature = "test-support")]
 /// The fields of the GFX6–GFX9 kernel descriptor `kd` (64 bytes) by name, with their values
 /// as text, for `clif-util objdump`: every field of AMDGPUUsage's "Kernel Descriptor" and
