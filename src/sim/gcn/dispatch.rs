@@ -695,6 +695,48 @@ mod tests {
         assert_eq!([wave.vgpr[0][0], wave.vgpr[1][0]], [4, 6]);
     }
 
+    /// The hidden arguments of a 100 x 7 x 3 grid in 64 x 4 x 1 work-groups, at the
+    /// offsets llc-19's metadata gives them after 12 bytes of explicit arguments.
+    #[test]
+    fn hidden_arguments_as_the_runtime_fills_them() {
+        use crate::isa::gcn::code_object::read::ObjectArg;
+        let arg = |kind: &str, offset, size| ObjectArg {
+            offset,
+            size,
+            value_kind: format!("hidden_{kind}"),
+        };
+        let args = [
+            arg("block_count_x", 16, 4),
+            arg("block_count_y", 20, 4),
+            arg("block_count_z", 24, 4),
+            arg("group_size_x", 28, 2),
+            arg("group_size_y", 30, 2),
+            arg("remainder_x", 34, 2),
+            arg("remainder_y", 36, 2),
+            arg("global_offset_x", 56, 8),
+            arg("grid_dims", 80, 2),
+            arg("queue_ptr", 120, 8),
+        ];
+        let mut dispatch = Dispatch {
+            workgroup_size: [64, 4, 1],
+            grid_size: [100, 7, 3],
+            kernarg: vec![0xee; 12],
+        };
+        write_hidden_arguments(&args, 272, &mut dispatch).unwrap();
+        let k = &dispatch.kernarg;
+        assert_eq!(k.len(), 272);
+        assert_eq!(k[..12], [0xee; 12], "explicit arguments kept");
+        let word = |at: usize| u32::from_le_bytes(k[at..at + 4].try_into().unwrap());
+        let half = |at: usize| u16::from_le_bytes([k[at], k[at + 1]]);
+        assert_eq!([word(16), word(20), word(24)], [1, 1, 3]);
+        assert_eq!([half(28), half(30)], [64, 4]);
+        assert_eq!([half(34), half(36)], [36, 3]);
+        assert_eq!(half(80), 3);
+        assert!(k[56..64].iter().chain(&k[120..128]).all(|&b| b == 0));
+        let outside = [arg("grid_dims", 271, 2)];
+        assert!(write_hidden_arguments(&outside, 272, &mut dispatch).is_err());
+    }
+
     #[test]
     fn descriptors_the_dispatcher_refuses() {
         let mut kd = everything();
