@@ -116,11 +116,11 @@ pub fn call_device(
     dispatch::call_device(code, generation, args, result_dwords, memory, options)
 }
 
-/// Runs a compiled kernel over the grid of `launch`. The simulator places the kernarg
-/// segment and the dispatch packet in `memory`, initialises the inputs the kernel
-/// enables (`code.inputs`) as the hardware does (AMDGPU ABI, "Initial Kernel Execution
-/// State") and runs every wave of every work-group to its `s_endpgm`; waves of one
-/// work-group share LDS and meet at `s_barrier`.
+/// Runs a compiled kernel over the grid of `launch` through [`dispatch`](fn@dispatch), with
+/// the kernel descriptor wavelift's code object holds for it: the inputs the kernel
+/// enables (`GcnInfo::inputs`) initialised as the hardware does (AMDGPUUsage, "Initial
+/// Kernel Execution State"), every wave of every work-group run to its `s_endpgm`; waves
+/// of one work-group share LDS and meet at `s_barrier`.
 pub fn launch(
     code: &CompiledCode,
     generation: Gen,
