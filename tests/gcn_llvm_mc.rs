@@ -684,7 +684,13 @@ fn sample(op: Op, enc: Enc) -> McInst {
             match op {
                 Op::VReadlaneB32 => inst.src[1] = Some(s(7)),
                 Op::VWritelaneB32 => inst.src = [Some(s(7)), Some(i(3)), None],
+                // K, the literal: v_madmk_f32's src1, v_madak_f32's src2.
+                Op::VMadmkF32 => inst.src[1] = Some(LIT),
+                Op::VMadakF32 => inst.src[2] = Some(LIT),
                 _ => {}
+            }
+            if info.flags & KIMM != 0 {
+                inst.literal = Some(0x4120_0000);
             }
         }
         Form::FlatLoad => {
@@ -786,11 +792,13 @@ fn sweep(generation: Gen) -> Vec<McInst> {
     let mut out = Vec::new();
     for op in Op::all() {
         let info = op.info();
-        let encs = if info.enc == Enc::Vop3 {
-            vec![Enc::Vop3]
-        } else {
-            vec![info.enc, Enc::Vop3]
-        };
+        // The native encoding, the VOP3 form, and the VOP2 form some VOP3-only gfx8
+        // operations have on gfx6/gfx7.
+        let mut encs = vec![info.enc, Enc::Vop3];
+        if info.flags & VOP2_GFX67 != 0 {
+            encs.push(Enc::Vop2);
+        }
+        encs.dedup();
         for enc in encs {
             if info.opcode_in(enc, generation).is_some() {
                 out.push(sample(op, enc));

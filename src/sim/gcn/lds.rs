@@ -163,7 +163,12 @@ fn access_shape(op: Op) -> Option<(usize, bool)> {
         Op::DsReadI8 => (1, true),
         Op::DsReadU16 | Op::DsWriteB16 => (2, false),
         Op::DsReadI16 => (2, true),
-        Op::DsReadB32 | Op::DsWriteB32 | Op::DsRead2B32 | Op::DsWrite2B32 => (4, false),
+        Op::DsReadB32
+        | Op::DsWriteB32
+        | Op::DsRead2B32
+        | Op::DsWrite2B32
+        | Op::DsRead2st64B32
+        | Op::DsWrite2st64B32 => (4, false),
         Op::DsReadB64 | Op::DsWriteB64 => (8, false),
         Op::DsReadB128 | Op::DsWriteB128 => (16, false),
         _ => return None,
@@ -196,12 +201,17 @@ pub(crate) fn access(
     };
     let info = op.info();
     let store = info.dst == 0;
-    let two = matches!(op, Op::DsRead2B32 | Op::DsWrite2B32);
+    // read2/write2 count their two offsets in elements, the st64 forms in 64 elements.
+    let unit = match op {
+        Op::DsRead2B32 | Op::DsWrite2B32 => Some(4),
+        Op::DsRead2st64B32 | Op::DsWrite2st64B32 => Some(4 * 64),
+        _ => None,
+    };
     // Each lane's accesses: (byte offset from ADDR, dwords of data or result).
-    let parts: Vec<(u32, usize)> = if two {
+    let parts: Vec<(u32, usize)> = if let Some(unit) = unit {
         vec![
-            (4 * (offset & 0xff) as u32, 0),
-            (4 * (offset >> 8) as u32, 1),
+            (unit * (offset & 0xff) as u32, 0),
+            (unit * (offset >> 8) as u32, 1),
         ]
     } else {
         vec![(offset as u32, 0)]

@@ -212,6 +212,7 @@ fn valu_suffix(inst: &McInst, info: &OpInfo, generation: Gen) -> &'static str {
         Enc::Sdwa => "_sdwa",
         Enc::Dpp => "_dpp",
         Enc::Vop1 | Enc::Vop2 | Enc::Vopc if info.vop3[g].is_some() => "_e32",
+        Enc::Vop2 if info.flags & VOP2_GFX67 != 0 => "_e32",
         Enc::Vop3 if info.enc != Enc::Vop3 && info.opcode[g].is_some() => "_e64",
         Enc::Vop3 if info.flags & VOP2_GFX67 != 0 && generation <= Gen::Gfx7 => "_e64",
         _ => "",
