@@ -110,7 +110,7 @@ pub mod sim;
 /// Cranelift's IR, the input: [`ir::Function`] and what it is made of.
 #[doc(no_inline)]
 pub use cranelift_codegen::ir;
-pub use target::{Arch, FeatureSetting, OptLevel, Os, Target, TargetError};
+pub use target::{Arch, CodeObjectVersion, FeatureSetting, OptLevel, Os, Target, TargetError};
 
 /// The Cranelift code generator wavelift reads its IR from (pinned at the version wavelift
 /// is built with): build and inspect [`ir::Function`]s with it without naming the version.

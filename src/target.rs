@@ -86,6 +86,22 @@ pub struct Target {
     /// How much Cranelift's mid-end runs before selection: [`OptLevel::Speed`] (what
     /// [`Target::parse`] gives) or [`OptLevel::None`], CLIF's `opt_level` setting.
     pub opt_level: OptLevel,
+    /// The AMDGPU code object version `compile_module` writes for an `amdhsa` GCN target
+    /// (llc's `--amdhsa-code-object-version`): [`CodeObjectVersion::V5`] unless set.
+    pub code_object: CodeObjectVersion,
+}
+
+/// The version of the AMDGPU HSA code objects written (AMDGPUUsage, "Code Object V4
+/// Metadata" and "V5"). Both hold the same kernel descriptor; they differ in the ELF
+/// header's ABI version and the metadata's `amdhsa.version`, and V5 adds
+/// `.uses_dynamic_stack` and the hidden arguments wavelift's kernels do not use.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CodeObjectVersion {
+    /// llc's `--amdhsa-code-object-version=4`.
+    V4,
+    /// What llc-19 writes by default.
+    #[default]
+    V5,
 }
 
 /// CLIF's `opt_level` setting as wavelift reads it.
@@ -204,6 +220,7 @@ impl Target {
                 xnack: FeatureSetting::Any,
                 sramecc: FeatureSetting::Any,
                 opt_level: OptLevel::Speed,
+                code_object: CodeObjectVersion::V5,
             });
         }
         if nv50_cpus::is_cpu_name(name) {
@@ -221,6 +238,7 @@ impl Target {
             xnack: selection.xnack,
             sramecc: selection.sramecc,
             opt_level: OptLevel::Speed,
+            code_object: CodeObjectVersion::V5,
         })
     }
 

@@ -11,7 +11,7 @@
 mod filetest_text;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use wavelift::{Arch, Target, gcn::Gen, ir};
+use wavelift::{Arch, CodeObjectVersion, Target, gcn::Gen, ir};
 
 /// Whether `tool` runs; if not, says so (the test then checks nothing).
 fn have(tool: &str) -> bool {
@@ -230,12 +230,17 @@ fn every_gcn_filetest_is_a_code_object_llvm_reads_and_disassembles_as_we_do() {
     );
 }
 
-/// Compiles `ll` with llc-19 for `cpu` into an object file.
-fn llc_object(ll: &Path, cpu: &str, out: &Path) {
+/// Compiles `ll` with llc-19 for `cpu` into an object file of code object `version`.
+fn llc_object(ll: &Path, cpu: &str, out: &Path, version: CodeObjectVersion) {
+    let number = match version {
+        CodeObjectVersion::V4 => 4,
+        CodeObjectVersion::V5 => 5,
+    };
     let mut args = vec![
         "-O2".to_string(),
         "-mtriple=amdgcn-amd-amdhsa".into(),
         format!("-mcpu={cpu}"),
+        format!("--amdhsa-code-object-version={number}"),
         "-filetype=obj".into(),
     ];
     // Our code needs XNACK replay off (`Target::target_id`); llc's default is "any".
@@ -292,7 +297,7 @@ fn elf_flags_equal_llcs_for_every_processor() {
         let target = Target::parse(cpu).unwrap();
         let ours = wavelift::compile_module(&func, &target).unwrap();
         let llc = scratch("empty.o");
-        llc_object(&ll, cpu, &llc);
+        llc_object(&ll, cpu, &llc, CodeObjectVersion::V5);
         let theirs = std::fs::read(&llc).unwrap();
         assert_eq!(
             read_object(&ours).0,
@@ -386,6 +391,19 @@ fn comparable_metadata(notes: &str) -> Vec<String> {
 
 #[test]
 fn kernel_descriptors_and_metadata_equal_llcs_for_the_bench_kernels() {
+    compare_bench_kernels_with_llc(CodeObjectVersion::V5);
+}
+
+#[test]
+fn code_object_v4_equals_llcs_v4() {
+    compare_bench_kernels_with_llc(CodeObjectVersion::V4);
+}
+
+/// Compiles every bench kernel for every generation as code object `version`, with
+/// wavelift and with llc-19 from the kernel's LLVM IR, and requires the same ELF ABI
+/// version, the same kernel descriptor fields and the same metadata (`amdhsa.version`
+/// included) as `llvm-readelf-19 --notes` reads them.
+fn compare_bench_kernels_with_llc(version: CodeObjectVersion) {
     if !have("llc-19") || !have("llvm-readelf-19") {
         return;
     }
@@ -394,19 +412,33 @@ fn kernel_descriptors_and_metadata_equal_llcs_for_the_bench_kernels() {
     files.sort();
     let mut compared = 0;
     for clif in &files {
-        let ll = clif.with_extension("ll");
+        let mut ll = clif.with_extension("ll");
+        if version == CodeObjectVersion::V4 {
+            // The IR's module flag chooses the version over llc's option.
+            let text = std::fs::read_to_string(&ll).unwrap().replace(
+                "!\"amdhsa_code_object_version\", i32 500",
+                "!\"amdhsa_code_object_version\", i32 400",
+            );
+            ll = scratch("bench-v4.ll");
+            std::fs::write(&ll, text).unwrap();
+        }
         let (funcs, _) = parse_clif(clif);
-        for target in Target::per_generation() {
-            let what = format!("{} for {}", clif.display(), target.cpu);
+        for mut target in Target::per_generation() {
+            target.code_object = version;
+            let what = format!("{} for {} ({version:?})", clif.display(), target.cpu);
             let ours =
                 wavelift::compile_module(&funcs, &target).unwrap_or_else(|e| panic!("{what}: {e}"));
             let our_path = scratch("bench.o");
             std::fs::write(&our_path, &ours).unwrap();
             let llc_path = scratch("bench-llc.o");
-            llc_object(&ll, &target.cpu, &llc_path);
+            llc_object(&ll, &target.cpu, &llc_path, version);
             let theirs = std::fs::read(&llc_path).unwrap();
-            let (_, our_kds) = read_object(&ours);
-            let (_, their_kds) = read_object(&theirs);
+            let (our_header, our_kds) = read_object(&ours);
+            let (their_header, their_kds) = read_object(&theirs);
+            assert_eq!(
+                our_header.1, their_header.1,
+                "{what}: ELF ABI version differs from llc-19's (left ours)"
+            );
             assert_eq!(our_kds.len(), 1, "{what}: one kernel");
             let (name, our_kd) = &our_kds[0];
             let (_, their_kd) = their_kds
@@ -420,24 +452,42 @@ fn kernel_descriptors_and_metadata_equal_llcs_for_the_bench_kernels() {
             );
             let notes = |path: &Path| {
                 let path = path.to_str().unwrap();
-                comparable_metadata(&run_clean("llvm-readelf-19", &["--notes", path], &what))
+                let text = run_clean("llvm-readelf-19", &["--notes", path], &what);
+                (comparable_metadata(&text), amdhsa_version(&text))
             };
-            let our_notes = notes(&our_path);
+            let (our_notes, our_version) = notes(&our_path);
             assert!(
                 our_notes
                     .iter()
                     .any(|l| l.starts_with(".kernarg_segment_size:")),
                 "{what}: no metadata read: {our_notes:?}"
             );
+            let (their_notes, their_version) = notes(&llc_path);
             assert_eq!(
-                our_notes,
-                notes(&llc_path),
+                our_notes, their_notes,
                 "{what}: metadata differs from llc-19's (left ours)"
             );
+            assert_eq!(
+                our_version, their_version,
+                "{what}: amdhsa.version (left ours)"
+            );
+            assert!(!our_version.is_empty(), "{what}: no amdhsa.version");
             compared += 1;
         }
     }
     assert!(compared >= 40, "only {compared} kernels compared");
+}
+
+/// The numbers of `amdhsa.version` in `llvm-readelf --notes` output (a YAML list).
+fn amdhsa_version(notes: &str) -> Vec<String> {
+    notes
+        .lines()
+        .skip_while(|l| !l.trim().starts_with("amdhsa.version:"))
+        .skip(1)
+        .map(str::trim)
+        .take_while(|l| l.starts_with("- "))
+        .map(|l| l.trim_start_matches("- ").to_string())
+        .collect()
 }
 
 /// `clif-util objdump FILE`'s listing (it must succeed).
@@ -561,7 +611,12 @@ fn objdump_reads_ours_and_llcs_objects_as_llvms_tools_do() {
             let ours = wavelift::compile_module(&funcs, &target).unwrap();
             std::fs::write(&our_path, &ours).unwrap();
             let llc_path = scratch("objdump-llc.o");
-            llc_object(&clif.with_extension("ll"), &target.cpu, &llc_path);
+            llc_object(
+                &clif.with_extension("ll"),
+                &target.cpu,
+                &llc_path,
+                CodeObjectVersion::V5,
+            );
             for (who, path) in [("ours", &our_path), ("llc-19's", &llc_path)] {
                 let what = format!("{} for {}, {who}", clif.display(), target.cpu);
                 let listing = clif_util_objdump(path, &what);

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use wavelift::{CompiledCode, FunctionKind, Target, ir};
+use wavelift::{CodeObjectVersion, CompiledCode, FunctionKind, Target, ir};
 
 /// Compile the functions of .clif files and print their disassembly.
 ///
@@ -36,6 +36,11 @@ pub struct Args {
     /// docs/objects.md).
     #[arg(long, value_enum, default_value_t = Emit::Raw, requires = "output")]
     emit: Emit,
+
+    /// The AMDGPU code object version `--emit obj` writes, 4 or 5 (as llc's
+    /// `--amdhsa-code-object-version`).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(4..=5))]
+    code_object_version: u8,
 }
 
 /// What `compile --output` writes.
@@ -116,7 +121,11 @@ fn compile_file(args: &Args) -> Result<(), String> {
         return Err("no functions to compile".into());
     }
     if let (Some(output), Emit::Obj) = (&args.output, args.emit) {
-        let target = &parsed[0].2;
+        let mut target = parsed[0].2.clone();
+        target.code_object = match args.code_object_version {
+            4 => CodeObjectVersion::V4,
+            _ => CodeObjectVersion::V5,
+        };
         if parsed
             .iter()
             .any(|(_, _, t)| t.to_string() != target.to_string())
@@ -127,7 +136,7 @@ fn compile_file(args: &Args) -> Result<(), String> {
             .iter()
             .flat_map(|(_, file, _)| file.functions.iter().map(|f| f.func.clone()))
             .collect();
-        return write_object(&funcs, target, output);
+        return write_object(&funcs, &target, output);
     }
     if args.output.is_some() && functions != 1 {
         return Err(format!(

@@ -1,11 +1,15 @@
 //! The code object's metadata: a MessagePack map in an `NT_AMDGPU_METADATA` note (LLVM's
 //! AMDGPUUsage, "Code Object V5 Metadata"), with the fields the ROCm runtime reads.
 
+use crate::CodeObjectVersion;
+
 /// The note type of the metadata (LLVM's `NT_AMDGPU_METADATA`).
 pub const NT_AMDGPU_METADATA: u32 = 32;
 
 /// `amdhsa.version` of code object version 5.
 const VERSION: [u64; 2] = [1, 2];
+/// `amdhsa.version` of code object version 4.
+const VERSION_V4: [u64; 2] = [1, 1];
 
 /// One kernel's entry in `amdhsa.kernels`.
 pub struct KernelMetadata {
@@ -64,7 +68,7 @@ impl Value {
 }
 
 impl KernelMetadata {
-    fn value(&self) -> Value {
+    fn value(&self, version: CodeObjectVersion) -> Value {
         let uint = |n: u32| Value::Uint(n.into());
         let args = self
             .args
@@ -81,7 +85,7 @@ impl KernelMetadata {
                 Value::Map(entries)
             })
             .collect();
-        Value::Map(vec![
+        let mut entries = vec![
             (".name", Value::Str(self.name.clone())),
             (".symbol", Value::Str(format!("{}.kd", self.name))),
             (".args", Value::Array(args)),
@@ -95,7 +99,6 @@ impl KernelMetadata {
                 ".private_segment_fixed_size",
                 uint(self.private_segment_fixed_size),
             ),
-            (".uses_dynamic_stack", Value::Bool(false)),
             (".sgpr_count", uint(self.sgpr_count)),
             (".vgpr_count", uint(self.vgpr_count)),
             (".sgpr_spill_count", uint(0)),
@@ -105,22 +108,31 @@ impl KernelMetadata {
                 uint(self.max_flat_workgroup_size),
             ),
             (".wavefront_size", uint(64)),
-        ])
+        ];
+        if version == CodeObjectVersion::V5 {
+            // Version 5 only: the kernel calls nothing that grows the stack.
+            entries.push((".uses_dynamic_stack", Value::Bool(false)));
+        }
+        Value::Map(entries)
     }
 }
 
 /// The metadata map of a code object for `target_id` (`amdgcn-amd-amdhsa--gfx803`) with
 /// `kernels`, as MessagePack.
-pub fn encode(target_id: &str, kernels: &[KernelMetadata]) -> Vec<u8> {
+pub fn encode(target_id: &str, kernels: &[KernelMetadata], version: CodeObjectVersion) -> Vec<u8> {
+    let numbers = match version {
+        CodeObjectVersion::V4 => VERSION_V4,
+        CodeObjectVersion::V5 => VERSION,
+    };
     let map = Value::Map(vec![
         (
             "amdhsa.version",
-            Value::Array(VERSION.iter().map(|&n| Value::Uint(n)).collect()),
+            Value::Array(numbers.iter().map(|&n| Value::Uint(n)).collect()),
         ),
         ("amdhsa.target", Value::Str(target_id.to_string())),
         (
             "amdhsa.kernels",
-            Value::Array(kernels.iter().map(KernelMetadata::value).collect()),
+            Value::Array(kernels.iter().map(|k| k.value(version)).collect()),
         ),
     ]);
     let mut out = Vec::new();

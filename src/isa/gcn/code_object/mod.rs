@@ -10,7 +10,7 @@ pub mod read;
 
 use super::GcnInfo;
 use crate::isa::{ObjectFunction, kernel_param_layout};
-use crate::{CompileError, FunctionKind, Target};
+use crate::{CodeObjectVersion, CompileError, FunctionKind, Target};
 use descriptor::{KernelDescriptor, RegisterCounts};
 use metadata::{ArgMetadata, KernelMetadata};
 use object::elf;
@@ -19,7 +19,9 @@ use object::{Endianness, write::StringId};
 
 /// `EI_OSABI` of HSA code objects (LLVM's `ELFOSABI_AMDGPU_HSA`).
 const ELFOSABI_AMDGPU_HSA: u8 = 64;
-/// `EI_ABIVERSION` of code object version 5 (LLVM's `ELFABIVERSION_AMDGPU_HSA_V5`).
+/// `EI_ABIVERSION` of code object versions 4 and 5 (LLVM's `ELFABIVERSION_AMDGPU_HSA_V4`,
+/// `_V5`).
+const ELFABIVERSION_AMDGPU_HSA_V4: u8 = 2;
 const ELFABIVERSION_AMDGPU_HSA_V5: u8 = 3;
 /// `e_flags` target-ID bits of code object versions 4 and 5 (LLVM's
 /// `EF_AMDGPU_FEATURE_XNACK_OFF_V4` and `EF_AMDGPU_FEATURE_SRAMECC_*_V4`).
@@ -202,7 +204,11 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
         rodata.extend_from_slice(&KernelDescriptor::new(kernel.info, registers).to_bytes());
         kernel_metadata.push(kernel_metadata_of(kernel, registers, target));
     }
-    let metadata = metadata::encode(&format!("amdgcn-amd-amdhsa--{id}"), &kernel_metadata);
+    let metadata = metadata::encode(
+        &format!("amdgcn-amd-amdhsa--{id}"),
+        &kernel_metadata,
+        target.code_object,
+    );
     let note = metadata::note("AMDGPU", metadata::NT_AMDGPU_METADATA, &metadata);
 
     let kd_names: Vec<String> = kernels
@@ -286,7 +292,10 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
 
     w.write_file_header(&FileHeader {
         os_abi: ELFOSABI_AMDGPU_HSA,
-        abi_version: ELFABIVERSION_AMDGPU_HSA_V5,
+        abi_version: match target.code_object {
+            CodeObjectVersion::V4 => ELFABIVERSION_AMDGPU_HSA_V4,
+            CodeObjectVersion::V5 => ELFABIVERSION_AMDGPU_HSA_V5,
+        },
         e_type: elf::ET_REL,
         e_machine: elf::EM_AMDGPU,
         e_entry: 0,
