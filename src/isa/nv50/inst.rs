@@ -120,6 +120,26 @@ pub enum Inst {
         data: Reg,
         addr: Src,
     },
+    /// A load of `s[]` (workgroup memory, the cross-lane scratch area) at the byte address
+    /// `addr + offset` (`addr` absent: `offset` alone) as `ty` (`u8`, `u16`, `s16`, `b32`);
+    /// a pair or quad `dst` is loaded word by word (`ty` `b32`). Emission puts `addr` in
+    /// `$a3` (`lower/workgroup.rs`).
+    SharedLoad {
+        ty: Ty,
+        dst: Reg,
+        addr: Option<Reg>,
+        offset: u32,
+    },
+    /// A store of `data` to `s[]` at `addr + offset` as `ty` (`b8`, `b16`, `b32`; a pair or
+    /// quad word by word).
+    SharedStore {
+        ty: Ty,
+        data: Reg,
+        addr: Option<Reg>,
+        offset: u32,
+    },
+    /// `bar sync 0`: waits for every thread of the block.
+    Barrier,
     /// `add $a<areg> 0x0 value`: the base of `s[]` arguments beyond an operand's offset
     /// field on G80 (`lower::far_argument_bases`). Nothing else writes `$a`, so the fixed
     /// register needs no allocation.
@@ -197,6 +217,18 @@ impl MachInst for Inst {
                 addr.visit(visit);
                 visit(data, OperandKind::Use);
             }
+            Inst::SharedLoad { dst, addr, .. } => {
+                if let Some(a) = addr {
+                    visit(a, OperandKind::Use);
+                }
+                visit(dst, OperandKind::Def);
+            }
+            Inst::SharedStore { data, addr, .. } => {
+                if let Some(a) = addr {
+                    visit(a, OperandKind::Use);
+                }
+                visit(data, OperandKind::Use);
+            }
             Inst::Copy { dst, src } => {
                 visit(src, OperandKind::Use);
                 visit(dst, OperandKind::Def);
@@ -212,7 +244,11 @@ impl MachInst for Inst {
                     visit(v, OperandKind::UseFixed(*fixed));
                 }
             }
-            Inst::Jump { .. } | Inst::Joinat { .. } | Inst::Exit | Inst::SetAddr { .. } => {}
+            Inst::Jump { .. }
+            | Inst::Joinat { .. }
+            | Inst::Exit
+            | Inst::SetAddr { .. }
+            | Inst::Barrier => {}
         }
     }
 
@@ -222,6 +258,8 @@ impl MachInst for Inst {
             Inst::Args { .. }
                 | Inst::SetAddr { .. }
                 | Inst::Store { .. }
+                | Inst::SharedStore { .. }
+                | Inst::Barrier
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }

@@ -28,8 +28,9 @@ use crate::machinst::regalloc::{self, AllocError};
 use crate::machinst::type_gate::TypeCheck;
 use crate::machinst::{MachInst, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
-use abi::{Frame, PARAM_LIMIT};
+use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
 use inst::Inst;
+use lower::SHARED_LIMIT;
 use mc::Variant;
 use regs::{FLAG_LIMIT, GPR, GPR_LIMIT};
 
@@ -106,9 +107,13 @@ pub struct Nv50Info {
     pub relocations: Vec<u32>,
     /// Kernels: bytes of arguments at `s[0x14]` (at most 252).
     pub param_size: u32,
-    /// Kernels: bytes of `s[]` the code reads, the system area and the arguments
-    /// (`SHARED_SIZE` covers at least this).
+    /// Bytes of `s[]` the code uses: a kernel's system area and arguments, then, when the
+    /// function uses workgroup memory, up to the end of its segment (`SHARED_SIZE` covers
+    /// at least this).
     pub shared_size: u32,
+    /// Bytes of the workgroup segment (the largest `size` of its `wavelift_workgroup_base`
+    /// calls), at `s[0x110]` (`docs/nv50.md`, "Shared memory").
+    pub workgroup_size: u32,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
@@ -128,11 +133,23 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             ),
         ));
     }
+    let workgroup_size = crate::intrinsics::workgroup_segment_size(func)
+        .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
+    if workgroup_size > SHARED_LIMIT - WORKGROUP_BASE {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "a workgroup segment of {workgroup_size} bytes: NV50 has {SHARED_LIMIT} bytes \
+                 of `s[]` per block, of which the segment may take those after {WORKGROUP_BASE:#x}"
+            ),
+        ));
+    }
     // Divergent loops whose exits lead to several blocks get an exit block first.
     let mut with_exits = func.clone();
     exit_blocks::run(&mut with_exits, kind).map_err(|e| CompileError::new(func, e))?;
     let func = &with_exits;
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
+    super::barriers::check_barriers(func, &cfg, kind)?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
     let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;
     let low_words = low_words::LowWords::analyze(func);
@@ -198,10 +215,12 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         gprs,
         relocations,
         param_size: frame.param_size,
-        shared_size: match kind {
-            FunctionKind::Kernel => abi::PARAM_BASE + frame.param_size,
-            FunctionKind::Device => 0,
+        shared_size: match (workgroup_size, kind) {
+            (1.., _) => WORKGROUP_BASE + workgroup_size,
+            (0, FunctionKind::Kernel) => abi::PARAM_BASE + frame.param_size,
+            (0, FunctionKind::Device) => 0,
         },
+        workgroup_size,
     };
     Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
 }

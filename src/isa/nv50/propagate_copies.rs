@@ -147,6 +147,17 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 *data = defs.whole(*data);
                 *addr = defs.src(*addr);
             }
+            Inst::SharedLoad { addr, .. } => {
+                if let Some(a) = addr {
+                    *a = defs.whole(*a);
+                }
+            }
+            Inst::SharedStore { data, addr, .. } => {
+                *data = defs.whole(*data);
+                if let Some(a) = addr {
+                    *a = defs.whole(*a);
+                }
+            }
             Inst::Copy { src, .. } => *src = defs.whole(*src),
             Inst::Combine { lo, hi, .. } => {
                 *lo = defs.whole(*lo);
@@ -162,6 +173,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
             | Inst::Jump { .. }
             | Inst::Branch { .. }
             | Inst::Joinat { .. }
+            | Inst::Barrier
             | Inst::Exit => {}
         }
     }

@@ -29,6 +29,9 @@ mod int_arith;
 mod isle;
 mod low_words;
 mod multiply;
+mod workgroup;
+
+pub use workgroup::SHARED_LIMIT;
 
 pub struct Nv50Lower<'a> {
     pub variant: Variant,
@@ -356,8 +359,14 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetExceptionHandlerAddress => {
             "NV50 functions have no stack frame (local memory is not used yet)"
         }
-        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
-            "atomics and fences are not supported by the NV50 backend yet"
+        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore => {
+            "atomics are not supported by the NV50 backend yet"
+        }
+        Fence => {
+            "Tesla has no memory-fence instruction (envytools lists none; nouveau approximates \
+             one with loads from a driver buffer and `bar sync`), so the device-wide ordering \
+             of CLIF's `fence` cannot be given; within a work-group, `wavelift_barrier` orders \
+             memory (docs/ir.md, \"Barriers and fences\")"
         }
         _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
