@@ -55,6 +55,7 @@ fn reads(inst: &Inst) -> Units {
         Inst::Store { data, addr, .. } => units(*data) | src_units(addr),
         Inst::SharedLoad { addr, .. } => addr.map_or(0, units),
         Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
+        Inst::SetSharedAddr { addr } => units(*addr),
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
         Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
@@ -220,6 +221,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
                 reg(a)?;
             }
         }
+        Inst::SetSharedAddr { addr } => reg(addr)?,
         Inst::Copy { src, .. } => reg(src)?,
         Inst::Combine { lo, hi, .. } => {
             reg(lo)?;

@@ -272,6 +272,7 @@ fn lower_block(
                 dst,
                 addr,
                 offset,
+                via_a3,
             } => {
                 let mut offset = *offset;
                 // G80's `mov` operand reaches 31 units past `$a`.
@@ -279,7 +280,10 @@ fn lower_block(
                     Variant::G80 => Some(0x1f * ty.bytes()),
                     _ => None,
                 };
-                let areg = shared_address(&mut out, *addr, &mut offset, reach, dst.width());
+                let areg = match via_a3 {
+                    true => SHARED_AREG,
+                    false => shared_address(&mut out, *addr, &mut offset, reach, dst.width()),
+                };
                 // One access per word of a pair or quad.
                 for k in 0..dst.width() {
                     let src = Src::Shared {
@@ -302,9 +306,13 @@ fn lower_block(
                 data,
                 addr,
                 offset,
+                via_a3,
             } => {
                 let mut offset = *offset;
-                let areg = shared_address(&mut out, *addr, &mut offset, None, data.width());
+                let areg = match via_a3 {
+                    true => SHARED_AREG,
+                    false => shared_address(&mut out, *addr, &mut offset, None, data.width()),
+                };
                 for k in 0..data.width() {
                     out.push(Item::Mc(McInst::with(
                         Op::St,
@@ -318,6 +326,9 @@ fn lower_block(
                         &[Operand::R((data.hw() + k) as u8)],
                     )));
                 }
+            }
+            Inst::SetSharedAddr { addr } => {
+                shared_address(&mut out, Some(*addr), &mut 0, None, 1);
             }
             Inst::Barrier => {
                 // nouveau's `emitBAR`: `bar sync 0` (word 0 bits 25 and 26 set, all threads).

@@ -129,6 +129,9 @@ pub enum Inst {
         dst: Reg,
         addr: Option<Reg>,
         offset: u32,
+        /// `addr` is absent and the access is relative to `$a3` as the last
+        /// [`Inst::SetSharedAddr`] set it (a run of accesses to one area).
+        via_a3: bool,
     },
     /// A store of `data` to `s[]` at `addr + offset` as `ty` (`b8`, `b16`, `b32`; a pair or
     /// quad word by word).
@@ -137,6 +140,12 @@ pub enum Inst {
         data: Reg,
         addr: Option<Reg>,
         offset: u32,
+        /// As [`Inst::SharedLoad`]'s.
+        via_a3: bool,
+    },
+    /// `shl $a3 addr 0x0`: the base of the `via_a3` accesses after it.
+    SetSharedAddr {
+        addr: Reg,
     },
     /// `bar sync 0`: waits for every thread of the block.
     Barrier,
@@ -229,6 +238,7 @@ impl MachInst for Inst {
                 }
                 visit(data, OperandKind::Use);
             }
+            Inst::SetSharedAddr { addr } => visit(addr, OperandKind::Use),
             Inst::Copy { dst, src } => {
                 visit(src, OperandKind::Use);
                 visit(dst, OperandKind::Def);
@@ -259,6 +269,7 @@ impl MachInst for Inst {
                 | Inst::SetAddr { .. }
                 | Inst::Store { .. }
                 | Inst::SharedStore { .. }
+                | Inst::SetSharedAddr { .. }
                 | Inst::Barrier
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }

@@ -114,6 +114,9 @@ pub struct Nv50Info {
     /// Bytes of the workgroup segment (the largest `size` of its `wavelift_workgroup_base`
     /// calls), at `s[0x110]` (`docs/nv50.md`, "Shared memory").
     pub workgroup_size: u32,
+    /// Bytes of the cross-lane intrinsics' scratch areas after the segment (0 without
+    /// them; `docs/nv50.md`, "Cross-lane intrinsics").
+    pub scratch_size: u32,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
@@ -144,6 +147,23 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             ),
         ));
     }
+    // The cross-lane scratch areas follow the workgroup segment (`lower/cross_lane.rs`).
+    let scratch_base = WORKGROUP_BASE + workgroup_size.next_multiple_of(4);
+    let scratch_size = if lower::uses_scratch(func) {
+        lower::scratch_size(variant)
+    } else {
+        0
+    };
+    if scratch_base + scratch_size > SHARED_LIMIT {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "a workgroup segment of {workgroup_size} bytes leaves too little of the \
+                 {SHARED_LIMIT} bytes of `s[]` for the {scratch_size} bytes of the cross-lane \
+                 intrinsics' scratch areas"
+            ),
+        ));
+    }
     // Divergent loops whose exits lead to several blocks get an exit block first.
     let mut with_exits = func.clone();
     exit_blocks::run(&mut with_exits, kind).map_err(|e| CompileError::new(func, e))?;
@@ -151,7 +171,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     super::barriers::check_barriers(func, &cfg, kind)?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
-    let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;
+    let collective = reconverge::collective_blocks(func, &cfg);
+    let plan =
+        reconverge::plan(&cfg, &uniformity, &collective).map_err(|e| CompileError::new(func, e))?;
     let low_words = low_words::LowWords::analyze(func);
     let backend = lower::Nv50Lower {
         variant,
@@ -161,6 +183,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         plan: &plan,
         in_flags: &lower::compares_in_flags(func),
         low_words: &low_words,
+        scratch_base,
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
@@ -215,12 +238,13 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         gprs,
         relocations,
         param_size: frame.param_size,
-        shared_size: match (workgroup_size, kind) {
-            (1.., _) => WORKGROUP_BASE + workgroup_size,
+        shared_size: match (workgroup_size + scratch_size, kind) {
+            (1.., _) => scratch_base + scratch_size,
             (0, FunctionKind::Kernel) => abi::PARAM_BASE + frame.param_size,
             (0, FunctionKind::Device) => 0,
         },
         workgroup_size,
+        scratch_size,
     };
     Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
 }

@@ -152,6 +152,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                     *a = defs.whole(*a);
                 }
             }
+            Inst::SetSharedAddr { addr } => *addr = defs.whole(*addr),
             Inst::SharedStore { data, addr, .. } => {
                 *data = defs.whole(*data);
                 if let Some(a) = addr {

@@ -687,11 +687,8 @@ impl generated::Context for IsleContext<'_, '_> {
                 return InstOutput::new();
             }
             _ => {
-                self.fail(format!(
-                    "`{}`: cross-lane intrinsics are not supported on NV50 yet",
-                    intrinsic.name()
-                ));
-                return InstOutput::new();
+                let args = func.dfg.inst_args(inst).to_vec();
+                return self.cross_lane(intrinsic, &args);
             }
         };
         InstOutput::from_iter([reg])
@@ -1001,7 +998,7 @@ impl IsleContext<'_, '_> {
 
     /// The flags of `r` in a new `$c` (`and b32 $c # r r`): Z and S of its value, C and O
     /// clear (`docs/nv50.md`, "Condition codes and predication").
-    fn flags_of(&mut self, r: Reg) -> Reg {
+    pub(super) fn flags_of(&mut self, r: Reg) -> Reg {
         let c = self.lower.new_vreg(FLAG, RegClass::Int);
         let mut alu = Alu::new(Op::And, Some(Ty::B32), None, &[Src::Reg(r), Src::Reg(r)]);
         alu.cdst = Some(c);

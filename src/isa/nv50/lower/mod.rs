@@ -23,6 +23,7 @@ use std::collections::BTreeSet;
 pub use crate::machinst::isle::InstOutput;
 
 mod branches;
+mod cross_lane;
 mod f32_ops;
 mod f64_ops;
 mod int_arith;
@@ -31,6 +32,7 @@ mod low_words;
 mod multiply;
 mod workgroup;
 
+pub use cross_lane::{scratch_size, uses_scratch};
 pub use workgroup::SHARED_LIMIT;
 
 pub struct Nv50Lower<'a> {
@@ -43,6 +45,8 @@ pub struct Nv50Lower<'a> {
     pub in_flags: &'a BTreeSet<Value>,
     /// The i64 values kept as their low word.
     pub low_words: &'a LowWords,
+    /// Where the cross-lane scratch areas start in `s[]` (`cross_lane.rs`).
+    pub scratch_base: u32,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at

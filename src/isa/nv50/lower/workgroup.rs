@@ -45,6 +45,7 @@ impl IsleContext<'_, '_> {
             dst,
             addr,
             offset,
+            via_a3: false,
         });
         if ty == Ty::S8 {
             let ext = self.vreg(RegClass::Int);
@@ -100,6 +101,7 @@ impl IsleContext<'_, '_> {
             data,
             addr,
             offset,
+            via_a3: false,
         });
         InstOutput::new()
     }
