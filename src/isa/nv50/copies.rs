@@ -56,6 +56,7 @@ fn reads(inst: &Inst) -> Units {
         Inst::SharedLoad { addr, .. } => addr.map_or(0, units),
         Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
         Inst::SetSharedAddr { addr } => units(*addr),
+        Inst::Atomic { addr, src, cmp, .. } => src_units(addr) | units(*src) | cmp.map_or(0, units),
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
         Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
@@ -76,6 +77,7 @@ fn writes(inst: &Inst) -> Units {
         Inst::Select { dst, .. }
         | Inst::Load { dst, .. }
         | Inst::SharedLoad { dst, .. }
+        | Inst::Atomic { dst: Some(dst), .. }
         | Inst::Copy { dst, .. }
         | Inst::Combine { dst, .. } => units(*dst),
         Inst::Args { defs } => defs.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
@@ -222,6 +224,11 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
             }
         }
         Inst::SetSharedAddr { addr } => reg(addr)?,
+        Inst::Atomic { .. } => {
+            if reads(&inst) & hit != 0 {
+                return None;
+            }
+        }
         Inst::Copy { src, .. } => reg(src)?,
         Inst::Combine { lo, hi, .. } => {
             reg(lo)?;

@@ -327,6 +327,40 @@ fn lower_block(
                     )));
                 }
             }
+            Inst::Atomic {
+                op,
+                ty,
+                dst,
+                addr,
+                src,
+                cmp,
+            } => {
+                let Operand::R(addr) = src_operand(*addr, &|r| r.hw()) else {
+                    return Err(format!("atomic address {addr:?} not in a register"));
+                };
+                let global = Operand::Global { space: 15, addr };
+                let src = reg_operand(*src, src.hw());
+                let inst = match (dst, cmp) {
+                    (Some(d), Some(c)) => McInst::with(
+                        Op::Atomic(*op),
+                        Form::Long,
+                        Some(*ty),
+                        Some(reg_operand(*d, d.hw())),
+                        &[global, reg_operand(*c, c.hw()), src],
+                    ),
+                    (Some(d), None) => McInst::with(
+                        Op::Atomic(*op),
+                        Form::Long,
+                        Some(*ty),
+                        Some(reg_operand(*d, d.hw())),
+                        &[global, src],
+                    ),
+                    (None, _) => {
+                        McInst::with(Op::Red(*op), Form::Long, Some(*ty), Some(global), &[src])
+                    }
+                };
+                out.push(Item::Mc(inst));
+            }
             Inst::SetSharedAddr { addr } => {
                 shared_address(&mut out, Some(*addr), &mut 0, None, 1);
             }

@@ -3,7 +3,7 @@
 //! few pseudo-instructions emission expands (selects, copies of pairs, branches, the
 //! function's end).
 
-use super::mc::{Cond, Mods, Op, Round, SReg, Ty};
+use super::mc::{AtomOp, Cond, Mods, Op, Round, SReg, Ty};
 use super::reconverge::Join;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
@@ -149,6 +149,17 @@ pub enum Inst {
     },
     /// `bar sync 0`: waits for every thread of the block.
     Barrier,
+    /// A global atomic on `g15[addr]`, `op` of `ty`: `ld <op>`, `exch` or `cas` with the
+    /// old value in `dst`, or `red <op>` without one (`dst` absent; never `exch`, `cas`).
+    /// `src` is the operand (`cas`: the new value), `cmp` `cas`'s compared value.
+    Atomic {
+        op: AtomOp,
+        ty: Ty,
+        dst: Option<Reg>,
+        addr: Src,
+        src: Reg,
+        cmp: Option<Reg>,
+    },
     /// `add $a<areg> 0x0 value`: the base of `s[]` arguments beyond an operand's offset
     /// field on G80 (`lower::far_argument_bases`). Nothing else writes `$a`, so the fixed
     /// register needs no allocation.
@@ -239,6 +250,22 @@ impl MachInst for Inst {
                 visit(data, OperandKind::Use);
             }
             Inst::SetSharedAddr { addr } => visit(addr, OperandKind::Use),
+            Inst::Atomic {
+                dst,
+                addr,
+                src,
+                cmp,
+                ..
+            } => {
+                addr.visit(visit);
+                visit(src, OperandKind::Use);
+                if let Some(c) = cmp {
+                    visit(c, OperandKind::Use);
+                }
+                if let Some(d) = dst {
+                    visit(d, OperandKind::Def);
+                }
+            }
             Inst::Copy { dst, src } => {
                 visit(src, OperandKind::Use);
                 visit(dst, OperandKind::Def);
@@ -270,6 +297,7 @@ impl MachInst for Inst {
                 | Inst::Store { .. }
                 | Inst::SharedStore { .. }
                 | Inst::SetSharedAddr { .. }
+                | Inst::Atomic { .. }
                 | Inst::Barrier
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }

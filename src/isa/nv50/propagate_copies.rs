@@ -153,6 +153,13 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 }
             }
             Inst::SetSharedAddr { addr } => *addr = defs.whole(*addr),
+            Inst::Atomic { addr, src, cmp, .. } => {
+                *addr = defs.src(*addr);
+                *src = defs.whole(*src);
+                if let Some(c) = cmp {
+                    *c = defs.whole(*c);
+                }
+            }
             Inst::SharedStore { data, addr, .. } => {
                 *data = defs.whole(*data);
                 if let Some(a) = addr {

@@ -694,6 +694,35 @@ impl generated::Context for IsleContext<'_, '_> {
         InstOutput::from_iter([reg])
     }
 
+    fn lower_atomic_rmw(
+        &mut self,
+        inst: ir::Inst,
+        ty: ir::Type,
+        op: &ir::AtomicRmwOp,
+        addr: Value,
+        value: Value,
+    ) -> InstOutput {
+        self.atomic_rmw(inst, ty, *op, addr, value)
+    }
+
+    fn lower_atomic_cas(
+        &mut self,
+        ty: ir::Type,
+        addr: Value,
+        expected: Value,
+        replacement: Value,
+    ) -> InstOutput {
+        self.atomic_cas(ty, addr, expected, replacement)
+    }
+
+    fn lower_atomic_load(&mut self, ty: ir::Type, addr: Value) -> InstOutput {
+        self.atomic_load(ty, addr)
+    }
+
+    fn lower_atomic_store(&mut self, value: Value, addr: Value) -> InstOutput {
+        self.atomic_store(value, addr)
+    }
+
     fn return_values(&mut self, args: crate::machinst::isle::ValueSlice) -> InstOutput {
         let (list, off) = args;
         let values: Vec<Value> = list.as_slice(&self.lower.dfg().value_lists)[off..].to_vec();
@@ -911,7 +940,7 @@ impl IsleContext<'_, '_> {
 
     /// The `g[15]` address of `addr + offset`: the low word of the i64 address, plus the
     /// offset with a 32-bit add (`docs/nv50.md`, "Memory windows").
-    fn address(&mut self, addr: Value, offset: i32) -> Src {
+    pub(super) fn address(&mut self, addr: Value, offset: i32) -> Src {
         let addr = generated::Context::put_in_reg(self, addr);
         let low = if addr.class() == RegClass::Float {
             Src::Half(addr, false)

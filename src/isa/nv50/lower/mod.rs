@@ -22,6 +22,7 @@ use std::collections::BTreeSet;
 
 pub use crate::machinst::isle::InstOutput;
 
+mod atomics;
 mod branches;
 mod cross_lane;
 mod f32_ops;
@@ -362,9 +363,6 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetReturnAddress
         | GetExceptionHandlerAddress => {
             "NV50 functions have no stack frame (local memory is not used yet)"
-        }
-        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore => {
-            "atomics are not supported by the NV50 backend yet"
         }
         Fence => {
             "Tesla has no memory-fence instruction (envytools lists none; nouveau approximates \
