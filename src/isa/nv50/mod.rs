@@ -1,6 +1,7 @@
 //! The NVIDIA Tesla (NV50: G80, G84–G98, GT200) backend.
 
 pub mod abi;
+pub mod cas_loops;
 pub mod container;
 pub mod copies;
 pub mod cpus;
@@ -166,6 +167,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     }
     // Divergent loops whose exits lead to several blocks get an exit block first.
     let mut with_exits = func.clone();
+    cas_loops::run(&mut with_exits, variant);
     exit_blocks::run(&mut with_exits, kind).map_err(|e| CompileError::new(func, e))?;
     let func = &with_exits;
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;

@@ -2,9 +2,10 @@
 //! memory through `g15[]` with the atomic instructions of G84 and later (`g80.c`
 //! `tabatomm`, `tabredm`; 64-bit `add`, `exch`, `cas` GT200 only), a result-less `red` where
 //! the old value is unused; `atomic_load`/`atomic_store` are plain naturally aligned
-//! accesses. G80 has no atomic instruction; workgroup-memory atomics (GT200's `ld lock`/`st
-//! unlock` loop) and the operations without an instruction (a compare-and-swap loop) are
-//! not implemented yet.
+//! accesses. The operations without an instruction (`nand`, GT200's other i64 ones) are
+//! compare-and-swap loops by then (`cas_loops.rs`). G80 has no atomic instruction;
+//! workgroup-memory atomics (GT200's `ld lock`/`st unlock` loop) and i8/i16 are not
+//! implemented yet.
 
 use super::isle::generated::Context as _;
 use super::{InstOutput, IsleContext};
@@ -61,9 +62,10 @@ impl IsleContext<'_, '_> {
         };
         let Some((aop, aty)) = found else {
             self.fail(format!(
-                "`atomic_rmw {op}` on {ty} is not supported on NV50 ({}) yet: no atomic \
-                 instruction does it (they are 32-bit, and 64-bit `add` and `exch` on GT200), \
-                 and compare-and-swap loops are not implemented",
+                "`atomic_rmw {op}` on {ty} is not supported on NV50 ({}) yet: the atomic \
+                 instructions are 32-bit (64-bit `add`, `exch` and `cas` on GT200, which \
+                 makes the other 64-bit operations compare-and-swap loops), and i8/i16 \
+                 would need a loop on the containing word",
                 self.backend.variant.envydis_name()
             ));
             return InstOutput::new();
