@@ -29,7 +29,8 @@ fn needs_loop(op: AtomicRmwOp, ty: ir::Type, variant: Variant) -> bool {
     }
 }
 
-/// Rewrites every global `atomic_rmw` that [`needs_loop`] into a compare-and-swap loop.
+/// Rewrites every global `atomic_rmw` that needs it (`needs_loop`) into a compare-and-swap
+/// loop.
 pub fn run(func: &mut ir::Function, variant: Variant) {
     let found: Vec<ir::Inst> = func
         .layout
