@@ -189,8 +189,9 @@ impl IsleContext<'_, '_> {
 
     /// The mask of the active threads where `cond` holds on its `$c` (all of them without
     /// one), the same word in every active thread: the flag bytes cleared (8 `st b32`), each
-    /// active thread's byte set to `1 << (lane & 7)` where the condition holds (0 where not),
-    /// the eight words read back (8 `ld`) and folded, two words per byte of the mask.
+    /// active thread's byte set where the condition holds (0 where not), the eight words read
+    /// back (8 `ld`) and or-ed together. Thread t's byte is byte t / 8 of word t mod 8 and
+    /// holds `1 << (t mod 8)`, so the or of the words has bit t for thread t.
     fn ballot_mask(&mut self, area: &Area, cond: Option<(Reg, Cond)>) -> Reg {
         let zero = self.mov_imm(0);
         self.emit(Inst::SetSharedAddr { addr: area.flags });
@@ -209,7 +210,10 @@ impl IsleContext<'_, '_> {
         if let Some((c, cond)) = cond {
             bit = self.select_on(c, cond, bit, zero);
         }
-        let at = self.op2(Op::Add, Ty::B32, Src::Reg(area.flags), Src::Reg(area.lane));
+        let word = self.op2(Op::Shl, Ty::B32, Src::Reg(k), Src::Imm(2));
+        let byte = self.op2(Op::Shr, Ty::U32, Src::Reg(area.lane), Src::Imm(3));
+        let at = self.op2(Op::Add, Ty::B32, Src::Reg(area.flags), Src::Reg(word));
+        let at = self.op2(Op::Add, Ty::B32, Src::Reg(at), Src::Reg(byte));
         self.emit(Inst::SharedStore {
             ty: Ty::B8,
             data: bit,
@@ -231,29 +235,10 @@ impl IsleContext<'_, '_> {
                 dst
             })
             .collect();
-        // Words 2m and 2m + 1 hold threads 8m … 8m + 7, each byte one distinct bit.
-        let mut mask: Option<Reg> = None;
-        for m in 0..4 {
-            let u = self.op2(
-                Op::Or,
-                Ty::B32,
-                Src::Reg(words[2 * m]),
-                Src::Reg(words[2 * m + 1]),
-            );
-            let t = self.op2(Op::Shr, Ty::U32, Src::Reg(u), Src::Imm(16));
-            let u = self.op2(Op::Or, Ty::B32, Src::Reg(u), Src::Reg(t));
-            let t = self.op2(Op::Shr, Ty::U32, Src::Reg(u), Src::Imm(8));
-            let u = self.op2(Op::Or, Ty::B32, Src::Reg(u), Src::Reg(t));
-            let byte = self.op2(Op::And, Ty::B32, Src::Reg(u), Src::Imm(0xff));
-            mask = Some(match mask {
-                None => byte,
-                Some(acc) => {
-                    let b = self.op2(Op::Shl, Ty::B32, Src::Reg(byte), Src::Imm(8 * m as u32));
-                    self.op2(Op::Or, Ty::B32, Src::Reg(acc), Src::Reg(b))
-                }
-            });
-        }
-        mask.expect("four bytes")
+        let (first, rest) = words.split_first().expect("eight words");
+        rest.iter().fold(*first, |acc, &w| {
+            self.op2(Op::Or, Ty::B32, Src::Reg(acc), Src::Reg(w))
+        })
     }
 
     /// Stores `x` to this thread's value word (3 instructions with the address).
