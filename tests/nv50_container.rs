@@ -117,6 +117,7 @@ fn the_container_holds_each_functions_code_and_launch_fields() {
                     info.gprs,
                     info.param_size,
                     info.shared_size,
+                    info.workgroup_size,
                     0,
                     info.relocations.len() as u32,
                 ];

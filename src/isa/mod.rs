@@ -2,6 +2,7 @@
 //! the harness, the differential tester, clif-util) asks of one, so that a new target
 //! plugs in with an `impl Backend` and an arm in [`backend`].
 
+pub mod barriers;
 pub mod gcn;
 pub mod nv50;
 

@@ -18,19 +18,20 @@
 use crate::ir::{self, AtomicRmwOp, InstBuilder, InstructionData, Type, Value, types};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 
-/// Which atomics the target has instructions for: read-modify-writes by operation and
-/// type, compare-and-swap by type. Everything else is expanded.
+/// Which atomics the target has instructions for: read-modify-writes by operation, data
+/// type and address type (the memory: i64 global, i32 workgroup), compare-and-swap by data
+/// and address type. Everything else is expanded where a compare-and-swap allows.
 #[derive(Copy, Clone)]
 pub struct Native {
-    pub rmw: fn(AtomicRmwOp, Type) -> bool,
-    pub cas: fn(Type) -> bool,
+    pub rmw: fn(AtomicRmwOp, Type, Type) -> bool,
+    pub cas: fn(Type, Type) -> bool,
 }
 
 impl Native {
     /// A target on which every atomic is lowered as written (or refused by its backend).
     pub const ALL: Native = Native {
-        rmw: |_, _| true,
-        cas: |_| true,
+        rmw: |_, _, _| true,
+        cas: |_, _| true,
     };
 }
 
@@ -42,15 +43,18 @@ pub fn run(func: &mut ir::Function, native: Native) {
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
             match func.dfg.insts[inst] {
-                InstructionData::AtomicRmw { op, .. } => {
+                InstructionData::AtomicRmw { op, args, .. } => {
                     let ty = func.dfg.ctrl_typevar(inst);
-                    if !(native.rmw)(op, ty) && expandable(ty, native) {
+                    let space = func.dfg.value_type(args[0]);
+                    if !(native.rmw)(op, ty, space) && expandable(ty, space, native) {
                         todo.push(inst);
                     }
                 }
-                InstructionData::AtomicCas { .. } => {
+                InstructionData::AtomicCas { args, .. } => {
                     let ty = func.dfg.ctrl_typevar(inst);
-                    if !(native.cas)(ty) && ty.bytes() < 4 && (native.cas)(types::I32) {
+                    let space = func.dfg.value_type(args[0]);
+                    if !(native.cas)(ty, space) && ty.bytes() < 4 && (native.cas)(types::I32, space)
+                    {
                         todo.push(inst);
                     }
                 }
@@ -63,10 +67,10 @@ pub fn run(func: &mut ir::Function, native: Native) {
     }
 }
 
-/// Whether a read-modify-write of `ty` can become a loop: on its own width, or on the
-/// containing i32 word for i8/i16.
-fn expandable(ty: Type, native: Native) -> bool {
-    ty.is_int() && ((native.cas)(ty) || ty.bytes() < 4 && (native.cas)(types::I32))
+/// Whether a read-modify-write of `ty` at an address of type `space` can become a loop:
+/// on its own width, or on the containing i32 word for i8/i16.
+fn expandable(ty: Type, space: Type, native: Native) -> bool {
+    ty.is_int() && ((native.cas)(ty, space) || ty.bytes() < 4 && (native.cas)(types::I32, space))
 }
 
 /// The position of a narrow field in its 32-bit word: the word's address, the field's

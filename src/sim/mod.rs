@@ -11,6 +11,7 @@ pub mod gcn;
 pub mod harness;
 mod memory;
 pub mod nv50;
+mod races;
 
 pub use memory::Memory;
 

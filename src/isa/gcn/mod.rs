@@ -52,8 +52,8 @@ impl Backend for GcnBackend {
         TargetFacts {
             types: check_type,
             atomics: Native {
-                rmw: |op, ty| op != ir::AtomicRmwOp::Nand && matches!(ty.bytes(), 4 | 8),
-                cas: |ty| matches!(ty.bytes(), 4 | 8),
+                rmw: |op, ty, _| op != ir::AtomicRmwOp::Nand && matches!(ty.bytes(), 4 | 8),
+                cas: |ty, _| matches!(ty.bytes(), 4 | 8),
             },
             workgroup_base: Some(0),
         }
@@ -123,7 +123,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     };
     frame.group_segment_size = group_segment_size(func, generation)?;
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
-    lower::check_barriers(func, &cfg, kind)?;
+    super::barriers::check_barriers(func, &cfg, kind)?;
     let uniformity = scalar_values::analyze(func, &cfg, kind);
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).

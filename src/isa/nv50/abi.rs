@@ -11,6 +11,10 @@ use std::cell::Cell;
 pub const PARAM_BASE: u32 = 0x14;
 /// At most this many bytes of arguments (63 user words: nouveau spends one on `z`).
 pub const PARAM_LIMIT: u32 = 252;
+/// Where the workgroup segment starts in `s[]`: after the largest argument area, so that
+/// every function of a module (a device function does not know its caller's arguments)
+/// finds it at the same place (`docs/nv50.md`, "Shared memory").
+pub const WORKGROUP_BASE: u32 = PARAM_BASE + PARAM_LIMIT;
 
 /// What the lowering needs to know about the function's inputs.
 pub struct Frame {

@@ -41,8 +41,10 @@ const PADDING: u8 = 0;
 /// The `u32` fields of a function's record, in order: the function's offset in `.text`,
 /// its code size in bytes, `$r` registers per thread (nouveau: `CP_REG_ALLOC_TEMP`), the
 /// bytes of kernel arguments at `s[0x14]` (nouveau's `parm_size`), the bytes of `s[]` the
-/// code reads — system area and arguments included — (nouveau: `SHARED_SIZE`, which it
-/// rounds up to 64), the bytes of `l[]` per thread (0: wavelift uses no local memory yet),
+/// code uses — system area, arguments and workgroup segment included — (nouveau:
+/// `SHARED_SIZE`, which it rounds up to 64), the bytes of the workgroup segment at
+/// `s[0x110]` (nouveau's `smem_size` would hold the segment and the `s[]` before it that
+/// `parm_size + 0x14` does not cover), the bytes of `l[]` per thread (0: wavelift uses no local memory yet),
 /// the number of relocations, then each relocation: the `.text` offset of an instruction
 /// (`bra`, `call`, `joinat`, …) whose absolute code address needs the function's load
 /// address added (nouveau applies such fixups when it uploads code).
@@ -53,6 +55,7 @@ pub fn record(offset: u32, code_size: u32, info: &Nv50Info) -> Vec<u32> {
         info.gprs,
         info.param_size,
         info.shared_size,
+        info.workgroup_size,
         0,
         info.relocations.len() as u32,
     ];

@@ -53,6 +53,10 @@ fn reads(inst: &Inst) -> Units {
         Inst::Select { t, f, .. } => units(*t) | units(*f),
         Inst::Load { addr, .. } => src_units(addr),
         Inst::Store { data, addr, .. } => units(*data) | src_units(addr),
+        Inst::SharedLoad { addr, .. } => addr.map_or(0, units),
+        Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
+        Inst::SetSharedAddr { addr } => units(*addr),
+        Inst::Atomic { addr, src, cmp, .. } => src_units(addr) | units(*src) | cmp.map_or(0, units),
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
         Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
@@ -61,6 +65,7 @@ fn reads(inst: &Inst) -> Units {
         | Inst::Jump { .. }
         | Inst::Branch { .. }
         | Inst::Joinat { .. }
+        | Inst::Barrier
         | Inst::Exit => 0,
     }
 }
@@ -71,6 +76,8 @@ fn writes(inst: &Inst) -> Units {
         Inst::Alu(alu) => alu.dst.map_or(0, units),
         Inst::Select { dst, .. }
         | Inst::Load { dst, .. }
+        | Inst::SharedLoad { dst, .. }
+        | Inst::Atomic { dst: Some(dst), .. }
         | Inst::Copy { dst, .. }
         | Inst::Combine { dst, .. } => units(*dst),
         Inst::Args { defs } => defs.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
@@ -205,6 +212,23 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
                 _ => return None,
             }
         }
+        Inst::SharedLoad { addr, .. } => {
+            if let Some(a) = addr {
+                reg(a)?;
+            }
+        }
+        Inst::SharedStore { data, addr, .. } => {
+            reg(data)?;
+            if let Some(a) = addr {
+                reg(a)?;
+            }
+        }
+        Inst::SetSharedAddr { addr } => reg(addr)?,
+        Inst::Atomic { .. } => {
+            if reads(&inst) & hit != 0 {
+                return None;
+            }
+        }
         Inst::Copy { src, .. } => reg(src)?,
         Inst::Combine { lo, hi, .. } => {
             reg(lo)?;
@@ -220,6 +244,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
         | Inst::Jump { .. }
         | Inst::Branch { .. }
         | Inst::Joinat { .. }
+        | Inst::Barrier
         | Inst::Exit => {}
     }
     Some(inst)

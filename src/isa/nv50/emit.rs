@@ -7,7 +7,7 @@
 //! code placed at 0, listed for relocation.
 
 use super::inst::{Alu, Inst, Src};
-use super::mc::{self, Form, McInst, Op, Operand, Pred, Ty, Variant};
+use super::mc::{self, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant};
 use super::reconverge::{Join, Plan};
 use super::regs::{GPR, gpr};
 use crate::machinst::{Reg, RegClass};
@@ -267,6 +267,109 @@ fn lower_block(
                     &[reg_operand(*data, data.hw())],
                 )));
             }
+            Inst::SharedLoad {
+                ty,
+                dst,
+                addr,
+                offset,
+                via_a3,
+            } => {
+                let mut offset = *offset;
+                // G80's `mov` operand reaches 31 units past `$a`.
+                let reach = match variant {
+                    Variant::G80 => Some(0x1f * ty.bytes()),
+                    _ => None,
+                };
+                let areg = match via_a3 {
+                    true => SHARED_AREG,
+                    false => shared_address(&mut out, *addr, &mut offset, reach, dst.width()),
+                };
+                // One access per word of a pair or quad.
+                for k in 0..dst.width() {
+                    let src = Src::Shared {
+                        ty: *ty,
+                        areg,
+                        offset: offset + 4 * k as u32,
+                    };
+                    // G84 added `ld` from `s[]`; G80 reads it as a `mov` operand.
+                    let op = if variant >= Variant::G84 {
+                        Op::Ld
+                    } else {
+                        Op::Mov
+                    };
+                    let load = Alu::new(op, Some(Ty::B32), Some(gpr(dst.hw() + k)), &[src]);
+                    alu_shortest(&mut out, &load, variant)?;
+                }
+            }
+            Inst::SharedStore {
+                ty,
+                data,
+                addr,
+                offset,
+                via_a3,
+            } => {
+                let mut offset = *offset;
+                let areg = match via_a3 {
+                    true => SHARED_AREG,
+                    false => shared_address(&mut out, *addr, &mut offset, None, data.width()),
+                };
+                for k in 0..data.width() {
+                    out.push(Item::Mc(McInst::with(
+                        Op::St,
+                        Form::Long,
+                        None,
+                        Some(Operand::Shared {
+                            ty: *ty,
+                            areg,
+                            offset: offset + 4 * k as u32,
+                        }),
+                        &[Operand::R((data.hw() + k) as u8)],
+                    )));
+                }
+            }
+            Inst::Atomic {
+                op,
+                ty,
+                dst,
+                addr,
+                src,
+                cmp,
+            } => {
+                let Operand::R(addr) = src_operand(*addr, &|r| r.hw()) else {
+                    return Err(format!("atomic address {addr:?} not in a register"));
+                };
+                let global = Operand::Global { space: 15, addr };
+                let src = reg_operand(*src, src.hw());
+                let inst = match (dst, cmp) {
+                    (Some(d), Some(c)) => McInst::with(
+                        Op::Atomic(*op),
+                        Form::Long,
+                        Some(*ty),
+                        Some(reg_operand(*d, d.hw())),
+                        &[global, reg_operand(*c, c.hw()), src],
+                    ),
+                    (Some(d), None) => McInst::with(
+                        Op::Atomic(*op),
+                        Form::Long,
+                        Some(*ty),
+                        Some(reg_operand(*d, d.hw())),
+                        &[global, src],
+                    ),
+                    (None, _) => {
+                        McInst::with(Op::Red(*op), Form::Long, Some(*ty), Some(global), &[src])
+                    }
+                };
+                out.push(Item::Mc(inst));
+            }
+            Inst::SetSharedAddr { addr } => {
+                shared_address(&mut out, Some(*addr), &mut 0, None, 1);
+            }
+            Inst::Barrier => {
+                // nouveau's `emitBAR`: `bar sync 0` (word 0 bits 25 and 26 set, all threads).
+                let mut bar = McInst::with(Op::Bar, Form::Long, None, None, &[Operand::Imm(0)]);
+                bar.mods = Mods::INC | Mods::WAIT;
+                out.push(Item::Mc(bar));
+            }
             Inst::SetAddr { areg, value } => out.push(Item::Mc(McInst::with(
                 Op::Add,
                 Form::Long,
@@ -347,6 +450,50 @@ fn lower_block(
     }
     Ok(out)
 }
+
+/// The `$a` register through which an `s[]` access of `words` words at `addr + offset`
+/// goes (`$a0`, which reads 0, without `addr`), after the instructions that set it: `shl
+/// $a3 addr 0x0` (`$a` takes the low 16 bits; `s[]` is at most 16 KiB), and, when the
+/// offset field reaches only `reach` bytes (G80's `mov` operand: 31 units), `add $a3 $a
+/// 0x…` for an offset beyond that, leaving `offset` 0 (the other forms reach all of `s[]`).
+/// [`SHARED_AREG`] is outside the allocator: nothing else writes it, and it is set again
+/// before each access.
+fn shared_address(
+    out: &mut Vec<Item>,
+    addr: Option<Reg>,
+    offset: &mut u32,
+    reach: Option<u32>,
+    words: u16,
+) -> u8 {
+    let mut areg = 0;
+    if let Some(a) = addr {
+        out.push(Item::Mc(McInst::with(
+            Op::Shl,
+            Form::Long,
+            None,
+            Some(Operand::A(SHARED_AREG)),
+            &[Operand::R(a.hw() as u8), Operand::Imm(0)],
+        )));
+        areg = SHARED_AREG;
+    }
+    let last = *offset + 4 * (words as u32 - 1);
+    if reach.is_some_and(|reach| last > reach) {
+        out.push(Item::Mc(McInst::with(
+            Op::Add,
+            Form::Long,
+            None,
+            Some(Operand::A(SHARED_AREG)),
+            &[Operand::A(areg), Operand::Imm(*offset)],
+        )));
+        areg = SHARED_AREG;
+        *offset = 0;
+    }
+    areg
+}
+
+/// The `$a` register of workgroup-memory and scratch accesses (`$a1`, `$a2` may hold the
+/// bases of far kernel arguments on G80: `lower::far_argument_bases`).
+const SHARED_AREG: u8 = 3;
 
 /// A `bra` or a `break`, predicated on `pred` if any.
 fn jump(pred: Option<Pred>, dest: Dest) -> Item {

@@ -15,7 +15,7 @@
 //! passing a zero of its type (no use reads it there: the value dominates its uses).
 //! Exits into a private tail (`reconverge::is_private_tail`) stay as they are.
 
-use super::reconverge::{divergent_loops, is_private_tail};
+use super::reconverge::{collective_blocks, divergent_loops, is_private_tail};
 use super::uniform_values;
 use crate::FunctionKind;
 use crate::analysis::cfg::{Cfg, destinations};
@@ -33,15 +33,16 @@ pub fn run(func: &mut ir::Function, kind: FunctionKind) -> Result<(), String> {
         let cfg = Cfg::new(func)?;
         let uniformity = uniform_values::analyze(func, &cfg, kind);
         let loops = divergent_loops(&cfg, &uniformity);
+        let collective = collective_blocks(func, &cfg);
         let mut by_depth: Vec<usize> = loops.iter().copied().collect();
         by_depth.sort_by_key(|&h| std::cmp::Reverse(cfg.loops[h].len()));
         let Some((h, exits)) = by_depth
             .into_iter()
-            .find_map(|h| exits_needing_block(&cfg, h).map(|e| (h, e)))
+            .find_map(|h| exits_needing_block(&cfg, &collective, h).map(|e| (h, e)))
         else {
             return Ok(());
         };
-        add_exit_block(func, &cfg, h, &exits)?;
+        add_exit_block(func, &cfg, &collective, h, &exits)?;
     }
     Err("internal error: loop exit blocks did not converge".into())
 }
@@ -53,7 +54,11 @@ type Exit = (ir::Inst, usize, usize);
 /// The exit edges of the loop with header `h` that must go through an exit block, if any:
 /// those that are not into a private tail, when they lead to several blocks or one of them
 /// leaves the enclosing loop too.
-fn exits_needing_block(cfg: &Cfg, h: usize) -> Option<Vec<(usize, usize)>> {
+fn exits_needing_block(
+    cfg: &Cfg,
+    collective: &BTreeSet<usize>,
+    h: usize,
+) -> Option<Vec<(usize, usize)>> {
     let parent = cfg.loops[h].len().checked_sub(2).map(|d| cfg.loops[h][d]);
     let mut exits = Vec::new();
     for b in (0..cfg.len()).filter(|&b| cfg.in_loop(b, h)) {
@@ -66,7 +71,7 @@ fn exits_needing_block(cfg: &Cfg, h: usize) -> Option<Vec<(usize, usize)>> {
                 .copied()
                 .find(|&l| !cfg.in_loop(t, l))
                 .expect("the edge leaves `h`");
-            if !is_private_tail(cfg, t, outermost) {
+            if !is_private_tail(cfg, collective, t, outermost) {
                 exits.push((b, k));
             }
         }
@@ -79,6 +84,7 @@ fn exits_needing_block(cfg: &Cfg, h: usize) -> Option<Vec<(usize, usize)>> {
 fn add_exit_block(
     func: &mut ir::Function,
     cfg: &Cfg,
+    collective: &BTreeSet<usize>,
     h: usize,
     exits: &[(usize, usize)],
 ) -> Result<(), String> {
@@ -221,7 +227,7 @@ fn add_exit_block(
         .ins()
         .br_table(sel, jt);
     // Uses after the loop read the exit block's parameters; private tails keep theirs.
-    let tails: BTreeSet<usize> = private_tail_blocks(cfg, h);
+    let tails: BTreeSet<usize> = private_tail_blocks(cfg, collective, h);
     let map: BTreeMap<Value, Value> = escaping.iter().copied().zip(renamed).collect();
     let blocks: Vec<ir::Block> = func.layout.blocks().collect();
     for block in blocks {
@@ -242,7 +248,7 @@ fn add_exit_block(
 }
 
 /// The blocks of the private tails the loop with header `h` exits into.
-fn private_tail_blocks(cfg: &Cfg, h: usize) -> BTreeSet<usize> {
+fn private_tail_blocks(cfg: &Cfg, collective: &BTreeSet<usize>, h: usize) -> BTreeSet<usize> {
     let mut tails = BTreeSet::new();
     for b in (0..cfg.len()).filter(|&b| cfg.in_loop(b, h)) {
         for &t in &cfg.succs[b] {
@@ -254,7 +260,7 @@ fn private_tail_blocks(cfg: &Cfg, h: usize) -> BTreeSet<usize> {
                 .copied()
                 .find(|&l| !cfg.in_loop(t, l))
                 .expect("the edge leaves `h`");
-            if is_private_tail(cfg, t, outermost) {
+            if is_private_tail(cfg, collective, t, outermost) {
                 let mut work = vec![t];
                 while let Some(x) = work.pop() {
                     if tails.insert(x) {

@@ -3,7 +3,7 @@
 //! few pseudo-instructions emission expands (selects, copies of pairs, branches, the
 //! function's end).
 
-use super::mc::{Cond, Mods, Op, Round, SReg, Ty};
+use super::mc::{AtomOp, Cond, Mods, Op, Round, SReg, Ty};
 use super::reconverge::Join;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
@@ -120,6 +120,46 @@ pub enum Inst {
         data: Reg,
         addr: Src,
     },
+    /// A load of `s[]` (workgroup memory, the cross-lane scratch area) at the byte address
+    /// `addr + offset` (`addr` absent: `offset` alone) as `ty` (`u8`, `u16`, `s16`, `b32`);
+    /// a pair or quad `dst` is loaded word by word (`ty` `b32`). Emission puts `addr` in
+    /// `$a3` (`lower/workgroup.rs`).
+    SharedLoad {
+        ty: Ty,
+        dst: Reg,
+        addr: Option<Reg>,
+        offset: u32,
+        /// `addr` is absent and the access is relative to `$a3` as the last
+        /// [`Inst::SetSharedAddr`] set it (a run of accesses to one area).
+        via_a3: bool,
+    },
+    /// A store of `data` to `s[]` at `addr + offset` as `ty` (`b8`, `b16`, `b32`; a pair or
+    /// quad word by word).
+    SharedStore {
+        ty: Ty,
+        data: Reg,
+        addr: Option<Reg>,
+        offset: u32,
+        /// As [`Inst::SharedLoad`]'s.
+        via_a3: bool,
+    },
+    /// `shl $a3 addr 0x0`: the base of the `via_a3` accesses after it.
+    SetSharedAddr {
+        addr: Reg,
+    },
+    /// `bar sync 0`: waits for every thread of the block.
+    Barrier,
+    /// A global atomic on `g15[addr]`, `op` of `ty`: `ld <op>`, `exch` or `cas` with the
+    /// old value in `dst`, or `red <op>` without one (`dst` absent; never `exch`, `cas`).
+    /// `src` is the operand (`cas`: the new value), `cmp` `cas`'s compared value.
+    Atomic {
+        op: AtomOp,
+        ty: Ty,
+        dst: Option<Reg>,
+        addr: Src,
+        src: Reg,
+        cmp: Option<Reg>,
+    },
     /// `add $a<areg> 0x0 value`: the base of `s[]` arguments beyond an operand's offset
     /// field on G80 (`lower::far_argument_bases`). Nothing else writes `$a`, so the fixed
     /// register needs no allocation.
@@ -197,6 +237,35 @@ impl MachInst for Inst {
                 addr.visit(visit);
                 visit(data, OperandKind::Use);
             }
+            Inst::SharedLoad { dst, addr, .. } => {
+                if let Some(a) = addr {
+                    visit(a, OperandKind::Use);
+                }
+                visit(dst, OperandKind::Def);
+            }
+            Inst::SharedStore { data, addr, .. } => {
+                if let Some(a) = addr {
+                    visit(a, OperandKind::Use);
+                }
+                visit(data, OperandKind::Use);
+            }
+            Inst::SetSharedAddr { addr } => visit(addr, OperandKind::Use),
+            Inst::Atomic {
+                dst,
+                addr,
+                src,
+                cmp,
+                ..
+            } => {
+                addr.visit(visit);
+                visit(src, OperandKind::Use);
+                if let Some(c) = cmp {
+                    visit(c, OperandKind::Use);
+                }
+                if let Some(d) = dst {
+                    visit(d, OperandKind::Def);
+                }
+            }
             Inst::Copy { dst, src } => {
                 visit(src, OperandKind::Use);
                 visit(dst, OperandKind::Def);
@@ -212,7 +281,11 @@ impl MachInst for Inst {
                     visit(v, OperandKind::UseFixed(*fixed));
                 }
             }
-            Inst::Jump { .. } | Inst::Joinat { .. } | Inst::Exit | Inst::SetAddr { .. } => {}
+            Inst::Jump { .. }
+            | Inst::Joinat { .. }
+            | Inst::Exit
+            | Inst::SetAddr { .. }
+            | Inst::Barrier => {}
         }
     }
 
@@ -222,6 +295,10 @@ impl MachInst for Inst {
             Inst::Args { .. }
                 | Inst::SetAddr { .. }
                 | Inst::Store { .. }
+                | Inst::SharedStore { .. }
+                | Inst::SetSharedAddr { .. }
+                | Inst::Atomic { .. }
+                | Inst::Barrier
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }

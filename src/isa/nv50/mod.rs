@@ -28,8 +28,9 @@ use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
 use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
-use abi::{Frame, PARAM_LIMIT};
+use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
 use inst::Inst;
+use lower::SHARED_LIMIT;
 use mc::Variant;
 use regs::{FLAG_LIMIT, GPR, GPR_LIMIT};
 
@@ -39,8 +40,31 @@ pub struct Nv50Backend {
     pub variant: Variant,
 }
 
+/// G84–G98's global atomics: every 32-bit operation but `nand`, compare-and-swap of 32
+/// bits (`nand` and i8/i16 become loops on it; i64 stays refused).
+const G84_ATOMICS: Native = Native {
+    rmw: |op, ty, space| space == ir::types::I32 || ty.bytes() == 4 && op != ir::AtomicRmwOp::Nand,
+    cas: |ty, space| space == ir::types::I32 || ty.bytes() == 4,
+};
+
+/// GT200's: G84's, and of 64 bits add, exchange and compare-and-swap (the other i64
+/// operations become loops on the latter).
+const GT200_ATOMICS: Native = Native {
+    rmw: |op, ty, space| {
+        space == ir::types::I32
+            || match ty.bytes() {
+                4 => op != ir::AtomicRmwOp::Nand,
+                8 => matches!(op, ir::AtomicRmwOp::Add | ir::AtomicRmwOp::Xchg),
+                _ => false,
+            }
+    },
+    cas: |ty, space| space == ir::types::I32 || matches!(ty.bytes(), 4 | 8),
+};
+
 impl Backend for Nv50Backend {
-    /// NV50 lowers no atomic and no workgroup memory yet and refuses each by name.
+    /// Global atomics from G84 (32-bit; GT200 adds 64-bit add, exchange and
+    /// compare-and-swap: `docs/nv50.md`, "Atomics"); workgroup-memory atomics and G80's
+    /// are refused by the backend, so they are "native" here and never expanded.
     fn facts(&self) -> TargetFacts {
         TargetFacts {
             types: if self.variant.has_f64() {
@@ -48,7 +72,11 @@ impl Backend for Nv50Backend {
             } else {
                 check_type
             },
-            atomics: Native::ALL,
+            atomics: match self.variant {
+                _ if self.variant.has_f64() => GT200_ATOMICS,
+                _ if self.variant.has_global_atomics() => G84_ATOMICS,
+                _ => Native::ALL,
+            },
             workgroup_base: None,
         }
     }
@@ -111,9 +139,16 @@ pub struct Nv50Info {
     pub relocations: Vec<u32>,
     /// Kernels: bytes of arguments at `s[0x14]` (at most 252).
     pub param_size: u32,
-    /// Kernels: bytes of `s[]` the code reads, the system area and the arguments
-    /// (`SHARED_SIZE` covers at least this).
+    /// Bytes of `s[]` the code uses: a kernel's system area and arguments, then, when the
+    /// function uses workgroup memory, up to the end of its segment (`SHARED_SIZE` covers
+    /// at least this).
     pub shared_size: u32,
+    /// Bytes of the workgroup segment (the largest `size` of its `wavelift_workgroup_base`
+    /// calls), at `s[0x110]` (`docs/nv50.md`, "Shared memory").
+    pub workgroup_size: u32,
+    /// Bytes of the cross-lane intrinsics' scratch areas after the segment (0 without
+    /// them; `docs/nv50.md`, "Cross-lane intrinsics").
+    pub scratch_size: u32,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
@@ -133,13 +168,44 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             ),
         ));
     }
+    let workgroup_size = crate::intrinsics::workgroup_segment_size(func)
+        .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
+    if workgroup_size > SHARED_LIMIT - WORKGROUP_BASE {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "a workgroup segment of {workgroup_size} bytes: NV50 has {SHARED_LIMIT} bytes \
+                 of `s[]` per block, of which the segment may take those after {WORKGROUP_BASE:#x}"
+            ),
+        ));
+    }
+    // The cross-lane scratch areas follow the workgroup segment (`lower/cross_lane.rs`).
+    let scratch_base = WORKGROUP_BASE + workgroup_size.next_multiple_of(4);
+    let scratch_size = if lower::uses_scratch(func) {
+        lower::scratch_size(variant)
+    } else {
+        0
+    };
+    if scratch_base + scratch_size > SHARED_LIMIT {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "a workgroup segment of {workgroup_size} bytes leaves too little of the \
+                 {SHARED_LIMIT} bytes of `s[]` for the {scratch_size} bytes of the cross-lane \
+                 intrinsics' scratch areas"
+            ),
+        ));
+    }
     // Divergent loops whose exits lead to several blocks get an exit block first.
     let mut with_exits = func.clone();
     exit_blocks::run(&mut with_exits, kind).map_err(|e| CompileError::new(func, e))?;
     let func = &with_exits;
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
+    super::barriers::check_barriers(func, &cfg, kind)?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
-    let plan = reconverge::plan(&cfg, &uniformity).map_err(|e| CompileError::new(func, e))?;
+    let collective = reconverge::collective_blocks(func, &cfg);
+    let plan =
+        reconverge::plan(&cfg, &uniformity, &collective).map_err(|e| CompileError::new(func, e))?;
     let low_words = low_words::LowWords::analyze(func);
     let backend = lower::Nv50Lower {
         variant,
@@ -149,6 +215,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         plan: &plan,
         in_flags: &lower::compares_in_flags(func),
         low_words: &low_words,
+        scratch_base,
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
@@ -203,10 +270,13 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         gprs,
         relocations,
         param_size: frame.param_size,
-        shared_size: match kind {
-            FunctionKind::Kernel => abi::PARAM_BASE + frame.param_size,
-            FunctionKind::Device => 0,
+        shared_size: match (workgroup_size + scratch_size, kind) {
+            (1.., _) => scratch_base + scratch_size,
+            (0, FunctionKind::Kernel) => abi::PARAM_BASE + frame.param_size,
+            (0, FunctionKind::Device) => 0,
         },
+        workgroup_size,
+        scratch_size,
     };
     Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
 }

@@ -147,6 +147,25 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 *data = defs.whole(*data);
                 *addr = defs.src(*addr);
             }
+            Inst::SharedLoad { addr, .. } => {
+                if let Some(a) = addr {
+                    *a = defs.whole(*a);
+                }
+            }
+            Inst::SetSharedAddr { addr } => *addr = defs.whole(*addr),
+            Inst::Atomic { addr, src, cmp, .. } => {
+                *addr = defs.src(*addr);
+                *src = defs.whole(*src);
+                if let Some(c) = cmp {
+                    *c = defs.whole(*c);
+                }
+            }
+            Inst::SharedStore { data, addr, .. } => {
+                *data = defs.whole(*data);
+                if let Some(a) = addr {
+                    *a = defs.whole(*a);
+                }
+            }
             Inst::Copy { src, .. } => *src = defs.whole(*src),
             Inst::Combine { lo, hi, .. } => {
                 *lo = defs.whole(*lo);
@@ -162,6 +181,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
             | Inst::Jump { .. }
             | Inst::Branch { .. }
             | Inst::Joinat { .. }
+            | Inst::Barrier
             | Inst::Exit => {}
         }
     }

@@ -12,6 +12,8 @@
 
 use crate::analysis::cfg::Cfg;
 use crate::analysis::uniformity::Uniformity;
+use crate::intrinsics::Intrinsic;
+use crate::ir;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a `joinat` reconverges: the `join nop` placed before a block, or the one placed
@@ -74,10 +76,14 @@ impl Plan {
 /// its own branch is uniform, or else the loop's header pushes one of its latch at its
 /// start. Adding one changes which regions nest, so planning starts again with it; each
 /// round adds one, so this ends.
-pub fn plan(cfg: &Cfg, uniformity: &Uniformity) -> Result<Plan, String> {
+pub fn plan(
+    cfg: &Cfg,
+    uniformity: &Uniformity,
+    collective: &BTreeSet<usize>,
+) -> Result<Plan, String> {
     let mut anchors = BTreeSet::new();
     loop {
-        match plan_with(cfg, uniformity, &anchors)? {
+        match plan_with(cfg, uniformity, collective, &anchors)? {
             Planned::Done(plan) => return Ok(plan),
             Planned::Anchor(a) => {
                 if !anchors.insert(a) {
@@ -108,6 +114,7 @@ enum Planned {
 fn plan_with(
     cfg: &Cfg,
     uniformity: &Uniformity,
+    collective: &BTreeSet<usize>,
     anchors: &BTreeSet<Anchor>,
 ) -> Result<Planned, String> {
     let mut plan = Plan::default();
@@ -117,7 +124,7 @@ fn plan_with(
     plan.divergent = divergent.iter().copied().collect();
     let headers = divergent_loops(cfg, uniformity);
     for &h in &headers {
-        plan_loop(cfg, &headers, h, &mut plan)?;
+        plan_loop(cfg, collective, &headers, h, &mut plan)?;
     }
     // Regions already joined, with their join and branch block: a nested branch joining at
     // the same place gets no `joinat` of its own (rule 3).
@@ -312,6 +319,7 @@ pub fn divergent_loops(cfg: &Cfg, uniformity: &Uniformity) -> BTreeSet<usize> {
 /// and where the breaking threads continue.
 fn plan_loop(
     cfg: &Cfg,
+    collective: &BTreeSet<usize>,
     breakaddr_loops: &BTreeSet<usize>,
     h: usize,
     plan: &mut Plan,
@@ -330,7 +338,7 @@ fn plan_loop(
                 .filter(|&l| !cfg.in_loop(t, l))
                 .collect();
             let outermost = left[0];
-            if is_private_tail(cfg, t, outermost) {
+            if is_private_tail(cfg, collective, t, outermost) {
                 // Its threads run to their end and never meet the others again: a `bra`.
                 continue;
             }
@@ -380,10 +388,11 @@ fn plan_loop(
 }
 
 /// Whether the blocks reachable from `t` are entered only through `t`, and `t` only from
-/// the loop with header `h`: the threads that go there from the loop run to their end
-/// without meeting any others, so a plain `bra` may take them (the entries the loop pushed
-/// are popped when the others are done).
-pub fn is_private_tail(cfg: &Cfg, t: usize, h: usize) -> bool {
+/// the loop with header `h`, and none of them is `collective`: the threads that go there
+/// from the loop run to their end without meeting any others, so a plain `bra` may take
+/// them (the entries the loop pushed are popped when the others are done). A tail with a
+/// cross-lane intrinsic or a barrier is not private: its threads must run it together.
+pub fn is_private_tail(cfg: &Cfg, collective: &BTreeSet<usize>, t: usize, h: usize) -> bool {
     let mut reached = BTreeSet::from([t]);
     let mut work = vec![t];
     while let Some(x) = work.pop() {
@@ -394,10 +403,27 @@ pub fn is_private_tail(cfg: &Cfg, t: usize, h: usize) -> bool {
         }
     }
     reached.iter().all(|&x| {
-        cfg.preds[x]
-            .iter()
-            .all(|&q| reached.contains(&q) || x == t && cfg.in_loop(q, h))
+        !collective.contains(&x)
+            && cfg.preds[x]
+                .iter()
+                .all(|&q| reached.contains(&q) || x == t && cfg.in_loop(q, h))
     })
+}
+
+/// The blocks (CFG indices) with a call the threads of a warp make together: a cross-lane
+/// intrinsic or `wavelift_barrier`.
+pub fn collective_blocks(func: &ir::Function, cfg: &Cfg) -> BTreeSet<usize> {
+    (0..cfg.len())
+        .filter(|&b| {
+            func.layout.block_insts(cfg.order[b]).any(|inst| {
+                let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
+                    return false;
+                };
+                Intrinsic::from_func_ref(func, func_ref)
+                    .is_some_and(|i| i.is_cross_lane() || i == Intrinsic::Barrier)
+            })
+        })
+        .collect()
 }
 
 /// The successors of `x` that count for reconvergence inside the loop with header `h`: the

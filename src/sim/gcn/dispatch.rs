@@ -610,7 +610,7 @@ fn run_group(
         }
         // Every wave that has not ended waits at the barrier: release it, and start a
         // new interval for the race check.
-        env.lds.epoch += 1;
+        env.lds.races.epoch += 1;
         for (w, wave) in waves.iter_mut().enumerate() {
             if wave.state == State::Barrier {
                 wave.state = State::Running;

@@ -22,6 +22,8 @@
 
 use crate::isa::gcn::mc::{Gen, Op};
 use crate::sim::Violation;
+pub(crate) use crate::sim::races::Accessor;
+use crate::sim::races::RaceCheck;
 
 /// Bytes per LDS allocation granule: the hardware gives a work-group its LDS in blocks of
 /// 64 dwords on gfx6 and 128 dwords from gfx7 on (`COMPUTE_PGM_RSRC2.LDS_SIZE`, SI and CI
@@ -34,30 +36,10 @@ pub(crate) fn granule(generation: Gen) -> u32 {
 }
 
 /// The LDS of one work-group: its bytes (the allocation: the kernel's group segment
-/// rounded up to whole granules) and, for the race check, who last wrote and who read each
-/// byte in the current barrier interval (`epoch`, counted up as each barrier releases).
+/// rounded up to whole granules) and the record of its accesses for the race check.
 pub(crate) struct Lds {
     bytes: Vec<u8>,
-    writer: Vec<Option<Access>>,
-    /// The epoch of `readers[b]` and the set of waves (bit w) that read byte b in it.
-    readers: Vec<(u32, u32)>,
-    /// The pc of the last read of each byte.
-    read_at: Vec<u32>,
-    pub epoch: u32,
-}
-
-#[derive(Copy, Clone)]
-struct Access {
-    wave: u32,
-    epoch: u32,
-    pc: u32,
-}
-
-/// Which wave accesses LDS, from which instruction.
-#[derive(Copy, Clone)]
-pub(crate) struct Accessor {
-    pub wave: u32,
-    pub pc: u32,
+    pub races: RaceCheck,
 }
 
 impl Lds {
@@ -66,10 +48,7 @@ impl Lds {
         let size = segment.next_multiple_of(granule(generation)) as usize;
         Lds {
             bytes: vec![0; size],
-            writer: vec![None; size],
-            readers: vec![(0, 0); size],
-            read_at: vec![0; size],
-            epoch: 0,
+            races: RaceCheck::new("LDS", "wave", size),
         }
     }
 
@@ -80,49 +59,14 @@ impl Lds {
 
     /// Reads `len` bytes at `address` (in range), recording the read.
     fn read(&mut self, address: u32, len: usize, by: Accessor) -> Result<&[u8], Violation> {
-        let range = address as usize..address as usize + len;
-        for b in range.clone() {
-            if let Some(w) = self.writer[b]
-                && w.epoch == self.epoch
-                && w.wave != by.wave
-            {
-                return Err(race(b, "read", by, w.wave, w.pc));
-            }
-            let (epoch, waves) = &mut self.readers[b];
-            if *epoch != self.epoch {
-                *epoch = self.epoch;
-                *waves = 0;
-            }
-            *waves |= 1 << by.wave;
-            self.read_at[b] = by.pc;
-        }
-        Ok(&self.bytes[range])
+        self.races.read(address, len, by)?;
+        Ok(&self.bytes[address as usize..address as usize + len])
     }
 
     /// Writes `data` at `address` (in range), recording the write.
     fn write(&mut self, address: u32, data: &[u8], by: Accessor) -> Result<(), Violation> {
-        let start = address as usize;
-        for (k, &byte) in data.iter().enumerate() {
-            let b = start + k;
-            if let Some(w) = self.writer[b]
-                && w.epoch == self.epoch
-                && w.wave != by.wave
-            {
-                return Err(race(b, "write", by, w.wave, w.pc));
-            }
-            let (epoch, waves) = self.readers[b];
-            let others = waves & !(1 << by.wave);
-            if epoch == self.epoch && others != 0 {
-                let reader = others.trailing_zeros();
-                return Err(race(b, "write", by, reader, self.read_at[b]));
-            }
-            self.bytes[b] = byte;
-            self.writer[b] = Some(Access {
-                wave: by.wave,
-                epoch: self.epoch,
-                pc: by.pc,
-            });
-        }
+        self.races.write(address, data.len(), by)?;
+        self.bytes[address as usize..address as usize + data.len()].copy_from_slice(data);
         Ok(())
     }
 
@@ -145,14 +89,6 @@ impl Lds {
         self.bytes[range].copy_from_slice(&new.to_le_bytes()[..len]);
         Ok(old)
     }
-}
-
-fn race(byte: usize, what: &str, by: Accessor, other: u32, other_pc: u32) -> Violation {
-    Violation::Other(format!(
-        "data race on LDS byte {byte:#x}: wave {} {what}s it after wave {other} accessed it \
-         (at {other_pc:#x}) with no barrier between them",
-        by.wave
-    ))
 }
 
 /// The size in bytes of each access of a DS load or store (also the alignment it needs),
@@ -631,10 +567,10 @@ mod tests {
         write_words(&mut lds, 256, 0).unwrap();
         let error = write_words(&mut lds, 256, 1).unwrap_err();
         assert!(format!("{error:?}").contains("data race"), "{error:?}");
-        lds.epoch += 1;
+        lds.races.epoch += 1;
         write_words(&mut lds, 256, 1).unwrap();
         let addr = lanes(|_| 0);
-        lds.epoch += 1;
+        lds.races.epoch += 1;
         access(&mut lds, Op::DsReadB32, 0, &addr, &[], 1, 256, by(2)).unwrap();
         let error = access(
             &mut lds,

@@ -103,8 +103,9 @@ impl Warp {
     }
 
     /// `ld lock` in the threads of `mask`: the first of them (in thread order) locks its
-    /// word and loads it if the warp holds no lock; the others fail, keep their destination
-    /// and get "false" in `$c`.
+    /// word and loads it if the warp holds no lock and no other warp of the block holds that
+    /// word; the others fail, keep their destination and get "false" in `$c` (and retry, as
+    /// nouveau's loop does, while the holder runs on: the warps of a block interleave).
     pub(super) fn lock_load(
         &mut self,
         inst: &McInst,
@@ -119,8 +120,8 @@ impl Warp {
         for t in lanes(mask) {
             let address = self.a[areg as usize & 7][t] as u32 + offset;
             let range = shared_range(env.shared.len(), address, 4, t)?;
-            self.check_lock(env, address, t)?;
-            let locked = self.lock.is_none();
+            let held_elsewhere = env.locked.contains(&(address & !3)) && self.lock != Some(address);
+            let locked = self.lock.is_none() && !held_elsewhere;
             if locked {
                 self.lock = Some(address);
                 env.locked.insert(address);
@@ -144,18 +145,17 @@ impl Warp {
         Ok(())
     }
 
-    /// An access to the `s[]` word holding `address`, which another warp may have locked:
-    /// on the hardware this warp would wait until that one unlocks it. Warps run in turn
-    /// until they end or wait at a barrier, so the holder is waiting at a barrier or has
-    /// ended: this warp would wait for ever.
+    /// A plain access to the `s[]` word holding `address`, which another warp may have
+    /// locked: on the hardware this warp would wait until that one unlocks it. The
+    /// simulator reports it instead: an access that is not an atomic racing with one.
     pub(super) fn check_lock(&self, env: &Env, address: u32, t: usize) -> Result<(), Violation> {
         let word = address & !3;
         if env.locked.contains(&word) && self.lock != Some(word) {
             return Err(Violation::Memory {
                 lane: Some(t as u32),
                 address: word as u64,
-                message: "s[] word locked by another warp of the block (which waits at a \
-                          barrier or has ended): this access would wait for ever"
+                message: "s[] word locked by another warp of the block (`ld lock`): a plain \
+                          access racing with an atomic"
                     .into(),
             });
         }

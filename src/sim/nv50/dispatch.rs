@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use super::program::Program;
 use super::warp::{Env, State, WARP_THREADS, Warp};
 use crate::isa::nv50::mc::Variant;
+use crate::sim::races::RaceCheck;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
 
@@ -59,10 +60,12 @@ pub(crate) fn call_device(
         }
     }
     let mut shared = vec![0u8; SHARED_BYTES];
+    let mut races = RaceCheck::new("s[]", "warp", SHARED_BYTES);
     let mut locked = BTreeSet::new();
     let mut env = Env {
         memory,
         shared: &mut shared,
+        races: &mut races,
         locked: &mut locked,
         options,
     };
@@ -161,6 +164,7 @@ pub(crate) fn launch(
                         let n = (threads - first).min(WARP_THREADS as u32);
                         let mask = if n == 32 { !0 } else { (1u32 << n) - 1 };
                         let mut warp = Warp::new(mask, 0);
+                        warp.id = w;
                         for t in 0..n as usize {
                             let id = first + t as u32;
                             let (tx, ty, tz) = (id % bx, id / bx % by, id / (bx * by));
@@ -169,10 +173,12 @@ pub(crate) fn launch(
                         warp
                     })
                     .collect();
+                let mut races = RaceCheck::new("s[]", "warp", SHARED_BYTES);
                 let mut locked = BTreeSet::new();
                 let mut env = Env {
                     memory,
                     shared: &mut shared,
+                    races: &mut races,
                     locked: &mut locked,
                     options,
                 };
@@ -187,21 +193,44 @@ pub(crate) fn launch(
     Ok(stats)
 }
 
-/// Runs the warps of a block in turn, each until it ends or waits at a barrier; a barrier
+/// How many rounds of one instruction per warp warp w + 1 starts after warp w, at the
+/// start of a block and after each barrier: a deterministic skew that makes a warp read
+/// what a later warp writes before it is written when no barrier orders them (as the GCN
+/// simulator skews waves).
+const SKEW: u32 = 16;
+
+/// Runs the warps of a block interleaved, one instruction each in turn after the [`SKEW`],
+/// so that a missing barrier shows as a wrong value or a reported race on `s[]`; a barrier
 /// opens when every warp that has not ended waits at it.
 fn run_block(block: &mut [Warp], program: &mut Program, env: &mut Env) -> Result<(), SimError> {
+    let skew = |w: usize| SKEW * w as u32;
+    let mut delay: Vec<u32> = (0..block.len()).map(skew).collect();
     loop {
-        for warp in block.iter_mut() {
-            if warp.state == State::Running {
-                warp.run(program, env)?;
+        let mut ran = false;
+        for (w, warp) in block.iter_mut().enumerate() {
+            if warp.state != State::Running {
+                continue;
             }
+            ran = true;
+            if delay[w] > 0 {
+                delay[w] -= 1;
+                continue;
+            }
+            warp.run_one(program, env)?;
+        }
+        if ran {
+            continue;
         }
         if block.iter().all(|w| w.state == State::Done) {
             return Ok(());
         }
-        for warp in block.iter_mut() {
+        // Every warp that has not ended waits at the barrier: release it, and start a new
+        // interval for the race check.
+        env.races.epoch += 1;
+        for (w, warp) in block.iter_mut().enumerate() {
             if warp.state == State::Barrier {
                 warp.state = State::Running;
+                delay[w] = skew(w);
             }
         }
     }

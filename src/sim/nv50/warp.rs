@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use super::alu::{self, Out};
 use super::program::Program;
 use crate::isa::nv50::mc::{McInst, Mods, Op, Operand, SReg, Ty};
+use crate::sim::races::{Accessor, RaceCheck};
 use crate::sim::{Memory, Options, SimError, Violation};
 
 /// Threads of a warp.
@@ -49,6 +50,8 @@ pub(crate) enum State {
 pub(crate) struct Env<'a> {
     pub memory: &'a mut Memory,
     pub shared: &'a mut [u8],
+    /// The record of the block's `s[]` accesses, for the race check between its warps.
+    pub races: &'a mut RaceCheck,
     pub locked: &'a mut BTreeSet<u32>,
     pub options: &'a Options,
 }
@@ -77,6 +80,11 @@ pub(crate) struct Warp {
     pub steps: u64,
     /// The `s[]` word this warp has locked (`ld lock`), at most one.
     pub lock: Option<u32>,
+    /// The warp's index in its block: the warp field of `$physid` (bits 8–15) and its
+    /// name in the race check.
+    pub id: u32,
+    /// The address of the instruction being executed.
+    inst_pc: u32,
 }
 
 fn fail(message: impl Into<String>) -> Violation {
@@ -106,6 +114,8 @@ impl Warp {
             ret_ends_thread: false,
             steps: 0,
             lock: None,
+            id: 0,
+            inst_pc: pc,
         }
     }
 
@@ -117,16 +127,30 @@ impl Warp {
     /// Runs until the warp ends or waits at a barrier.
     pub fn run(&mut self, program: &mut Program, env: &mut Env) -> Result<(), SimError> {
         while self.state == State::Running {
-            let pc = self.pc;
-            let (inst, words) = program.fetch(pc)?;
-            self.steps += 1;
-            if self.steps > env.options.max_steps {
-                return Err(program.error(pc, Violation::StepLimit));
-            }
-            self.step(&inst, pc + 4 * words as u32, env)
-                .map_err(|v| program.error(pc, v))?;
+            self.run_one(program, env)?;
         }
         Ok(())
+    }
+
+    /// Executes the next instruction.
+    pub fn run_one(&mut self, program: &mut Program, env: &mut Env) -> Result<(), SimError> {
+        let pc = self.pc;
+        let (inst, words) = program.fetch(pc)?;
+        self.steps += 1;
+        if self.steps > env.options.max_steps {
+            return Err(program.error(pc, Violation::StepLimit));
+        }
+        self.inst_pc = pc;
+        self.step(&inst, pc + 4 * words as u32, env)
+            .map_err(|v| program.error(pc, v))
+    }
+
+    /// This warp as the race check names it.
+    pub(super) fn accessor(&self) -> Accessor {
+        Accessor {
+            wave: self.id,
+            pc: self.inst_pc,
+        }
     }
 
     fn push(&mut self, kind: Kind, pc: u32, mask: u32) -> Result<(), Violation> {
@@ -320,7 +344,7 @@ impl Warp {
     }
 
     /// A source operand's value in thread `t` (a `$c` as its flags).
-    pub(super) fn read(&self, op: Operand, t: usize, env: &Env) -> Result<u64, Violation> {
+    pub(super) fn read(&self, op: Operand, t: usize, env: &mut Env) -> Result<u64, Violation> {
         Ok(match op {
             Operand::R(n) => self.r[n as usize][t] as u64,
             Operand::H { reg, hi } => {
@@ -332,13 +356,17 @@ impl Warp {
             Operand::Imm(v) => v as u64,
             Operand::C(n) => self.c[n as usize & 3][t] as u64,
             Operand::A(n) => self.a[n as usize & 7][t] as u64,
-            Operand::SReg(SReg::Physid) => t as u64,
+            // `isa.rst`, `$physid`: the thread in bits 0–7, the warp in 8–15 (the simulator
+            // numbers a block's warps from 0, as if it ran alone on its MP).
+            Operand::SReg(SReg::Physid) => (t as u32 | self.id << 8) as u64,
             Operand::SReg(SReg::Clock) => self.steps & 0xffff_ffff,
             Operand::SReg(_) => 0,
             Operand::Shared { ty, areg, offset } => {
                 let address = self.a[areg as usize & 7][t] as u32 + offset;
                 let range = shared_range(env.shared.len(), address, ty.bytes(), t)?;
                 self.check_lock(env, address, t)?;
+                env.races
+                    .read(address, ty.bytes() as usize, self.accessor())?;
                 let v = le(&env.shared[range]);
                 match ty {
                     Ty::S16 => v as u16 as i16 as i32 as u32 as u64,
@@ -466,11 +494,18 @@ impl Warp {
                 let address = self.a[areg as usize & 7][t] as u32 + offset;
                 let range = shared_range(env.shared.len(), address, size as u32, t)?;
                 self.check_lock(env, address, t)?;
+                // A locked word is the lock's to order (`ld lock` .. `st unlock`).
+                let unlock = inst.mods.contains(Mods::UNLOCK);
+                match (&data, unlock) {
+                    (Some(_), false) => env.races.write(address, size, self.accessor())?,
+                    (None, _) => env.races.read(address, size, self.accessor())?,
+                    (Some(_), true) => {}
+                }
                 let cell = &mut env.shared[range];
                 match &data {
                     Some(bytes) => {
                         cell.copy_from_slice(bytes);
-                        if inst.mods.contains(Mods::UNLOCK) {
+                        if unlock {
                             self.unlock(address, env)?;
                         }
                         Vec::new()

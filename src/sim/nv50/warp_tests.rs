@@ -611,6 +611,104 @@ fn launch_writes_the_system_area_and_parameters() {
     }
 }
 
+/// Two warps of a block: each thread writes its id to `s[0x110 + 4 tid]`, then (after a
+/// `bar sync 0` when `barrier`) reads the word of the thread 32 further on, the other
+/// warp's, and stores it to `out[tid]`.
+fn exchange_between_warps(barrier: bool) -> Result<Vec<u32>, SimError> {
+    use crate::isa::nv50::mc::Ty::B32;
+    let variant = Variant::G84;
+    let mut insts = vec![
+        McInst::with(
+            Op::And,
+            Form::Imm,
+            Some(B32),
+            Some(R(1)),
+            &[R(0), Imm(0xffff)],
+        ),
+        long(Op::Shl, Some(B32), Some(R(2)), &[R(1), Imm(2)]),
+        long(Op::Shl, None, Some(Operand::A(3)), &[R(2), Imm(0)]),
+        long(
+            Op::St,
+            None,
+            Some(Operand::Shared {
+                ty: B32,
+                areg: 3,
+                offset: 0x110,
+            }),
+            &[R(1)],
+        ),
+    ];
+    if barrier {
+        let mut bar = long(Op::Bar, None, None, &[Imm(0)]);
+        bar.mods = Mods::INC | Mods::WAIT;
+        insts.push(bar);
+    }
+    insts.extend([
+        McInst::with(
+            Op::Xor,
+            Form::Imm,
+            Some(B32),
+            Some(R(3)),
+            &[R(2), Imm(0x80)],
+        ),
+        long(Op::Shl, None, Some(Operand::A(3)), &[R(3), Imm(0)]),
+        long(
+            Op::Ld,
+            None,
+            Some(R(4)),
+            &[Operand::Shared {
+                ty: B32,
+                areg: 3,
+                offset: 0x110,
+            }],
+        ),
+        long(
+            Op::Ld,
+            None,
+            Some(R(5)),
+            &[Operand::Shared {
+                ty: B32,
+                areg: 0,
+                offset: 0x14,
+            }],
+        ),
+        long(Op::Add, Some(B32), Some(R(5)), &[R(5), R(2)]),
+        long(
+            Op::St,
+            Some(B32),
+            Some(Operand::Global { space: 15, addr: 5 }),
+            &[R(4)],
+        ),
+        exit(),
+    ]);
+    let code = assemble(&insts, variant);
+    let sim = Nv50Simulator { variant };
+    let mut memory = sim.memory();
+    let out = memory.alloc_zeroed(4 * 64);
+    let grid = Launch {
+        workgroup_size: [64, 1, 1],
+        groups: [1, 1, 1],
+        params: (out as u32).to_le_bytes().to_vec(),
+    };
+    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default())?;
+    let bytes = memory.read(out, 4 * 64).unwrap();
+    Ok((0..64).map(|i| word(bytes, i)).collect())
+}
+
+#[test]
+fn warps_of_a_block_interleave_and_races_on_shared_memory_are_reported() {
+    let out = exchange_between_warps(true).unwrap();
+    assert_eq!(out, (0..64).map(|i| i ^ 32).collect::<Vec<u32>>());
+    // Without the barrier the warps interleave: warp 0 reads warp 1's words before warp 1
+    // (started later) has written them, which the race check reports.
+    let err = exchange_between_warps(false).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("data race on s[] byte") && message.contains("warp"),
+        "{message}"
+    );
+}
+
 #[test]
 fn failures_are_errors_not_hangs() {
     // An undecodable word.
@@ -998,10 +1096,12 @@ fn shared_atomic_add_with_ld_lock_and_st_unlock() {
 }
 
 #[test]
-fn a_word_locked_by_a_finished_warp_blocks_the_others() {
-    // Warp 0 locks s[0x40] and exits holding it; warp 1 would wait for ever.
+fn a_word_locked_by_another_warp_fails_to_lock_and_blocks_plain_accesses() {
+    // Warp 0 locks s[0x40] and exits holding it; warp 1 (16 rounds later) fails to lock
+    // it, and its plain read of the word is reported: on the hardware it would wait.
     let variant = Variant::G200;
-    let code = assemble(&[lock_load(0, 1, 0x40), exit()], variant);
+    let read = long(Op::Ld, None, Some(R(3)), &[shared_word(0x40)]);
+    let code = assemble(&[lock_load(0, 1, 0x40), read, exit()], variant);
     let mut memory = Memory::with_base(MEMORY_BASE);
     let grid = Launch {
         workgroup_size: [64, 1, 1],

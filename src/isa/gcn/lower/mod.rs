@@ -39,8 +39,6 @@ mod shuffles;
 mod sub_dword;
 mod workgroup;
 
-pub use workgroup::check_barriers;
-
 pub struct GcnLower<'a> {
     pub generation: Gen,
     pub uniformity: &'a Uniformity,

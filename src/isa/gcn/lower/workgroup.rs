@@ -10,13 +10,10 @@
 //! are `ds_read2_b32`/`ds_write2_b32` pairs of dwords, which need 4 bytes only.
 
 use super::{InstOutput, IsleContext};
-use crate::analysis::cfg::Cfg;
-use crate::analysis::uniformity::Analysis;
 use crate::intrinsics::Intrinsic;
 use crate::isa::gcn::inst::{Inst, Src};
 use crate::isa::gcn::mc::{Gen, Op};
 use crate::isa::gcn::regs::VGPR;
-use crate::{CompileError, FunctionKind};
 
 use crate::ir::{self, InstructionData, Opcode, Value};
 use crate::machinst::{Reg, RegClass};
@@ -293,50 +290,4 @@ impl IsleContext<'_, '_> {
 fn read2_offsets(byte: i64) -> u16 {
     let first = (byte / 4) as u16;
     first | (first + 1) << 8
-}
-
-/// Refuses a `wavelift_barrier` that some lanes of a wave might reach without the others
-/// (`docs/ir.md`, "Barriers and fences"): one in a block under the influence of a
-/// divergent branch. Divergence here is the plain analysis (a device function's
-/// arguments per lane), not GCN's policies that keep uniform values in VGPRs (the block
-/// parameters of linearized code, loads from writable memory), which would make every
-/// loop counter of a linearized function divergent.
-pub fn check_barriers(
-    func: &ir::Function,
-    cfg: &Cfg,
-    kind: FunctionKind,
-) -> Result<(), CompileError> {
-    let barriers: Vec<ir::Inst> = func
-        .layout
-        .blocks()
-        .flat_map(|b| func.layout.block_insts(b))
-        .filter(|&inst| match func.dfg.insts[inst] {
-            InstructionData::Call { func_ref, .. } => {
-                Intrinsic::from_func_ref(func, func_ref) == Some(Intrinsic::Barrier)
-            }
-            _ => false,
-        })
-        .collect();
-    if barriers.is_empty() {
-        return Ok(());
-    }
-    let mut analysis = Analysis::new(func, cfg);
-    if kind == FunctionKind::Device
-        && let Some(entry) = func.layout.entry_block()
-    {
-        analysis.assume_divergent(func.dfg.block_params(entry).iter().copied());
-    }
-    let uniformity = analysis.finish();
-    for inst in barriers {
-        let block = func.layout.inst_block(inst).expect("a placed instruction");
-        if uniformity.is_under_divergent_control(block) {
-            return Err(CompileError::at_inst(
-                func,
-                inst,
-                "`wavelift_barrier` in divergent control flow: a barrier must be reached by \
-                 all work-items of the work-group or by none",
-            ));
-        }
-    }
-    Ok(())
 }

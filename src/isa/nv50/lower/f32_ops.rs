@@ -91,6 +91,11 @@ impl IsleContext<'_, '_> {
     pub(super) fn fminmax32(&mut self, max: bool, x: Value, y: Value) -> Reg {
         let x = Context::put_in_reg(self, x);
         let y = Context::put_in_reg(self, y);
+        self.fminmax32_regs(max, x, y)
+    }
+
+    /// [`Self::fminmax32`] of two registers.
+    pub(super) fn fminmax32_regs(&mut self, max: bool, x: Reg, y: Reg) -> Reg {
         let kx = self.total_key(x);
         let ky = self.total_key(y);
         let op = if max { Op::Max } else { Op::Min };

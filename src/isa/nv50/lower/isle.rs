@@ -6,6 +6,7 @@ use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
 use crate::ir::condcodes::{CondCode, FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Value, types};
+use crate::isa::nv50::abi::WORKGROUP_BASE;
 use crate::isa::nv50::emit::encodable;
 use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Cond, Mods, Op, Round, SReg, Ty};
@@ -564,6 +565,10 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn lower_load(&mut self, ty: &Ty, clif_ty: ir::Type, addr: Value, offset: i32) -> InstOutput {
         let ty = *ty;
+        // An i32 address is workgroup memory (docs/ir.md, "Memory spaces").
+        if self.lower.dfg().value_type(addr) == ir::types::I32 {
+            return self.workgroup_load(ty, clif_ty, addr, offset);
+        }
         let addr = self.address(addr, offset);
         let wide = clif_ty.bits() == 64 && ty.bytes() < 8;
         let class = if wide {
@@ -600,6 +605,10 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn lower_store(&mut self, ty: &Ty, value: Value, addr: Value, offset: i32) -> InstOutput {
         let ty = *ty;
+        if self.lower.dfg().value_type(addr) == ir::types::I32 {
+            let data = self.put_in_reg(value);
+            return self.workgroup_store(ty, data, addr, offset);
+        }
         let addr = self.address(addr, offset);
         let mut data = self.put_in_reg(value);
         if ty.bytes() < 8 && data.class() == RegClass::Float {
@@ -669,22 +678,49 @@ impl generated::Context for IsleContext<'_, '_> {
                 )));
                 dst
             }
-            _ if intrinsic.is_workgroup_wide() => {
-                self.fail(format!(
-                    "`{}`: workgroup memory and barriers are not supported on NV50 yet",
-                    intrinsic.name()
-                ));
+            // The address of the segment: a constant, folded into the offsets of the
+            // accesses (`workgroup.rs`).
+            Intrinsic::WorkgroupBase => self.mov_imm(WORKGROUP_BASE),
+            // Where `check_barriers` allowed it.
+            Intrinsic::Barrier => {
+                self.emit(Inst::Barrier);
                 return InstOutput::new();
             }
             _ => {
-                self.fail(format!(
-                    "`{}`: cross-lane intrinsics are not supported on NV50 yet",
-                    intrinsic.name()
-                ));
-                return InstOutput::new();
+                let args = func.dfg.inst_args(inst).to_vec();
+                return self.cross_lane(intrinsic, &args);
             }
         };
         InstOutput::from_iter([reg])
+    }
+
+    fn lower_atomic_rmw(
+        &mut self,
+        inst: ir::Inst,
+        ty: ir::Type,
+        op: &ir::AtomicRmwOp,
+        addr: Value,
+        value: Value,
+    ) -> InstOutput {
+        self.atomic_rmw(inst, ty, *op, addr, value)
+    }
+
+    fn lower_atomic_cas(
+        &mut self,
+        ty: ir::Type,
+        addr: Value,
+        expected: Value,
+        replacement: Value,
+    ) -> InstOutput {
+        self.atomic_cas(ty, addr, expected, replacement)
+    }
+
+    fn lower_atomic_load(&mut self, ty: ir::Type, addr: Value) -> InstOutput {
+        self.atomic_load(ty, addr)
+    }
+
+    fn lower_atomic_store(&mut self, value: Value, addr: Value) -> InstOutput {
+        self.atomic_store(value, addr)
     }
 
     fn return_values(&mut self, args: crate::machinst::isle::ValueSlice) -> InstOutput {
@@ -904,11 +940,7 @@ impl IsleContext<'_, '_> {
 
     /// The `g[15]` address of `addr + offset`: the low word of the i64 address, plus the
     /// offset with a 32-bit add (`docs/nv50.md`, "Memory windows").
-    fn address(&mut self, addr: Value, offset: i32) -> Src {
-        // An i32 address is workgroup memory (docs/ir.md, "Memory spaces").
-        if self.lower.dfg().value_type(addr) == ir::types::I32 {
-            self.fail("workgroup memory (an i32 address) is not supported on NV50 yet");
-        }
+    pub(super) fn address(&mut self, addr: Value, offset: i32) -> Src {
         let addr = generated::Context::put_in_reg(self, addr);
         let low = if addr.class() == RegClass::Float {
             Src::Half(addr, false)
@@ -995,7 +1027,7 @@ impl IsleContext<'_, '_> {
 
     /// The flags of `r` in a new `$c` (`and b32 $c # r r`): Z and S of its value, C and O
     /// clear (`docs/nv50.md`, "Condition codes and predication").
-    fn flags_of(&mut self, r: Reg) -> Reg {
+    pub(super) fn flags_of(&mut self, r: Reg) -> Reg {
         let c = self.lower.new_vreg(FLAG, RegClass::Int);
         let mut alu = Alu::new(Op::And, Some(Ty::B32), None, &[Src::Reg(r), Src::Reg(r)]);
         alu.cdst = Some(c);

@@ -22,13 +22,19 @@ use std::collections::BTreeSet;
 
 pub use crate::machinst::isle::InstOutput;
 
+mod atomics;
 mod branches;
+mod cross_lane;
 mod f32_ops;
 mod f64_ops;
 mod int_arith;
 mod isle;
 mod low_words;
 mod multiply;
+mod workgroup;
+
+pub use cross_lane::{scratch_size, uses_scratch};
+pub use workgroup::SHARED_LIMIT;
 
 pub struct Nv50Lower<'a> {
     pub variant: Variant,
@@ -40,6 +46,8 @@ pub struct Nv50Lower<'a> {
     pub in_flags: &'a BTreeSet<Value>,
     /// The i64 values kept as their low word.
     pub low_words: &'a LowWords,
+    /// Where the cross-lane scratch areas start in `s[]` (`cross_lane.rs`).
+    pub scratch_base: u32,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
@@ -356,8 +364,11 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetExceptionHandlerAddress => {
             "NV50 functions have no stack frame (local memory is not used yet)"
         }
-        AtomicRmw | AtomicCas | AtomicLoad | AtomicStore | Fence => {
-            "atomics and fences are not supported by the NV50 backend yet"
+        Fence => {
+            "Tesla has no memory-fence instruction (envytools lists none; nouveau approximates \
+             one with loads from a driver buffer and `bar sync`), so the device-wide ordering \
+             of CLIF's `fence` cannot be given; within a work-group, `wavelift_barrier` orders \
+             memory (docs/ir.md, \"Barriers and fences\")"
         }
         _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
