@@ -9,7 +9,8 @@
 //! ([`pressure`]), so no width holds registers another needs. When the allocator asks for
 //! more, the class grows and allocation runs again; when no class can grow, values spill as
 //! the file's [`Spill`] says. Running out is [`AllocError::Exhausted`], a value the target
-//! matches to retry with other policies or to word its error.
+//! matches to retry with other policies or to word its error; a file that spills to memory
+//! never runs out (only an operand the allocator would leave in memory cannot be placed).
 
 use super::{MachInst, OperandKind, Reg, RegClass, RegFile, VCode, class_width};
 use regalloc2::{
@@ -44,11 +45,7 @@ pub struct RegisterFile {
 }
 
 /// Where the allocator puts a value it cannot keep in the registers of its class.
-///
-/// [`Spill::Memory`] is not implemented: for such a file, a spill is
-/// [`AllocError::Exhausted`], as if the file could not spill at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code, reason = "the variant no target uses yet")]
 pub enum Spill {
     /// Into the file's own registers above the partition (up to `limit`): regalloc2's spill
     /// slots become registers, a spill a register move (GCN's SGPRs and VGPRs).
@@ -61,9 +58,30 @@ pub enum Spill {
     /// a move between two of its registers goes through one more register of the other
     /// file (`$c` to `$r` to `$c`).
     IntoFile(RegFile),
-    /// Into memory (GCN's scratch), by the target's loads and stores. Not implemented yet.
+    /// Into the file's spare registers above the partition as [`Spill::SpareRegisters`]
+    /// while they last, then into memory slots: the target's [`Moves::memory`] makes each
+    /// spill and reload, naming the slot by its index among the memory slots of the file
+    /// (in registers: a pair takes two, a quad four, each aligned to its width), and places
+    /// the slots after allocation (GCN: SGPRs into lanes of a VGPR, VGPRs into scratch).
     Memory,
 }
+
+/// The instructions the allocator inserts.
+pub struct Moves<I> {
+    /// A move between two registers (of one file, or of a file and the one it spills into).
+    pub between: fn(Reg, Reg) -> I,
+    /// For files that spill to memory: a spill of a register into a memory slot
+    /// (`spill(slot, src)`) and its reload (`reload(dst, slot)`).
+    pub memory: Option<(fn(u32, Reg) -> I, fn(Reg, u32) -> I)>,
+}
+
+impl<I> Clone for Moves<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I> Copy for Moves<I> {}
 
 impl RegisterFile {
     /// Partitions `first..limit` among singles, pairs and quads for the given demand
@@ -141,7 +159,7 @@ impl RegisterFile {
 }
 
 /// Allocates registers in every file of `files` (a target's description of each) and
-/// rewrites the instructions, with `gen_move` making the allocator's moves
+/// rewrites the instructions, with `moves` making the allocator's moves
 /// ([`MachInst::gen_move`], or a divergence strategy's own: the whole-wave moves of
 /// linearized code).
 ///
@@ -156,8 +174,13 @@ impl RegisterFile {
 pub fn run<I: MachInst>(
     vcode: &VCode<I>,
     files: &[RegisterFile],
-    gen_move: fn(Reg, Reg) -> I,
+    moves: Moves<I>,
 ) -> Result<Allocated<I>, AllocError> {
+    if files.iter().any(|f| f.spill == Spill::Memory) && moves.memory.is_none() {
+        return Err(AllocError::Internal(
+            "a file spills to memory but no spill instructions were given".into(),
+        ));
+    }
     let mut demand = Vec::with_capacity(files.len());
     for f in files {
         let measured = pressure(vcode, f.file);
@@ -195,7 +218,7 @@ pub fn run<I: MachInst>(
                 }
             }
         }
-        let file = match allocate(vcode, &envs, false, gen_move) {
+        let file = match allocate(vcode, &envs, false, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => file,
             Err(e) => return Err(e),
@@ -218,7 +241,7 @@ pub fn run<I: MachInst>(
         }
     }
     for envs in &tried {
-        match allocate(vcode, envs, true, gen_move) {
+        match allocate(vcode, envs, true, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => exhausted = file,
             Err(e) => return Err(e),
@@ -702,8 +725,9 @@ impl<I: MachInst> Function for FileView<'_, I> {
 }
 
 /// Where the spill slots of one file's allocation live: registers of its own file above
-/// the partition ([`Spill::SpareRegisters`]) or of the file it spills into
-/// ([`Spill::IntoFile`]), which also gives the scratch register of its moves.
+/// the partition ([`Spill::SpareRegisters`], and [`Spill::Memory`] while they last) or of
+/// the file it spills into ([`Spill::IntoFile`]), which also gives the scratch register of
+/// its moves; with [`Spill::Memory`], the slots beyond are memory slots.
 struct SlotPlace {
     file: RegFile,
     base: u16,
@@ -711,6 +735,15 @@ struct SlotPlace {
     into: Option<(RegFile, u16)>,
     /// The register of the other file a move within the file goes through.
     scratch: Option<Reg>,
+    /// [`Spill::Memory`]: how many slots (in registers) are registers; the ones from here
+    /// are memory slots, numbered from 0.
+    in_registers: Option<u16>,
+}
+
+/// Where one spill slot is.
+enum SlotHome {
+    Register(Reg),
+    Memory(u32),
 }
 
 impl SlotPlace {
@@ -726,29 +759,41 @@ impl SlotPlace {
         moves_within: bool,
     ) -> Result<SlotPlace, AllocError> {
         let exhausted = Err(AllocError::Exhausted { file: env.file });
+        // Above the allocator's registers, aligned as regalloc2 aligns slots (to their size,
+        // at most 4).
+        let spare_base = || {
+            env.classes
+                .iter()
+                .zip([1u16, 2, 4])
+                .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
+                .filter(|&(hw, _)| hw < env.limit)
+                .map(|(hw, width)| hw + width)
+                .max()
+                .unwrap_or(0)
+                .next_multiple_of(4)
+        };
+        let own = |base, in_registers| SlotPlace {
+            file: env.file,
+            base,
+            into: None,
+            scratch: None,
+            in_registers,
+        };
         match env.spill {
             Spill::SpareRegisters => {
-                // Above the allocator's registers, aligned as regalloc2 aligns slots (to
-                // their size, at most 4).
-                let base = env
-                    .classes
-                    .iter()
-                    .zip([1u16, 2, 4])
-                    .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
-                    .filter(|&(hw, _)| hw < env.limit)
-                    .map(|(hw, width)| hw + width)
-                    .max()
-                    .unwrap_or(0)
-                    .next_multiple_of(4);
+                let base = spare_base();
                 if count > 0 && !spill || base as usize + count > env.limit as usize {
                     return exhausted;
                 }
-                Ok(SlotPlace {
-                    file: env.file,
-                    base,
-                    into: None,
-                    scratch: None,
-                })
+                Ok(own(base, None))
+            }
+            // Whole quads of spare registers, so that no slot straddles the boundary.
+            Spill::Memory => {
+                let base = spare_base();
+                if count > 0 && !spill {
+                    return exhausted;
+                }
+                Ok(own(base, Some(env.limit.saturating_sub(base) / 4 * 4)))
             }
             Spill::IntoFile(into) => {
                 if count > 0 && !env.whole {
@@ -774,44 +819,51 @@ impl SlotPlace {
                         class: RegClass::Int,
                         hw: base + count as u16,
                     }),
+                    in_registers: None,
                 })
             }
-            Spill::Memory if count > 0 => exhausted,
-            Spill::Memory => Ok(SlotPlace {
-                file: env.file,
-                base: 0,
-                into: None,
-                scratch: None,
-            }),
         }
     }
 
-    /// The register of slot `index`.
-    fn reg(&self, index: usize, class: RegClass) -> Reg {
-        Reg::Real {
-            file: self.file,
-            class,
-            hw: self.base + index as u16,
+    /// Where slot `index` is.
+    fn home(&self, index: usize, class: RegClass) -> SlotHome {
+        match self.in_registers {
+            Some(registers) if index >= registers as usize => {
+                SlotHome::Memory((index - registers as usize) as u32)
+            }
+            _ => SlotHome::Register(Reg::Real {
+                file: self.file,
+                class,
+                hw: self.base + index as u16,
+            }),
         }
     }
 }
 
+/// One move the allocator inserts, at a program point.
+#[derive(Copy, Clone, Debug)]
+enum AllocEdit {
+    Move { to: Reg, from: Reg },
+    Spill { slot: u32, from: Reg },
+    Reload { to: Reg, slot: u32 },
+}
+
 /// Allocates registers for every file in `envs` (one partition each) and rewrites the
-/// instructions, with `gen_move` making the allocator's moves.
+/// instructions, with `moves` making the allocator's moves.
 ///
-/// With `spill`, the allocator's spill slots of a file that spills to spare registers go
-/// to its registers above the ones in `envs` (see [`FileEnv::limit`]); without, any such
-/// spill is [`AllocError::Exhausted`], so that [`run`] can first try a larger partition.
-/// A file that spills into another may once all its registers are in the partition; a
-/// file that spills into memory never does (not implemented).
+/// With `spill`, the allocator's spill slots of a file that spills to spare registers or
+/// memory go to its registers above the ones in `envs` (see [`FileEnv::limit`]) and then,
+/// for memory, to memory slots; without, any such spill is [`AllocError::Exhausted`], so
+/// that [`run`] can first try a larger partition. A file that spills into another may once
+/// all its registers are in the partition.
 fn allocate<I: MachInst>(
     vcode: &VCode<I>,
     envs: &[FileEnv],
     spill: bool,
-    gen_move: fn(Reg, Reg) -> I,
+    moves: Moves<I>,
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
-    let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
+    let mut edits: Vec<(ProgPoint, AllocEdit)> = Vec::new();
     // Each file allocated so far: one past the highest register it uses, and its limit.
     let mut tops: Vec<(RegFile, u16, u16)> = Vec::new();
     for env in envs {
@@ -830,19 +882,25 @@ fn allocate<I: MachInst>(
             .iter()
             .any(|(_, Edit::Move { from, to })| from.as_reg().is_some() && to.as_reg().is_some());
         let slots = SlotPlace::new(env, &tops, spill, output.num_spillslots, moves_within)?;
-        let real = |alloc: Allocation, class: RegClass| -> Result<Reg, AllocError> {
+        let home = |alloc: Allocation, class: RegClass| -> Result<SlotHome, AllocError> {
             match (alloc.as_reg(), alloc.as_stack()) {
                 (Some(preg), _) => {
                     debug_assert_eq!(preg.class(), class);
-                    Ok(Reg::Real {
+                    Ok(SlotHome::Register(Reg::Real {
                         file: env.file,
                         class,
                         hw: env.hw_of(preg),
-                    })
+                    }))
                 }
-                (None, Some(slot)) => Ok(slots.reg(slot.index(), class)),
+                (None, Some(slot)) => Ok(slots.home(slot.index(), class)),
                 (None, None) => Err(AllocError::Exhausted { file: env.file }),
             }
+        };
+        // An operand must be in a register: regalloc2 leaves one in a slot only where its
+        // constraint allows any location (`UseAny`, `DefAny`).
+        let real = |alloc: Allocation, class: RegClass| match home(alloc, class)? {
+            SlotHome::Register(reg) => Ok(reg),
+            SlotHome::Memory(_) => Err(AllocError::Exhausted { file: env.file }),
         };
         for (index, inst) in insts.iter_mut().enumerate() {
             let allocs = output.inst_allocs(Inst::new(index));
@@ -874,14 +932,27 @@ fn allocate<I: MachInst>(
                     )));
                 }
             };
-            let (to, from) = (real(*to, class)?, real(*from, class)?);
-            match slots.scratch {
-                // No move within the file: through a register of the other one.
-                Some(scratch) if to.file() == env.file && from.file() == env.file => {
-                    edits.push((*point, scratch, from));
-                    edits.push((*point, to, scratch));
+            let edit = match (home(*to, class)?, home(*from, class)?) {
+                (SlotHome::Register(to), SlotHome::Register(from)) => AllocEdit::Move { to, from },
+                (SlotHome::Memory(slot), SlotHome::Register(from)) => {
+                    AllocEdit::Spill { slot, from }
                 }
-                _ => edits.push((*point, to, from)),
+                (SlotHome::Register(to), SlotHome::Memory(slot)) => AllocEdit::Reload { to, slot },
+                (SlotHome::Memory(_), SlotHome::Memory(_)) => {
+                    return Err(AllocError::Internal(format!(
+                        "a move between memory slots: {edit:?}"
+                    )));
+                }
+            };
+            match (slots.scratch, edit) {
+                // No move within the file: through a register of the other one.
+                (Some(scratch), AllocEdit::Move { to, from })
+                    if to.file() == env.file && from.file() == env.file =>
+                {
+                    edits.push((*point, AllocEdit::Move { to: scratch, from }));
+                    edits.push((*point, AllocEdit::Move { to, from: scratch }));
+                }
+                _ => edits.push((*point, edit)),
             }
         }
         let mut top = 0;
@@ -896,9 +967,16 @@ fn allocate<I: MachInst>(
         for inst in &insts {
             inst.clone().visit_operands(&mut |r, _| raise(r));
         }
-        for (_, to, from) in &edits[first_edit..] {
-            raise(to);
-            raise(from);
+        for (_, edit) in &edits[first_edit..] {
+            match edit {
+                AllocEdit::Move { to, from } => {
+                    raise(to);
+                    raise(from);
+                }
+                AllocEdit::Spill { from: reg, .. } | AllocEdit::Reload { to: reg, .. } => {
+                    raise(reg)
+                }
+            }
         }
         tops.push((env.file, top, env.limit));
         if let Some((into, end)) = slots.into {
@@ -909,8 +987,18 @@ fn allocate<I: MachInst>(
             }
         }
     }
-    edits.sort_by_key(|(point, _, _)| *point);
+    edits.sort_by_key(|(point, _)| *point);
 
+    let make = |edit: AllocEdit| -> Result<I, AllocError> {
+        match (edit, moves.memory) {
+            (AllocEdit::Move { to, from }, _) => Ok((moves.between)(to, from)),
+            (AllocEdit::Spill { slot, from }, Some((spill, _))) => Ok(spill(slot, from)),
+            (AllocEdit::Reload { to, slot }, Some((_, reload))) => Ok(reload(to, slot)),
+            (_, None) => Err(AllocError::Internal(
+                "a memory spill without spill instructions".into(),
+            )),
+        }
+    };
     // Interleave the moves with the instructions, block by block.
     let mut out = Vec::with_capacity(insts.len() + edits.len());
     let mut block_starts = Vec::with_capacity(vcode.blocks.len());
@@ -921,16 +1009,14 @@ fn allocate<I: MachInst>(
             while next_edit < edits.len()
                 && edits[next_edit].0 <= ProgPoint::before(Inst::new(index))
             {
-                let (_, dst, src) = edits[next_edit];
-                out.push(gen_move(dst, src));
+                out.push(make(edits[next_edit].1)?);
                 next_edit += 1;
             }
             out.push(insts[index].clone());
             while next_edit < edits.len()
                 && edits[next_edit].0 <= ProgPoint::after(Inst::new(index))
             {
-                let (_, dst, src) = edits[next_edit];
-                out.push(gen_move(dst, src));
+                out.push(make(edits[next_edit].1)?);
                 next_edit += 1;
             }
         }
