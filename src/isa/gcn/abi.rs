@@ -41,7 +41,8 @@ pub struct KernelInputs {
     /// How many work-item id VGPRs are initialised: 1 (x), 2 (x, y) or 3.
     pub workitem_id_vgprs: u8,
     /// The private segment: its buffer resource in s[0:3] (the first user SGPRs) and the
-    /// wave's byte offset in it (the last system SGPR).
+    /// wave's byte offset in it (the last system SGPR). A device function with it receives
+    /// the resource in s[4:7] and its frame offset in s2 instead.
     pub private_segment: bool,
 }
 
@@ -221,7 +222,10 @@ impl Frame {
     pub fn device(func: &ir::Function, scratch: bool) -> Frame {
         let (stack_slots, stack_size) = stack_frame(func).unwrap_or_default();
         Frame {
-            inputs: KernelInputs::default(),
+            inputs: KernelInputs {
+                private_segment: scratch,
+                ..KernelInputs::default()
+            },
             dispatch_ptr: None,
             kernarg_ptr: None,
             workgroup_id: [None; 3],

@@ -4,6 +4,8 @@
 
 use super::lds::Lds;
 use super::program::{Program, RegSet};
+use super::scratch::{ScratchWaves, scratch_resource};
+use crate::isa::gcn::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC};
 use super::wave::{Env, State, Wave, reg_name};
 use crate::isa::gcn::GcnInfo;
 use crate::isa::gcn::mc::Gen;
@@ -23,7 +25,7 @@ fn error(violation: Violation) -> SimError {
 }
 
 pub(crate) fn call_device(
-    code: &[u8],
+    compiled: &CompiledCode,
     generation: Gen,
     args: &[Vec<u32>],
     result_dwords: usize,
@@ -41,8 +43,14 @@ pub(crate) fn call_device(
             "more than 256 dwords of arguments or results".into(),
         )));
     }
+    let code = &compiled.code[..];
     let mut program = Program::new(code, generation);
     let mut wave = Wave::new();
+    if let Some(info) = compiled.gcn()
+        && info.inputs.private_segment
+    {
+        give_device_frame(&mut wave, info, generation, memory);
+    }
     let exec = if args.len() == 64 {
         !0
     } else {
@@ -127,6 +135,17 @@ pub(crate) fn call_device(
     ))
 }
 
+/// A device function's private memory (`abi`): a wave's scratch of its frame size, the
+/// resource in s[4:7] and the frame offset 0 in s2.
+fn give_device_frame(wave: &mut Wave, info: &GcnInfo, generation: Gen, memory: &mut Memory) {
+    let scratch = ScratchWaves::new(memory, info.private_segment_size, 1);
+    let rsrc = scratch_resource(scratch.base, generation);
+    let first = DEVICE_SCRATCH_RSRC as usize;
+    wave.sgpr[first..first + 4].copy_from_slice(&rsrc);
+    wave.sgpr[DEVICE_FRAME_OFFSET as usize] = 0;
+    wave.scratch = Some(scratch.parts[0].1.clone());
+}
+
 /// Offsets in `hsa_kernel_dispatch_packet_t` (HSA Platform System Architecture
 /// Specification 2.9.6; `hsa.h`).
 mod packet {
@@ -200,6 +219,12 @@ pub(crate) fn launch(
 
     let mut program = Program::new(&code.code, generation);
     let mut stats = Stats::default();
+    // Scratch for the waves of one work-group at a time, reused by the next, as the
+    // hardware reuses a finished wave's scratch.
+    let scratch = info.inputs.private_segment.then(|| {
+        let waves = items_per_group.div_ceil(64) as usize;
+        ScratchWaves::new(memory, info.private_segment_size, waves)
+    });
     let [gx, gy, gz] = launch.groups;
     for z in 0..gz {
         for y in 0..gy {
@@ -209,6 +234,8 @@ pub(crate) fn launch(
                     size,
                     packet_address,
                     kernarg_address,
+                    scratch: scratch.as_ref(),
+                    generation,
                 };
                 run_group(
                     info,
@@ -225,21 +252,29 @@ pub(crate) fn launch(
     Ok(stats)
 }
 
-struct GroupStart {
+struct GroupStart<'a> {
     id: [u32; 3],
     size: [u32; 3],
     packet_address: u64,
     kernarg_address: u64,
+    /// The waves' scratch, when the kernel enables the private segment.
+    scratch: Option<&'a ScratchWaves>,
+    generation: Gen,
 }
 
-/// The initial state of wave `w` of a work-group: user SGPRs (dispatch pointer, kernarg
-/// pointer), then the system SGPRs for the work-group ids, in the ABI's order and only
-/// those enabled; v0/v1/v2 the work-item ids x/y/z (x fastest); EXEC the lanes that have a
-/// work-item.
+/// The initial state of wave `w` of a work-group: user SGPRs (private segment buffer,
+/// dispatch pointer, kernarg pointer), then the system SGPRs for the work-group ids and the
+/// private segment wave offset, in the ABI's order and only those enabled; v0/v1/v2 the
+/// work-item ids x/y/z (x fastest); EXEC the lanes that have a work-item.
 fn start_wave(info: &GcnInfo, group: &GroupStart, w: u32) -> Wave {
     let mut wave = Wave::new();
     let inputs = &info.inputs;
     let mut next = 0usize;
+    let scratch = group.scratch.map(|s| (s, &s.parts[w as usize]));
+    if let Some((waves, _)) = scratch {
+        wave.sgpr[..4].copy_from_slice(&scratch_resource(waves.base, group.generation));
+        next = 4;
+    }
     let mut pair = |wave: &mut Wave, value: u64| {
         wave.sgpr[next] = value as u32;
         wave.sgpr[next + 1] = (value >> 32) as u32;
@@ -256,6 +291,10 @@ fn start_wave(info: &GcnInfo, group: &GroupStart, w: u32) -> Wave {
             wave.sgpr[next] = group.id[d];
             next += 1;
         }
+    }
+    if let Some((_, (offset, part))) = scratch {
+        wave.sgpr[next] = *offset;
+        wave.scratch = Some(part.clone());
     }
     let [sx, sy, _] = group.size;
     let items = group.size.iter().product::<u32>();

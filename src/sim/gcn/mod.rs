@@ -33,6 +33,7 @@ pub(crate) mod float;
 mod hazard;
 mod lds;
 mod program;
+mod scratch;
 pub(crate) mod valu;
 mod waitcnt;
 mod wave;
@@ -73,7 +74,7 @@ impl Simulator for GcnSimulator {
         options: &Options,
     ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
         call_device(
-            &code.code,
+            code,
             self.generation,
             args,
             result_dwords,
@@ -97,10 +98,10 @@ impl Simulator for GcnSimulator {
 /// `isa::gcn::abi`): lane `i` (for `i < args.len()`, at most 64) gets `args[i]` in
 /// v0, v1, … (one dword each, already split into dwords by the caller); the other lanes
 /// are inactive (EXEC clear). The return address in `s[0:1]` points past the end of the code;
-/// the call ends when the code jumps there. Returns the first `result_dwords` VGPRs of
-/// every active lane.
+/// the call ends when the code jumps there; a function with private memory gets a frame of
+/// its size (`scratch.rs`). Returns the first `result_dwords` VGPRs of every active lane.
 pub fn call_device(
-    code: &[u8],
+    code: &CompiledCode,
     generation: Gen,
     args: &[Vec<u32>],
     result_dwords: usize,
