@@ -166,6 +166,8 @@ fn is_memory(inst: &Inst) -> bool {
             | Inst::SLoad { .. }
             | Inst::Ds { .. }
             | Inst::DsWrite { .. }
+            | Inst::ScratchLoad { .. }
+            | Inst::ScratchStore { .. }
     )
 }
 
