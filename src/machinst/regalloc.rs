@@ -1040,6 +1040,28 @@ mod tests {
         ret: bool,
         /// Made by `gen_move` (the allocator's).
         is_move: bool,
+        /// A spill (`true`) or reload of its one operand to or from a memory slot.
+        memory: Option<(u32, bool)>,
+    }
+
+    fn moves() -> Moves<TestInst> {
+        Moves {
+            between: TestInst::gen_move,
+            memory: Some((
+                |slot, src| TestInst {
+                    operands: vec![(src, OperandKind::Use)],
+                    ret: false,
+                    is_move: false,
+                    memory: Some((slot, true)),
+                },
+                |dst, slot| TestInst {
+                    operands: vec![(dst, OperandKind::Def)],
+                    ret: false,
+                    is_move: false,
+                    memory: Some((slot, false)),
+                },
+            )),
+        }
     }
 
     impl MachInst for TestInst {
@@ -1062,6 +1084,7 @@ mod tests {
                 operands: vec![(dst, OperandKind::Def), (src, OperandKind::Use)],
                 ret: false,
                 is_move: true,
+                memory: None,
             }
         }
         fn gen_jump(_: usize) -> Self {
@@ -1071,10 +1094,13 @@ mod tests {
 
     /// One block defining `n` singles of `file`, then reading each: all are live at once.
     fn live_at_once(file: RegFile, n: usize) -> VCode<TestInst> {
+        live_of_class(file, n, RegClass::Int)
+    }
+
+    /// `live_at_once` with values of `class`.
+    fn live_of_class(file: RegFile, n: usize, class: RegClass) -> VCode<TestInst> {
         let mut vcode = VCode::new();
-        let regs: Vec<Reg> = (0..n)
-            .map(|_| vcode.new_vreg(file, RegClass::Int))
-            .collect();
+        let regs: Vec<Reg> = (0..n).map(|_| vcode.new_vreg(file, class)).collect();
         let defs = regs.iter().map(|&r| inst(vec![(r, OperandKind::Def)]));
         let uses = regs.iter().map(|&r| inst(vec![(r, OperandKind::Use)]));
         one_block(vcode, defs.chain(uses).collect())
@@ -1085,6 +1111,7 @@ mod tests {
             operands,
             ret: false,
             is_move: false,
+            memory: None,
         }
     }
 
@@ -1095,6 +1122,7 @@ mod tests {
             operands: Vec::new(),
             ret: true,
             is_move: false,
+            memory: None,
         });
         vcode.blocks.push(VBlock {
             insts: 0..vcode.insts.len(),
@@ -1104,10 +1132,12 @@ mod tests {
     }
 
     /// Runs the allocated one-block code of `vcode`: each def writes its virtual register's
-    /// number to the register it was given, each move copies, and each use must find the
-    /// number of its virtual register. Returns the registers of each file the code names.
+    /// number to the register it was given, each move copies, each spill stores into its
+    /// memory slot and each reload loads, and each use must find the number of its virtual
+    /// register. Returns the registers of each file the code names.
     fn check_values(vcode: &VCode<TestInst>, allocated: &Allocated<TestInst>) -> Vec<Reg> {
         let mut held: std::collections::HashMap<(RegFile, u16), usize> = Default::default();
+        let mut memory: std::collections::HashMap<(RegFile, u32), usize> = Default::default();
         let mut original = vcode.insts.iter();
         let mut named = Vec::new();
         for inst in &allocated.insts {
@@ -1116,6 +1146,24 @@ mod tests {
                 named.push(*r);
             }
             let key = |r: &Reg| (r.file(), r.hw());
+            if let Some((slot, store)) = inst.memory {
+                let r = inst.operands[0].0;
+                // A wide value's slots are aligned to its width and do not overlap another's.
+                assert_eq!(slot % r.width() as u32, 0, "{inst:?}");
+                if store {
+                    let value = held.get(&key(&r)).copied().expect("a spill of a value");
+                    for k in 0..r.width() as u32 {
+                        memory.insert((r.file(), slot + k), value);
+                    }
+                } else {
+                    let value = memory.get(&(r.file(), slot)).copied();
+                    for k in 1..r.width() as u32 {
+                        assert_eq!(memory.get(&(r.file(), slot + k)).copied(), value);
+                    }
+                    held.insert(key(&r), value.expect("a reload of a spilled value"));
+                }
+                continue;
+            }
             if inst.is_move {
                 let [(dst, _), (src, _)] = inst.operands.as_slice() else {
                     unreachable!("a move")
@@ -1199,7 +1247,7 @@ mod tests {
             file(0, 0, 100, Spill::SpareRegisters),
             file(1, 0, 100, Spill::SpareRegisters),
         ];
-        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let allocated = run(&vcode, &files, moves()).unwrap();
         // The 63 singles, then the spill slots from the next multiple of 4.
         let mut used = 0;
         for inst in &allocated.insts {
@@ -1207,15 +1255,15 @@ mod tests {
                 .visit_operands(&mut |r, _| used = used.max(r.hw() + 1));
         }
         assert!((64 + 7..=100).contains(&used), "{used}");
+        // Spilling to memory, the spare registers serve first, as they would.
         let files = [files[0].clone(), file(1, 0, 100, Spill::Memory)];
-        assert!(matches!(
-            run(&vcode, &files, TestInst::gen_move),
-            Err(AllocError::Exhausted { file: 1 })
-        ));
+        let allocated = run(&vcode, &files, moves()).unwrap();
+        check_values(&vcode, &allocated);
+        assert!(allocated.insts.iter().all(|i| i.memory.is_none()));
         // The file ends before the spill slots do.
         let files = [files[0].clone(), file(1, 0, 66, Spill::SpareRegisters)];
         assert!(matches!(
-            run(&vcode, &files, TestInst::gen_move),
+            run(&vcode, &files, moves()),
             Err(AllocError::Exhausted { file: 1 })
         ));
     }
@@ -1247,7 +1295,7 @@ mod tests {
                 ..file(1, 0, 4, Spill::IntoFile(0))
             },
         ];
-        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let allocated = run(&vcode, &files, moves()).unwrap();
         let named = check_values(&vcode, &allocated);
         // File 0's three values take 0–2; five flags live above them.
         let spilled: BTreeSet<u16> = named
@@ -1260,7 +1308,7 @@ mod tests {
         // The other file has no room for the slots: exhausted.
         let files = [file(0, 0, 6, Spill::SpareRegisters), files[1].clone()];
         assert!(matches!(
-            run(&vcode, &files, TestInst::gen_move),
+            run(&vcode, &files, moves()),
             Err(AllocError::Exhausted { file: 1 })
         ));
     }
@@ -1292,7 +1340,7 @@ mod tests {
                 ..file(1, 0, 4, Spill::IntoFile(0))
             },
         ];
-        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let allocated = run(&vcode, &files, moves()).unwrap();
         check_values(&vcode, &allocated);
         let moves: Vec<(Reg, Reg)> = allocated
             .insts
@@ -1302,6 +1350,39 @@ mod tests {
             .collect();
         // The scratch register is the first above file 0's one value.
         assert_eq!(moves, [(real(0, 1), real(1, 0)), (real(1, 2), real(0, 1))]);
+    }
+
+    /// Without spare registers, a file that spills to memory spills there: singles, pairs
+    /// and quads, each value found where it is read, no register named past the file.
+    #[test]
+    fn spills_to_memory_keep_every_value() {
+        for class in [RegClass::Int, RegClass::Float, RegClass::Vector] {
+            let vcode = live_of_class(1, 80, class);
+            let width = class_width(class);
+            let limit = (63 * width).next_multiple_of(4) + 2;
+            let files = [
+                file(0, 0, 16, Spill::SpareRegisters),
+                file(1, 0, limit, Spill::Memory),
+            ];
+            let allocated = run(&vcode, &files, moves()).unwrap();
+            let named = check_values(&vcode, &allocated);
+            assert!(named.iter().all(|r| r.hw() + r.width() <= limit));
+            let spills = allocated
+                .insts
+                .iter()
+                .filter(|i| i.memory.is_some())
+                .count();
+            assert!(spills >= 2 * (80 - 63), "{class:?}: {spills}");
+            // The same file with no memory spill instructions is an internal error.
+            let bare = Moves {
+                between: TestInst::gen_move,
+                memory: None,
+            };
+            assert!(matches!(
+                run(&vcode, &files, bare),
+                Err(AllocError::Internal(_))
+            ));
+        }
     }
 
     /// The registers counted are those below the limit (special registers above it are a

@@ -5,9 +5,9 @@
 use super::lds::Lds;
 use super::program::{Program, RegSet};
 use super::scratch::{ScratchWaves, scratch_resource};
-use crate::isa::gcn::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC};
 use super::wave::{Env, State, Wave, reg_name};
 use crate::isa::gcn::GcnInfo;
+use crate::isa::gcn::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC};
 use crate::isa::gcn::mc::Gen;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};

@@ -73,14 +73,7 @@ impl Simulator for GcnSimulator {
         memory: &mut Memory,
         options: &Options,
     ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-        call_device(
-            code,
-            self.generation,
-            args,
-            result_dwords,
-            memory,
-            options,
-        )
+        call_device(code, self.generation, args, result_dwords, memory, options)
     }
 
     fn launch(

@@ -146,7 +146,9 @@ impl Wave {
         };
         let scratch = self.scratch.clone();
         let address = |wave: &Wave, lane: usize| -> Result<u64, Violation> {
-            let offset = vaddr.map_or(0, |v| wave.vgpr[v][lane]).wrapping_add(inst.imm as u32);
+            let offset = vaddr
+                .map_or(0, |v| wave.vgpr[v][lane])
+                .wrapping_add(inst.imm as u32);
             let (addr, within) = buffer.address(lane, offset, size.min(4));
             let lane_id = Some(lane as u32);
             if !within || size > 4 && buffer.swizzle {
@@ -213,7 +215,10 @@ impl Wave {
             let mut values = vec![[0u32; 64]; 1];
             for lane in (0..64).filter(|l| exec >> l & 1 != 0) {
                 let addr = address(self, lane)?;
-                let bytes = env.memory.read(addr, size).ok_or_else(|| fault(lane, addr))?;
+                let bytes = env
+                    .memory
+                    .read(addr, size)
+                    .ok_or_else(|| fault(lane, addr))?;
                 let mut word = [0u8; 4];
                 word[..size].copy_from_slice(bytes);
                 let value = u32::from_le_bytes(word);
@@ -247,7 +252,10 @@ mod tests {
             let buffer = BufferAddressing::new(&desc, 0x1_0000_0000 + 0x400, generation);
             assert_eq!(buffer.address(0, 0, 4), (0x1_0000_0400, true));
             assert_eq!(buffer.address(5, 8, 4), (0x1_0000_0400 + 512 + 20, true));
-            assert_eq!(buffer.address(63, 6, 2), (0x1_0000_0400 + 256 + 252 + 2, true));
+            assert_eq!(
+                buffer.address(63, 6, 2),
+                (0x1_0000_0400 + 256 + 252 + 2, true)
+            );
             // A dword at offset 2 crosses into lane 1's element.
             assert!(!buffer.address(0, 2, 4).1);
         }

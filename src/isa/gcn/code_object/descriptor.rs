@@ -265,8 +265,12 @@ mod tests {
                 kernarg_segment_ptr: true,
                 workgroup_id: [true, false, false],
                 workitem_id_vgprs: 1,
+                private_segment: false,
             },
             group_segment_size: 0,
+            private_segment_size: 0,
+            sgpr_spills: 0,
+            vgpr_spills: 0,
         };
         let registers = RegisterCounts::new(&info, None).unwrap();
         assert_eq!(
@@ -295,6 +299,9 @@ mod tests {
             kernarg_size: 8,
             inputs: KernelInputs::default(),
             group_segment_size: 0,
+            private_segment_size: 0,
+            sgpr_spills: 0,
+            vgpr_spills: 0,
         };
         let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
         assert_eq!(fixed.sgprs, 96);
