@@ -70,10 +70,24 @@ pub enum Spill {
 pub struct Moves<I> {
     /// A move between two registers (of one file, or of a file and the one it spills into).
     pub between: fn(Reg, Reg) -> I,
-    /// For files that spill to memory: a spill of a register into a memory slot
-    /// (`spill(slot, src)`) and its reload (`reload(dst, slot)`).
-    pub memory: Option<(fn(u32, Reg) -> I, fn(Reg, u32) -> I)>,
+    /// For files that spill to memory: the spill and reload instructions.
+    pub memory: Option<MemoryMoves<I>>,
 }
+
+/// A spill of a register into a memory slot (`spill(slot, src)`) and its reload
+/// (`reload(dst, slot)`).
+pub struct MemoryMoves<I> {
+    pub spill: fn(u32, Reg) -> I,
+    pub reload: fn(Reg, u32) -> I,
+}
+
+impl<I> Clone for MemoryMoves<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I> Copy for MemoryMoves<I> {}
 
 impl<I> Clone for Moves<I> {
     fn clone(&self) -> Self {
@@ -992,8 +1006,8 @@ fn allocate<I: MachInst>(
     let make = |edit: AllocEdit| -> Result<I, AllocError> {
         match (edit, moves.memory) {
             (AllocEdit::Move { to, from }, _) => Ok((moves.between)(to, from)),
-            (AllocEdit::Spill { slot, from }, Some((spill, _))) => Ok(spill(slot, from)),
-            (AllocEdit::Reload { to, slot }, Some((_, reload))) => Ok(reload(to, slot)),
+            (AllocEdit::Spill { slot, from }, Some(memory)) => Ok((memory.spill)(slot, from)),
+            (AllocEdit::Reload { to, slot }, Some(memory)) => Ok((memory.reload)(to, slot)),
             (_, None) => Err(AllocError::Internal(
                 "a memory spill without spill instructions".into(),
             )),
@@ -1047,20 +1061,20 @@ mod tests {
     fn moves() -> Moves<TestInst> {
         Moves {
             between: TestInst::gen_move,
-            memory: Some((
-                |slot, src| TestInst {
+            memory: Some(MemoryMoves {
+                spill: |slot, src| TestInst {
                     operands: vec![(src, OperandKind::Use)],
                     ret: false,
                     is_move: false,
                     memory: Some((slot, true)),
                 },
-                |dst, slot| TestInst {
+                reload: |dst, slot| TestInst {
                     operands: vec![(dst, OperandKind::Def)],
                     ret: false,
                     is_move: false,
                     memory: Some((slot, false)),
                 },
-            )),
+            }),
         }
     }
 

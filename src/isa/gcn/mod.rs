@@ -31,7 +31,7 @@ use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
 use crate::machinst::lower::lower_function;
-use crate::machinst::regalloc::{self, AllocError, Allocated, Moves};
+use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves, Moves};
 use crate::machinst::type_gate::TypeCheck;
 use crate::machinst::{MachInst, Reg, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
@@ -341,10 +341,10 @@ fn finish(
     };
     let moves = Moves {
         between,
-        memory: Some((
-            |slot, src| Inst::Spill { slot, src },
-            |dst, slot| Inst::Reload { dst, slot },
-        )),
+        memory: Some(MemoryMoves {
+            spill: |slot, src| Inst::Spill { slot, src },
+            reload: |dst, slot| Inst::Reload { dst, slot },
+        }),
     };
     // VGPRs for the lanes of SGPR spill slots come off the allocator's when the ones above
     // its registers are too few (`place_spills`).

@@ -24,8 +24,11 @@ fn error(violation: Violation) -> SimError {
     }
 }
 
+/// Calls device function `code`; `info` (its compiled form's) says whether it receives a
+/// private frame.
 pub(crate) fn call_device(
-    compiled: &CompiledCode,
+    code: &[u8],
+    info: Option<&GcnInfo>,
     generation: Gen,
     args: &[Vec<u32>],
     result_dwords: usize,
@@ -43,10 +46,9 @@ pub(crate) fn call_device(
             "more than 256 dwords of arguments or results".into(),
         )));
     }
-    let code = &compiled.code[..];
     let mut program = Program::new(code, generation);
     let mut wave = Wave::new();
-    if let Some(info) = compiled.gcn()
+    if let Some(info) = info
         && info.inputs.private_segment
     {
         give_device_frame(&mut wave, info, generation, memory);

@@ -73,7 +73,15 @@ impl Simulator for GcnSimulator {
         memory: &mut Memory,
         options: &Options,
     ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-        call_device(code, self.generation, args, result_dwords, memory, options)
+        dispatch::call_device(
+            &code.code,
+            code.gcn(),
+            self.generation,
+            args,
+            result_dwords,
+            memory,
+            options,
+        )
     }
 
     fn launch(
@@ -91,17 +99,18 @@ impl Simulator for GcnSimulator {
 /// `isa::gcn::abi`): lane `i` (for `i < args.len()`, at most 64) gets `args[i]` in
 /// v0, v1, … (one dword each, already split into dwords by the caller); the other lanes
 /// are inactive (EXEC clear). The return address in `s[0:1]` points past the end of the code;
-/// the call ends when the code jumps there; a function with private memory gets a frame of
-/// its size (`scratch.rs`). Returns the first `result_dwords` VGPRs of every active lane.
+/// the call ends when the code jumps there. Returns the first `result_dwords` VGPRs of
+/// every active lane. (A device function with private memory needs the frame its
+/// `GcnInfo` describes: call it through `Simulator::call_device`.)
 pub fn call_device(
-    code: &CompiledCode,
+    code: &[u8],
     generation: Gen,
     args: &[Vec<u32>],
     result_dwords: usize,
     memory: &mut Memory,
     options: &Options,
 ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-    dispatch::call_device(code, generation, args, result_dwords, memory, options)
+    dispatch::call_device(code, None, generation, args, result_dwords, memory, options)
 }
 
 /// Runs a compiled kernel over the grid of `launch`. The simulator places the kernarg
