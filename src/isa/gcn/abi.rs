@@ -40,9 +40,9 @@ pub struct KernelInputs {
     pub workgroup_id: [bool; 3],
     /// How many work-item id VGPRs are initialised: 1 (x), 2 (x, y) or 3.
     pub workitem_id_vgprs: u8,
-    /// The private segment: its buffer resource in s[0:3] (the first user SGPRs) and the
+    /// The private segment: its buffer resource in `s[0:3]` (the first user SGPRs) and the
     /// wave's byte offset in it (the last system SGPR). A device function with it receives
-    /// the resource in s[4:7] and its frame offset in s2 instead.
+    /// the resource in `s[4:7]` and its frame offset in s2 instead.
     pub private_segment: bool,
 }
 
