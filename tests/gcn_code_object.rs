@@ -666,17 +666,17 @@ block0(v0: i64, v1: i32):
 
 const PRIVATE_ARRAY_LL: &str = r#"
 target triple = "amdgcn-amd-amdhsa"
-define amdgpu_kernel void @private_array(ptr addrspace(1) %out, i32 %i) #0 {
+define amdgpu_kernel void @private_array(ptr addrspace(1) %0, i32 %1) #0 {
   %arr = alloca [16 x i32], align 4, addrspace(5)
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
   %gid = call i32 @llvm.amdgcn.workgroup.id.x()
   %p = getelementptr [16 x i32], ptr addrspace(5) %arr, i32 0, i32 %tid
-  store i32 %i, ptr addrspace(5) %p
-  %sh = shl i32 %i, 2
+  store i32 %1, ptr addrspace(5) %p
+  %sh = shl i32 %1, 2
   %q = getelementptr i8, ptr addrspace(5) %arr, i32 %sh
   %v = load i32, ptr addrspace(5) %q
   %w = add i32 %v, %gid
-  %o = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  %o = getelementptr i32, ptr addrspace(1) %0, i32 %tid
   store i32 %w, ptr addrspace(1) %o
   ret void
 }
@@ -735,6 +735,31 @@ fn private_segment_fields_equal_llcs() {
             comparable_fields(our_kd),
             comparable_fields(&theirs),
             "{what}: kernel descriptor fields differ from llc-19's (left ours)"
+        );
+        // The metadata too, llc's private segment less its 4 bytes.
+        let our_path = scratch("private_array.o");
+        std::fs::write(&our_path, &ours).unwrap();
+        let notes = |path: &Path| {
+            let path = path.to_str().unwrap();
+            comparable_metadata(&run_clean("llvm-readelf-19", &["--notes", path], &what))
+        };
+        let theirs: Vec<String> = notes(&llc_path)
+            .into_iter()
+            .map(|l| {
+                l.replace(
+                    ".private_segment_fixed_size: 68",
+                    ".private_segment_fixed_size: 64",
+                )
+            })
+            .collect();
+        let ours = notes(&our_path);
+        assert!(
+            ours.iter().any(|l| l == ".private_segment_fixed_size: 64"),
+            "{ours:?}"
+        );
+        assert_eq!(
+            ours, theirs,
+            "{what}: metadata differs from llc-19's (left ours)"
         );
     }
 }
