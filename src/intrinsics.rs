@@ -395,6 +395,36 @@ impl Intrinsic {
 /// allocate on gfx7–gfx9; gfx6's limit, 32 KiB, is the target's to check).
 pub const MAX_WORKGROUP_SEGMENT: u32 = 64 * 1024;
 
+/// Gives every use of a [`Intrinsic::WorkgroupBase`] call's result the constant `base`
+/// (a target whose segment always starts at one address: GCN's LDS address 0), so that
+/// the mid-end folds it into the address arithmetic (`base + x` is `x` on GCN). The call
+/// stays, its result unused, declaring the segment's size ([`workgroup_segment_size`]).
+pub fn fold_workgroup_base(func: &mut ir::Function, base: i64) {
+    use cranelift_codegen::cursor::{Cursor, FuncCursor};
+    use ir::InstBuilder;
+    let mut calls = Vec::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst]
+                && Intrinsic::from_func_ref(func, func_ref) == Some(Intrinsic::WorkgroupBase)
+            {
+                calls.push(inst);
+            }
+        }
+    }
+    for call in calls {
+        let Some(&result) = func.dfg.inst_results(call).first() else {
+            continue;
+        };
+        let ty = func.dfg.value_type(result);
+        // The call gets a fresh result; the old one becomes an alias of the constant.
+        func.dfg.replace_result(result, ty);
+        let mut pos = FuncCursor::new(func).after_inst(call);
+        let constant = pos.ins().iconst(ty, base);
+        pos.func.dfg.change_to_alias(result, constant);
+    }
+}
+
 /// The size of `func`'s workgroup segment: the largest `size` of its
 /// [`Intrinsic::WorkgroupBase`] calls (0 without one). Err: a call whose size is not an
 /// `iconst` or is above [`MAX_WORKGROUP_SEGMENT`], with the reason.

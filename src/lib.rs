@@ -293,7 +293,7 @@ pub fn compile_function(
 ) -> Result<CompiledCode, CompileError> {
     let backend = isa::backend(target.arch);
     let mid_end = target.opt_level == OptLevel::Speed;
-    let func = machinst::prepare(func, backend.type_check(), mid_end)?;
+    let func = machinst::prepare(func, backend.facts(), mid_end)?;
     backend.compile(&func)
 }
 
@@ -451,6 +451,8 @@ pub struct DisasmLine {
     pub bytes: Vec<u8>,
     /// The instruction in the vendor assembler's syntax (LLVM's for GCN).
     pub text: String,
+    /// The code offset a branch, call or reconvergence point of the instruction names.
+    pub target: Option<usize>,
 }
 
 /// Disassembles code bytes for `target`. Undecodable bytes end the listing with a line

@@ -552,3 +552,59 @@ fn objdump_refuses_what_is_no_code_object() {
         assert!(!stderr.contains("panicked"), "cut at {cut}: {stderr}");
     }
 }
+
+/// `run-object` launches a kernel of a code object wavelift wrote (grid 100 in work-groups
+/// of 64: the second is partial), and refuses a kernel name the object does not have and
+/// an argument it cannot read.
+#[test]
+fn run_object_launches_and_reports_bad_arguments() {
+    let object = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_errors/saxpy.o");
+    std::fs::create_dir_all(object.parent().unwrap()).unwrap();
+    let compile = clif_util(&[
+        "compile",
+        "--emit",
+        "obj",
+        "-t",
+        "gfx900",
+        "-o",
+        path_str(&object),
+        "filetests/gcn/saxpy.clif",
+    ]);
+    assert!(compile.status.success(), "{compile:?}");
+    let launch = |extra: &[&str]| {
+        let mut args = vec![
+            "run-object",
+            path_str(&object),
+            "--size",
+            "64",
+            "--grid",
+            "100",
+            "--buffer",
+            "x: f32 = iota 104",
+            "--buffer",
+            "y: f32 = fill 104 1.0",
+        ];
+        args.extend(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let ok = launch(&[
+        "--kernel", "saxpy", "--arg", "x", "--arg", "y", "--arg", "f32 2.0",
+    ]);
+    let output = clif_util(&ok.iter().map(String::as_str).collect::<Vec<_>>());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    // y[i] = 2 x[i] + 1 for the 100 work-items; y[100..104] stays 1.0.
+    assert!(
+        stdout.contains("[  96] 193.0 195.0 197.0 199.0 1.0 1.0 1.0 1.0"),
+        "{stdout}"
+    );
+    let missing = launch(&["--kernel", "nope", "--arg", "x"]);
+    let stderr = expect_error(&missing.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        stderr.contains("no kernel `nope` (kernels: saxpy)"),
+        "{stderr}"
+    );
+    let bad = launch(&["--kernel", "saxpy", "--arg", "z"]);
+    let stderr = expect_error(&bad.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(stderr.contains("--arg `z`"), "{stderr}");
+}

@@ -534,6 +534,30 @@ fn ds_rows() -> Vec<(McInst, &'static str)> {
                 .imm(255 | 255 << 8),
             "ds_write2_b32 v0, v255, v0 offset0:255 offset1:255",
         ),
+        // The atomics, one of each shape (`sample` gives every one of them).
+        (
+            new(DsAddU32, Ds).s(&[v(1), v(2)]).imm(4),
+            "ds_add_u32 v1, v2 offset:4",
+        ),
+        (
+            new(DsAddRtnU32, Ds).d(v(0)).s(&[v(1), v(2)]),
+            "ds_add_rtn_u32 v0, v1, v2",
+        ),
+        (
+            new(DsCmpstRtnB32, Ds)
+                .d(v(255))
+                .s(&[v(1), v(2), v(3)])
+                .imm(65535),
+            "ds_cmpst_rtn_b32 v255, v1, v2, v3 offset:65535",
+        ),
+        (
+            new(DsCmpstB64, Ds).s(&[v(1), v(2), v(4)]),
+            "ds_cmpst_b64 v1, v[2:3], v[4:5]",
+        ),
+        (
+            new(DsMaxRtnU64, Ds).d(v(254)).s(&[v(0), v(252)]).imm(8),
+            "ds_max_rtn_u64 v[254:255], v0, v[252:253] offset:8",
+        ),
     ]
 }
 
@@ -660,7 +684,13 @@ fn sample(op: Op, enc: Enc) -> McInst {
             match op {
                 Op::VReadlaneB32 => inst.src[1] = Some(s(7)),
                 Op::VWritelaneB32 => inst.src = [Some(s(7)), Some(i(3)), None],
+                // K, the literal: v_madmk_f32's src1, v_madak_f32's src2.
+                Op::VMadmkF32 => inst.src[1] = Some(LIT),
+                Op::VMadakF32 => inst.src[2] = Some(LIT),
                 _ => {}
+            }
+            if info.flags & KIMM != 0 {
+                inst.literal = Some(0x4120_0000);
             }
         }
         Form::FlatLoad => {
@@ -719,6 +749,13 @@ fn sample(op: Op, enc: Enc) -> McInst {
             inst.src = [Some(v(1)), Some(v(4)), Some(v(7))];
             inst.imm = 255 << 8;
         }
+        Form::DsAtomic => {
+            if info.dst != 0 {
+                inst.dst = Some(v(10));
+            }
+            inst.src = [Some(v(1)), Some(v(4)), (info.src[2] != 0).then(|| v(7))];
+            inst.imm = 40;
+        }
         Form::SmemLoad => {
             inst.dst = Some(sreg(2, info.dst));
             inst.src[0] = Some(s(4));
@@ -760,11 +797,13 @@ fn sweep(generation: Gen) -> Vec<McInst> {
     let mut out = Vec::new();
     for op in Op::all() {
         let info = op.info();
-        let encs = if info.enc == Enc::Vop3 {
-            vec![Enc::Vop3]
-        } else {
-            vec![info.enc, Enc::Vop3]
-        };
+        // The native encoding, the VOP3 form, and the VOP2 form some VOP3-only gfx8
+        // operations have on gfx6/gfx7.
+        let mut encs = vec![info.enc, Enc::Vop3];
+        if info.flags & VOP2_GFX67 != 0 {
+            encs.push(Enc::Vop2);
+        }
+        encs.dedup();
         for enc in encs {
             if info.opcode_in(enc, generation).is_some() {
                 out.push(sample(op, enc));

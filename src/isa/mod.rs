@@ -5,14 +5,16 @@
 pub mod gcn;
 pub mod nv50;
 
-use crate::machinst::type_gate::TypeCheck;
+use crate::machinst::TargetFacts;
 use crate::{Arch, CompileError, CompiledCode, DisasmLine, Target, ir};
 
 /// A target's backend, for one [`Arch`] (a GCN generation, say).
 pub trait Backend {
-    /// The type gate `machinst::prepare` applies before the function is optimised: which
-    /// CLIF types the target compiles.
-    fn type_check(&self) -> TypeCheck;
+    /// What `machinst::prepare` applies before the function is optimised: which CLIF types
+    /// the target compiles, which atomics it has instructions for (the others become
+    /// compare-and-swap loops, `machinst::expand_atomics`), and the workgroup base when it
+    /// is a constant.
+    fn facts(&self) -> TargetFacts;
 
     /// Compiles a function `machinst::prepare` has checked and optimised.
     fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError>;

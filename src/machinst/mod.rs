@@ -5,6 +5,7 @@
 pub mod dce;
 pub mod demanded_bits;
 pub mod divergence;
+pub mod expand_atomics;
 pub mod isle;
 pub mod lower;
 pub mod recolor;
@@ -130,11 +131,23 @@ pub trait MachInst: Clone + fmt::Debug {
     fn gen_jump(target: usize) -> Self;
 }
 
-/// Verifies `func`, checks its types with the target's `check` ([`type_gate`]) and runs
-/// Cranelift's mid-end (the egraph pass at opt level `speed`).
+/// What [`prepare`] needs to know of the target.
+#[derive(Copy, Clone)]
+pub struct TargetFacts {
+    /// Which CLIF types the target compiles ([`type_gate`]).
+    pub types: type_gate::TypeCheck,
+    /// Which atomics it has instructions for ([`expand_atomics`]).
+    pub atomics: expand_atomics::Native,
+    /// The address `wavelift_workgroup_base` gives, when it is a constant of the target.
+    pub workgroup_base: Option<i64>,
+}
+
+/// Verifies `func`, checks its types ([`type_gate`]), expands the atomics the target lacks
+/// ([`expand_atomics`]), gives a constant workgroup base to the mid-end as a constant, and
+/// runs Cranelift's mid-end (the egraph pass at opt level `speed`).
 pub fn prepare(
     func: &ir::Function,
-    check: type_gate::TypeCheck,
+    target: TargetFacts,
     mid_end: bool,
 ) -> Result<ir::Function, CompileError> {
     let mut builder = settings::builder();
@@ -149,7 +162,11 @@ pub fn prepare(
             format!("the CLIF verifier rejects the function:\n{errors}"),
         ));
     }
-    type_gate::run(func, check)?;
+    type_gate::run(func, target.types)?;
+    expand_atomics::run(&mut ctx.func, target.atomics);
+    if let Some(base) = target.workgroup_base {
+        crate::intrinsics::fold_workgroup_base(&mut ctx.func, base);
+    }
     ctx.compute_cfg();
     ctx.compute_domtree();
     // The egraph pass elaborates the reachable blocks only and leaves the values that

@@ -120,6 +120,13 @@ pub enum Violation {
         earlier_at: u32,
         earlier: String,
     },
+    /// A register read while it holds bits no manual defines, which an earlier
+    /// instruction left there (the carry-out of a DPP lane that does not write).
+    Undefined {
+        register: String,
+        written_at: u32,
+        written: String,
+    },
     /// Execution ran off the code or jumped outside it.
     BadPc(String),
     /// More than [`Options::max_steps`] instructions.
@@ -171,6 +178,14 @@ impl fmt::Display for SimError {
                 earlier_at,
                 earlier,
             } => write!(f, "hazard after `{earlier}` at {earlier_at:#x}: {rule}"),
+            Violation::Undefined {
+                register,
+                written_at,
+                written,
+            } => write!(
+                f,
+                "{register} is read, but `{written}` at {written_at:#x} left it undefined"
+            ),
             Violation::BadPc(m) => write!(f, "bad program counter: {m}"),
             Violation::StepLimit => write!(f, "step limit reached"),
             Violation::Other(m) => write!(f, "{m}"),

@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use wavelift::OptLevel;
 use wavelift::ir::Function;
 
 /// What a header line declares.
@@ -180,6 +181,20 @@ impl ClifFile {
         self.headers.iter().filter(move |h| h.kind == kind)
     }
 
+    /// The optimisation level the file's `set` lines choose (`speed` without one); a
+    /// setting wavelift does not read is an error naming it (`name`: the file's name).
+    pub fn opt_level(&self, name: &str) -> Result<OptLevel, String> {
+        let mut opt_level = OptLevel::Speed;
+        for header in self.headers(HeaderKind::Set) {
+            if let Some(level) =
+                check_setting(&header.args).map_err(|e| format!("{name}:{}: {e}", header.line))?
+            {
+                opt_level = level;
+            }
+        }
+        Ok(opt_level)
+    }
+
     /// The expectation lines after `function`'s closing brace: the `;` comments there,
     /// without `;;` comments (remarks, as in Cranelift) and run lines.
     pub fn expectations(&self, function: &ClifFunction) -> Vec<Comment> {
@@ -347,6 +362,26 @@ fn function_bounds(lines: &[String]) -> Result<Vec<Range<usize>>, ClifError> {
     Ok(bounds)
 }
 
+/// The `set` lines wavelift reads: Cranelift's settings that mean something here, the
+/// optimisation level (`opt_level`: `none`, or `speed`/`speed_and_size`, which wavelift's
+/// one mid-end serves alike) and the verifier (always on). Returns the level a line sets.
+fn check_setting(setting: &str) -> Result<Option<OptLevel>, String> {
+    let (name, value) = setting.split_once('=').unwrap_or((setting, "true"));
+    match (name.trim(), value.trim()) {
+        ("opt_level", "none") => Ok(Some(OptLevel::None)),
+        ("opt_level", "speed" | "speed_and_size") => Ok(Some(OptLevel::Speed)),
+        ("enable_verifier", "true") => Ok(None),
+        ("opt_level", other) => Err(format!(
+            "`set opt_level={other}`: the levels are `none`, `speed` and `speed_and_size`"
+        )),
+        ("enable_verifier", _) => Err("the verifier cannot be turned off".into()),
+        (other, _) => Err(format!(
+            "`set {other}` is not a setting wavelift reads (known: `opt_level`, \
+             `enable_verifier`)"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +429,17 @@ block0:
         assert_eq!(file.functions[0].func.name.to_string(), "%add");
         assert_eq!(file.functions[0].line, 6);
         assert_eq!(file.functions[1].line, 17);
+    }
+
+    #[test]
+    fn set_lines_choose_the_optimisation_level() {
+        let level = |text: &str| ClifFile::parse(text).unwrap().opt_level("f.clif");
+        assert_eq!(level(TWO_FUNCTIONS), Ok(OptLevel::Speed));
+        let none = TWO_FUNCTIONS.replace("opt_level=speed", "opt_level=none");
+        assert_eq!(level(&none), Ok(OptLevel::None));
+        let unknown = TWO_FUNCTIONS.replace("opt_level=speed", "enable_simd=true");
+        let error = level(&unknown).unwrap_err();
+        assert!(error.starts_with("f.clif:2: `set enable_simd`"), "{error}");
     }
 
     #[test]

@@ -172,8 +172,15 @@ fn write_object(funcs: &[ir::Function], target: &Target, output: &Path) -> Resul
     std::fs::write(output, object).map_err(|e| format!("{}: {e}", output.display()))
 }
 
-/// The target from `--target`, or else the file's first `target` line.
+/// The target from `--target`, or else the file's first `target` line, at the
+/// optimisation level of the file's `set` lines.
 pub fn choose_target(spec: Option<&str>, file: &ClifFile, name: &str) -> Result<Target, String> {
+    let mut target = target_line(spec, file, name)?;
+    target.opt_level = file.opt_level(name)?;
+    Ok(target)
+}
+
+fn target_line(spec: Option<&str>, file: &ClifFile, name: &str) -> Result<Target, String> {
     if let Some(spec) = spec {
         return Target::parse(spec).map_err(|e| format!("--target `{spec}`: {e}"));
     }

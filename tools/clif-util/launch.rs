@@ -140,7 +140,7 @@ impl LaunchSpec {
     }
 }
 
-fn parse_buffer(text: &str) -> Result<Buffer, String> {
+pub fn parse_buffer(text: &str) -> Result<Buffer, String> {
     let (name, rest) = text.split_once(':').ok_or("expected `NAME: TYPE = INIT`")?;
     let (ty, init) = rest.split_once('=').ok_or("expected `NAME: TYPE = INIT`")?;
     let name = name.trim();
@@ -155,7 +155,7 @@ fn parse_buffer(text: &str) -> Result<Buffer, String> {
     })
 }
 
-fn parse_type(text: &str) -> Result<ir::Type, String> {
+pub fn parse_type(text: &str) -> Result<ir::Type, String> {
     match text {
         "i8" => Ok(types::I8),
         "i16" => Ok(types::I16),
@@ -171,7 +171,7 @@ fn parse_type(text: &str) -> Result<ir::Type, String> {
 
 /// A CLIF literal of type `ty`, in cranelift-reader's syntax (the same as run lines), or
 /// a decimal float (`2.5`, `-1e-3`; rounded correctly) for float types.
-fn parse_literal(ty: ir::Type, text: &str) -> Result<DataValue, String> {
+pub fn parse_literal(ty: ir::Type, text: &str) -> Result<DataValue, String> {
     let decimal = !text.starts_with(['0', '-', '+']) || !text.contains(['x', 'X']);
     if ty == types::F32
         && decimal
@@ -298,7 +298,7 @@ fn affine(start: &DataValue, step: &DataValue, i: usize) -> Result<DataValue, St
 }
 
 /// Parses `size=…` and `groups=…`: one to three dimensions `XxYxZ`.
-fn parse_dims(text: &str) -> Result<[u32; 3], String> {
+pub fn parse_dims(text: &str) -> Result<[u32; 3], String> {
     let mut dims = [1u32; 3];
     let parts: Vec<&str> = text.split('x').collect();
     if parts.is_empty() || parts.len() > 3 {
@@ -380,7 +380,7 @@ fn parse_launch(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<L
     })
 }
 
-fn buffer_bytes(buffer: &Buffer) -> Result<Vec<u8>, String> {
+pub fn buffer_bytes(buffer: &Buffer) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     let size = buffer.ty.bytes() as usize;
     for value in &buffer.values {
@@ -392,7 +392,7 @@ fn buffer_bytes(buffer: &Buffer) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-fn buffer_values(ty: ir::Type, bytes: &[u8]) -> Vec<DataValue> {
+pub fn buffer_values(ty: ir::Type, bytes: &[u8]) -> Vec<DataValue> {
     bytes
         .chunks(ty.bytes() as usize)
         .map(|chunk| DataValue::read_from_slice_le(chunk, ty))

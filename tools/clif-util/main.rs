@@ -13,6 +13,7 @@ mod objdump;
 mod parallel;
 mod reduce;
 mod run;
+mod run_object;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,7 @@ enum Command {
     Test(test::Args),
     Compile(compile::Args),
     Run(run::Args),
+    RunObject(run_object::Args),
     Difftest(difftest::Args),
     Bench(bench::Args),
     Objdump(objdump::Args),
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Test(args) => test::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Run(args) => run::run(args),
+        Command::RunObject(args) => run_object::run(args),
         Command::Difftest(args) => difftest::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Objdump(args) => objdump::run(args),

@@ -2,13 +2,14 @@
 //! descriptor fields, the metadata note, and each function's disassembly by wavelift's own
 //! decoder. It reads code objects other compilers write too (llc-19's `-filetype=obj`).
 
-use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
+use object::read::elf::{ElfFile64, SectionHeader};
 use object::{Endianness, Object, ObjectSection, ObjectSymbol, SymbolKind};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wavelift::Target;
-use wavelift::isa::gcn::code_object::{self, descriptor, metadata};
+use wavelift::isa::gcn::code_object::read::read;
+use wavelift::isa::gcn::code_object::{descriptor, metadata};
 
 /// List a code object's kernels, their descriptors and metadata, and disassemble it.
 ///
@@ -39,21 +40,18 @@ pub fn run(args: Args) -> ExitCode {
 
 /// The listing of the code object `bytes`.
 pub fn dump(bytes: &[u8]) -> Result<String, String> {
+    // The processor, `.text` and the kernels as the simulator's launch reads them; the
+    // functions and the notes from the ELF file.
+    let object = read(bytes)?;
     let file = ElfFile64::<Endianness>::parse(bytes).map_err(|e| format!("not ELF64: {e}"))?;
     let endian = file.endian();
-    let header = file.elf_header();
-    if header.e_machine(endian) != object::elf::EM_AMDGPU {
-        return Err("not an AMDGPU code object (e_machine is not EM_AMDGPU)".into());
-    }
-    let flags = header.e_flags(endian);
-    let processor = code_object::processor_of(flags)
-        .ok_or_else(|| format!("e_flags {flags:#x} name no GCN processor wavelift knows"))?;
+    let (processor, flags) = (object.processor, object.flags);
     let target = Target::parse(processor).map_err(|e| e.to_string())?;
     let mut out = String::new();
     let _ = writeln!(out, "processor: {processor} (e_flags {flags:#x})");
 
     let text = file.section_by_name(".text").ok_or("no .text section")?;
-    let code = text.data().map_err(|e| e.to_string())?;
+    let code = &object.text;
     let mut functions: Vec<(String, u64, u64)> = file
         .symbols()
         .filter(|s| s.kind() == SymbolKind::Text && s.section_index() == Some(text.index()))
@@ -61,20 +59,10 @@ pub fn dump(bytes: &[u8]) -> Result<String, String> {
         .collect();
     functions.sort_by_key(|&(_, address, _)| address);
 
-    let descriptors: Vec<(String, [u8; descriptor::SIZE])> = file
-        .symbols()
-        .filter_map(|s| {
-            let name = s.name().ok()?.strip_suffix(".kd")?.to_string();
-            let section = file.section_by_index(s.section_index()?).ok()?;
-            let data = section.data().ok()?;
-            let at = s.address().checked_sub(section.address())? as usize;
-            let end = at.checked_add(descriptor::SIZE)?;
-            Some((name, data.get(at..end)?.try_into().ok()?))
-        })
-        .collect();
-    for (name, kd) in &descriptors {
+    for kernel in &object.kernels {
+        let name = &kernel.name;
         let _ = writeln!(out, "\nkernel {name}: descriptor {name}.kd");
-        for (field, value) in descriptor::describe(kd) {
+        for (field, value) in descriptor::describe(&kernel.descriptor) {
             let _ = writeln!(out, "  {field}: {value}");
         }
     }
@@ -108,7 +96,7 @@ pub fn dump(bytes: &[u8]) -> Result<String, String> {
             .checked_add(size as usize)
             .and_then(|end| code.get(start..end))
             .ok_or_else(outside)?;
-        let kind = if descriptors.iter().any(|(k, _)| *k == name) {
+        let kind = if object.kernel(&name).is_some() {
             "kernel"
         } else {
             "function"

@@ -54,7 +54,7 @@ use wavelift::sim::harness::{
     Reference, called_intrinsics, format_values, interpret, interpret_wave, run_device, same_values,
 };
 use wavelift::sim::{Options, simulator};
-use wavelift::{OptLevel, Target, ir};
+use wavelift::{Target, ir};
 
 /// Run filetests: check .clif files against the expectations written under each function.
 ///
@@ -365,26 +365,6 @@ const CRANELIFT_ISAS: &[&str] = &[
     "pulley64be",
 ];
 
-/// The `set` lines wavelift reads: Cranelift's settings that mean something here, the
-/// optimisation level (`opt_level`: `none`, or `speed`/`speed_and_size`, which wavelift's
-/// one mid-end serves alike) and the verifier (always on). Returns the level a line sets.
-fn check_setting(setting: &str) -> Result<Option<OptLevel>, String> {
-    let (name, value) = setting.split_once('=').unwrap_or((setting, "true"));
-    match (name.trim(), value.trim()) {
-        ("opt_level", "none") => Ok(Some(OptLevel::None)),
-        ("opt_level", "speed" | "speed_and_size") => Ok(Some(OptLevel::Speed)),
-        ("enable_verifier", "true") => Ok(None),
-        ("opt_level", other) => Err(format!(
-            "`set opt_level={other}`: the levels are `none`, `speed` and `speed_and_size`"
-        )),
-        ("enable_verifier", _) => Err("the verifier cannot be turned off".into()),
-        (other, _) => Err(format!(
-            "`set {other}` is not a setting wavelift reads (known: `opt_level`, \
-             `enable_verifier`)"
-        )),
-    }
-}
-
 /// The file's `test` kinds and targets, checked for consistency.
 fn read_header(file: &ClifFile, name: &str) -> Result<Header, String> {
     let mut tests = Vec::new();
@@ -411,14 +391,7 @@ fn read_header(file: &ClifFile, name: &str) -> Result<Header, String> {
             "{name}: no `test` line (e.g. `test compile precise-output`) before the first function"
         ));
     }
-    let mut opt_level = OptLevel::Speed;
-    for header in file.headers(HeaderKind::Set) {
-        if let Some(level) =
-            check_setting(&header.args).map_err(|e| format!("{name}:{}: {e}", header.line))?
-        {
-            opt_level = level;
-        }
-    }
+    let opt_level = file.opt_level(name)?;
 
     let mut targets = Vec::new();
     let mut foreign = Vec::new();
@@ -615,10 +588,7 @@ fn precise_output(func: &ir::Function, target: &Target, expected: &[&str]) -> Ou
         Ok(compiled) => compiled,
         Err(error) => return Outcome::Fail(format!("failed to compile: {error}"), None),
     };
-    let actual: Vec<String> = wavelift::disassemble(&compiled.code, target)
-        .into_iter()
-        .map(|line| line.text)
-        .collect();
+    let actual = listing(&wavelift::disassemble(&compiled.code, target));
     if actual == expected {
         return Outcome::Pass;
     }
@@ -628,6 +598,24 @@ fn precise_output(func: &ir::Function, target: &Target, expected: &[&str]) -> Ou
         indent(&diff(expected, &actual))
     );
     Outcome::Fail(message, Some(actual))
+}
+
+/// A precise-output listing as Cranelift's filetests mark theirs: a `Disassembled:`
+/// section, `blockN: ; offset 0x…` at the start and at each offset a branch (or NV50 call
+/// or reconvergence point) names, the instructions indented under them.
+fn listing(lines: &[wavelift::DisasmLine]) -> Vec<String> {
+    let mut starts: Vec<usize> = lines.iter().filter_map(|l| l.target).collect();
+    starts.push(0);
+    starts.sort_unstable();
+    starts.dedup();
+    let mut out = vec!["Disassembled:".to_string()];
+    for line in lines {
+        if let Ok(block) = starts.binary_search(&line.offset) {
+            out.push(format!("block{block}: ; offset {:#x}", line.offset));
+        }
+        out.push(format!("  {}", line.text));
+    }
+    out
 }
 
 fn expected_error(func: &ir::Function, target: &Target, expected: &[Comment]) -> Outcome {

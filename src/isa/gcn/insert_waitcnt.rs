@@ -170,7 +170,14 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
                 lgkm: true,
                 exp: false,
             }),
-            // LDS stores count in LGKM_CNT until done.
+            // LDS stores and atomics count in LGKM_CNT until done.
+            Inst::DsAtomic { dst, .. } => pending.push(Pending {
+                dst: dst.map(range),
+                data: None,
+                vm: false,
+                lgkm: true,
+                exp: false,
+            }),
             Inst::DsWrite { .. } => pending.push(Pending {
                 dst: None,
                 data: None,

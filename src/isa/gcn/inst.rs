@@ -182,6 +182,17 @@ pub enum Inst {
         data1: Option<Reg>,
         offset: u16,
     },
+    /// A workgroup-memory atomic (`ds_*_u32`, `ds_*_rtn_*`, `ds_cmpst_*`) on `addr +
+    /// offset` with `data` (and `data1`, the value `ds_cmpst_*` writes); `dst`, the old
+    /// value, with the `_rtn_` forms only. Counts in LGKM_CNT until done.
+    DsAtomic {
+        op: Op,
+        dst: Option<Reg>,
+        addr: Reg,
+        data: Reg,
+        data1: Option<Reg>,
+        offset: u16,
+    },
     /// `s_mov_b32 m0, -1` at entry on gfx6–gfx8, whose DS instructions check their address
     /// against M0, the bytes of LDS the wave may access (the LDS chapter of the SI and GCN3
     /// ISA manuals): -1 leaves the bound to the work-group's allocation, as LLVM does.
@@ -603,6 +614,22 @@ impl MachInst for Inst {
                     visit(r, OperandKind::Use);
                 }
             }
+            Inst::DsAtomic {
+                dst,
+                addr,
+                data,
+                data1,
+                ..
+            } => {
+                visit(addr, OperandKind::Use);
+                visit(data, OperandKind::Use);
+                if let Some(r) = data1 {
+                    visit(r, OperandKind::Use);
+                }
+                if let Some(d) = dst {
+                    visit(d, OperandKind::Def);
+                }
+            }
             Inst::LdsBound | Inst::Barrier => {}
             Inst::LaneGather {
                 dst,
@@ -779,6 +806,7 @@ impl MachInst for Inst {
                 | Inst::Atomic { .. }
                 | Inst::InvalidateL1
                 | Inst::DsWrite { .. }
+                | Inst::DsAtomic { .. }
                 | Inst::LdsBound
                 | Inst::Barrier
                 | Inst::Waitcnt { .. }

@@ -30,10 +30,10 @@ use crate::analysis::cfg::Cfg;
 use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
+use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves, Moves};
-use crate::machinst::type_gate::TypeCheck;
-use crate::machinst::{MachInst, Reg, VCode};
+use crate::machinst::{MachInst, Reg, TargetFacts, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::Frame;
 use inst::Inst;
@@ -48,8 +48,17 @@ pub struct GcnBackend {
 }
 
 impl Backend for GcnBackend {
-    fn type_check(&self) -> TypeCheck {
-        check_type
+    /// Every read-modify-write but `nand` and compare-and-swap on i32 and i64, in global
+    /// and workgroup memory (`lower/atomics.rs`); the workgroup segment at LDS address 0.
+    fn facts(&self) -> TargetFacts {
+        TargetFacts {
+            types: check_type,
+            atomics: Native {
+                rmw: |op, ty| op != ir::AtomicRmwOp::Nand && matches!(ty.bytes(), 4 | 8),
+                cas: |ty| matches!(ty.bytes(), 4 | 8),
+            },
+            workgroup_base: Some(0),
+        }
     }
 
     fn compile(&self, func: &ir::Function) -> Result<CompiledCode, CompileError> {
@@ -495,10 +504,14 @@ pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
     while offset < code.len() {
         match mc::decode(&code[offset..], generation) {
             Ok((inst, len)) => {
+                // SOPP branches count dwords from the next instruction.
+                let target = (inst.op.info().form == mc::Form::SoppBranch)
+                    .then(|| (offset as i64 + 4 + 4 * inst.imm as i16 as i64) as usize);
                 lines.push(DisasmLine {
                     offset,
                     bytes: code[offset..offset + len].to_vec(),
                     text: mc::print(&inst, generation),
+                    target,
                 });
                 offset += len;
             }
@@ -510,6 +523,7 @@ pub fn disassemble(code: &[u8], generation: Gen) -> Vec<DisasmLine> {
                     offset,
                     bytes: code[offset..offset + len].to_vec(),
                     text: format!("<undecodable: {e}>"),
+                    target: None,
                 });
                 offset += len;
             }

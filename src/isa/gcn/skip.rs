@@ -74,6 +74,7 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::ValuDpp { .. }
         | Inst::Ds { .. }
         | Inst::DsWrite { .. }
+        | Inst::DsAtomic { .. }
         | Inst::Waitcnt { .. }
         | Inst::Undef { .. } => true,
         // Every wave of the work-group must reach the barrier, and M0 must hold the bound
@@ -166,6 +167,7 @@ fn is_memory(inst: &Inst) -> bool {
             | Inst::SLoad { .. }
             | Inst::Ds { .. }
             | Inst::DsWrite { .. }
+            | Inst::DsAtomic { .. }
             | Inst::ScratchLoad { .. }
             | Inst::ScratchStore { .. }
     )

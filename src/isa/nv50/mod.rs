@@ -23,10 +23,10 @@ pub mod uniform_values;
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::ir;
+use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
 use crate::machinst::regalloc::{self, AllocError};
-use crate::machinst::type_gate::TypeCheck;
-use crate::machinst::{MachInst, dce};
+use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT};
 use inst::Inst;
@@ -40,11 +40,16 @@ pub struct Nv50Backend {
 }
 
 impl Backend for Nv50Backend {
-    fn type_check(&self) -> TypeCheck {
-        if self.variant.has_f64() {
-            check_type_f64
-        } else {
-            check_type
+    /// NV50 lowers no atomic and no workgroup memory yet and refuses each by name.
+    fn facts(&self) -> TargetFacts {
+        TargetFacts {
+            types: if self.variant.has_f64() {
+                check_type_f64
+            } else {
+                check_type
+            },
+            atomics: Native::ALL,
+            workgroup_base: None,
         }
     }
 
@@ -230,10 +235,15 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
         match mc::decode_one(&words[offset / 4..], variant) {
             Ok((inst, n)) => {
                 let len = 4 * n;
+                let target = inst.src.iter().find_map(|s| match s {
+                    Some(mc::Operand::Target(address)) => Some(*address as usize),
+                    _ => None,
+                });
                 lines.push(DisasmLine {
                     offset,
                     bytes: code[offset..(offset + len).min(code.len())].to_vec(),
                     text: mc::print(&inst),
+                    target,
                 });
                 offset += len;
             }
@@ -242,6 +252,7 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
                     offset,
                     bytes: code[offset..].to_vec(),
                     text: format!("<undecodable: {e}>"),
+                    target: None,
                 });
                 break;
             }

@@ -15,6 +15,23 @@ pub(crate) fn apply(
     cmp: u64,
     bytes: usize,
 ) -> Result<u64, Violation> {
+    let operation = info
+        .name
+        .split_once("_atomic_")
+        .map(|(_, rest)| rest.trim_end_matches("_x2"))
+        .ok_or_else(|| Violation::Unsupported(format!("{} is not an atomic", info.name)))?;
+    apply_named(operation, old, src, cmp, bytes)
+}
+
+/// [`apply`] for the operation named as in the global atomics' mnemonics (`add`, `smin`,
+/// `cmpswap`, …), which the LDS atomics share (`lds.rs`).
+pub(crate) fn apply_named(
+    operation: &str,
+    old: u64,
+    src: u64,
+    cmp: u64,
+    bytes: usize,
+) -> Result<u64, Violation> {
     let sign = |v: u64| {
         if bytes == 4 {
             v as u32 as i32 as i64
@@ -22,11 +39,6 @@ pub(crate) fn apply(
             v as i64
         }
     };
-    let operation = info
-        .name
-        .split_once("_atomic_")
-        .map(|(_, rest)| rest.trim_end_matches("_x2"))
-        .ok_or_else(|| Violation::Unsupported(format!("{} is not an atomic", info.name)))?;
     let new = match operation {
         "swap" => src,
         "cmpswap" if old == cmp => src,

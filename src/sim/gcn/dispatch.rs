@@ -1,13 +1,18 @@
-//! Starting waves: a device-function call in one wave, and a kernel launch over a grid with
-//! the initial state the AMDHSA ABI defines (AMDGPU LLVM docs, "Initial Kernel Execution
-//! State"; the HSA `hsa_kernel_dispatch_packet_t`).
+//! Starting waves: a device-function call in one wave, and the dispatcher, which launches a
+//! kernel over a grid with the initial state its kernel descriptor asks for, as the
+//! hardware's does (AMDGPUUsage, "Initial Kernel Execution State"; the HSA
+//! `hsa_kernel_dispatch_packet_t`). Wavelift's compiled kernels and the kernels of any code
+//! object (llc-19's included) go through the same [`dispatch`]: a compiled kernel is
+//! launched with the descriptor its code object would hold.
 
 use super::lds::Lds;
 use super::program::{Program, RegSet};
-use super::scratch::{ScratchWaves, scratch_resource};
 use super::wave::{Env, State, Wave, reg_name};
 use crate::isa::gcn::GcnInfo;
 use crate::isa::gcn::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC};
+use crate::isa::gcn::code_object::descriptor::{
+    KernelDescriptor, RegisterCounts, UserSgpr, WaveSetup,
+};
 use crate::isa::gcn::mc::Gen;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
@@ -51,7 +56,7 @@ pub(crate) fn call_device(
     if let Some(info) = info
         && info.inputs.private_segment
     {
-        give_device_frame(&mut wave, info, generation, memory);
+        give_device_frame(&mut wave, info, generation, memory)?;
     }
     let exec = if args.len() == 64 {
         !0
@@ -137,15 +142,21 @@ pub(crate) fn call_device(
     ))
 }
 
-/// A device function's private memory (`abi`): a wave's scratch of its frame size, the
+/// A device function's private memory (`abi`): one wave's scratch of its frame size, the
 /// resource in s[4:7] and the frame offset 0 in s2.
-fn give_device_frame(wave: &mut Wave, info: &GcnInfo, generation: Gen, memory: &mut Memory) {
-    let scratch = ScratchWaves::new(memory, info.private_segment_size, 1);
-    let rsrc = scratch_resource(scratch.base, generation);
+fn give_device_frame(
+    wave: &mut Wave,
+    info: &GcnInfo,
+    generation: Gen,
+    memory: &mut Memory,
+) -> Result<(), SimError> {
+    let scratch = Scratch::new(info.private_segment_size, 1, memory)
+        .map_err(|e| error(Violation::Other(e)))?;
     let first = DEVICE_SCRATCH_RSRC as usize;
-    wave.sgpr[first..first + 4].copy_from_slice(&rsrc);
+    wave.sgpr[first..first + 4].copy_from_slice(&scratch.resource(1, generation));
     wave.sgpr[DEVICE_FRAME_OFFSET as usize] = 0;
-    wave.scratch = Some(scratch.parts[0].1.clone());
+    wave.scratch = Some(scratch.wave_part(0));
+    Ok(())
 }
 
 /// Offsets in `hsa_kernel_dispatch_packet_t` (HSA Platform System Architecture
@@ -155,12 +166,47 @@ mod packet {
     pub const SETUP: usize = 2;
     pub const WORKGROUP_SIZE: usize = 4; // x, y, z: u16
     pub const GRID_SIZE: usize = 12; // x, y, z: u32, in work-items
+    pub const PRIVATE_SEGMENT_SIZE: usize = 24; // u32, bytes per work-item
+    pub const GROUP_SEGMENT_SIZE: usize = 28; // u32, bytes per work-group
+    pub const KERNEL_OBJECT: usize = 32; // u64, the kernel descriptor's address
     pub const KERNARG_ADDRESS: usize = 40; // u64
     pub const SIZE: usize = 64;
     /// HSA_PACKET_TYPE_KERNEL_DISPATCH in the header's type field.
     pub const KERNEL_DISPATCH: u16 = 2;
 }
 
+/// Bytes of the queue a dispatch comes from, as the queue pointer shows it: the HSA
+/// `hsa_queue_t` and the AMD fields after it (`amd_queue_t`, 256 bytes), all zero — the
+/// simulator models no aperture or doorbell a kernel could read there.
+const QUEUE_BYTES: usize = 256;
+
+/// A kernel the dispatcher can start: code and where in it the kernel begins, and its
+/// descriptor.
+pub struct Kernel<'a> {
+    /// The code: a code object's whole `.text` (the kernel and the device functions it
+    /// calls), or one compiled kernel.
+    pub code: &'a [u8],
+    /// Byte offset of the kernel's first instruction in `code`.
+    pub entry: u32,
+    pub descriptor: KernelDescriptor,
+}
+
+/// A dispatch: the HSA packet's grid, in work-items, and the kernarg segment.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    /// Work-items per work-group in x, y, z: each at most 65535, 1 to 1024 in all.
+    pub workgroup_size: [u32; 3],
+    /// Work-items in x, y, z, each at least 1. Where a size is not a multiple of the
+    /// work-group's, the last work-group along it is partial: it has only the work-items
+    /// up to the grid's edge, and its waves fewer lanes.
+    pub grid_size: [u32; 3],
+    /// The kernarg segment's bytes: at least the descriptor's `kernarg_size` (hidden
+    /// arguments included, which the caller lays out).
+    pub kernarg: Vec<u8>,
+}
+
+/// Runs the compiled kernel `code` over the grid of `launch`, through [`dispatch`] with
+/// the descriptor wavelift's code object gives it.
 pub(crate) fn launch(
     code: &CompiledCode,
     generation: Gen,
@@ -173,37 +219,77 @@ pub(crate) fn launch(
             "only kernels can be launched; call device functions with `call_device`".into(),
         )));
     }
-    let size = launch.workgroup_size;
-    let items_per_group: u64 = size.iter().map(|&s| s as u64).product();
-    if items_per_group == 0 || items_per_group > 1024 || size.iter().any(|&s| s > 0xffff) {
-        return Err(error(Violation::Other(format!(
-            "work-group size {size:?}: each at most 65535, 1 to 1024 work-items in all"
-        ))));
-    }
-    let grid: Vec<u64> = (0..3)
-        .map(|d| size[d] as u64 * launch.groups[d] as u64)
-        .collect();
-    if grid.iter().any(|&g| g > u32::MAX as u64) {
-        return Err(error(Violation::Other(
-            "grid larger than 2^32 work-items".into(),
-        )));
-    }
     let Some(info) = code.gcn() else {
         return Err(error(Violation::Other(
             "the code was not compiled for GCN".into(),
         )));
     };
-    if (launch.params.len() as u32) < info.kernarg_size {
-        return Err(error(Violation::Other(format!(
+    let registers = RegisterCounts::new(info, None).map_err(|e| error(Violation::Other(e)))?;
+    let kernel = Kernel {
+        code: &code.code,
+        entry: 0,
+        descriptor: KernelDescriptor::new(info, registers),
+    };
+    let mut grid_size = [0; 3];
+    for (d, grid) in grid_size.iter_mut().enumerate() {
+        let size = launch.workgroup_size[d] as u64 * launch.groups[d] as u64;
+        *grid = u32::try_from(size)
+            .map_err(|_| error(Violation::Other("grid larger than 2^32 work-items".into())))?;
+    }
+    let dispatch_ = Dispatch {
+        workgroup_size: launch.workgroup_size,
+        grid_size,
+        kernarg: launch.params.clone(),
+    };
+    dispatch(&kernel, generation, &dispatch_, memory, options)
+}
+
+/// The dispatcher: places the dispatch packet, the kernarg segment, a queue and the
+/// private segment in `memory`, and runs every work-group of the grid, each wave started
+/// with the registers and MODE the kernel's descriptor enables (see [`start_wave`]).
+pub fn dispatch(
+    kernel: &Kernel,
+    generation: Gen,
+    dispatch: &Dispatch,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<Stats, SimError> {
+    let other = |m: String| error(Violation::Other(m));
+    let kd = &kernel.descriptor;
+    let setup = kd.wave_setup().map_err(other)?;
+    let size = dispatch.workgroup_size;
+    let items_per_group: u64 = size.iter().map(|&s| s as u64).product();
+    if items_per_group == 0 || items_per_group > 1024 || size.iter().any(|&s| s > 0xffff) {
+        return Err(other(format!(
+            "work-group size {size:?}: each at most 65535, 1 to 1024 work-items in all"
+        )));
+    }
+    let grid = dispatch.grid_size;
+    if grid.contains(&0) {
+        return Err(other(format!("grid size {grid:?}: each at least 1")));
+    }
+    if (dispatch.kernarg.len() as u64) < kd.kernarg_size as u64 {
+        return Err(other(format!(
             "the kernel reads {} bytes of arguments, the launch gives {}",
-            info.kernarg_size,
-            launch.params.len()
-        ))));
+            kd.kernarg_size,
+            dispatch.kernarg.len()
+        )));
+    }
+    if setup.user_sgprs.contains(&UserSgpr::FlatScratchInit) && generation == Gen::Gfx6 {
+        return Err(other("flat_scratch_init on gfx6, which has no FLAT".into()));
+    }
+    if kernel.entry as usize >= kernel.code.len() || !kernel.entry.is_multiple_of(4) {
+        return Err(other(format!(
+            "kernel entry {:#x} outside the code",
+            kernel.entry
+        )));
     }
 
-    let kernarg_address = memory.alloc(&launch.params);
+    let kernarg_address = memory.alloc(&dispatch.kernarg);
+    let descriptor_address = memory.alloc(&kd.to_bytes());
     let mut p = [0u8; packet::SIZE];
-    p[packet::HEADER..][..2].copy_from_slice(&packet::KERNEL_DISPATCH.to_le_bytes());
+    let mut put = |at: usize, field: &[u8]| p[at..at + field.len()].copy_from_slice(field);
+    put(packet::HEADER, &packet::KERNEL_DISPATCH.to_le_bytes());
     let dims: u16 = if grid[2] > 1 {
         3
     } else if grid[1] > 1 {
@@ -211,36 +297,64 @@ pub(crate) fn launch(
     } else {
         1
     };
-    p[packet::SETUP..][..2].copy_from_slice(&dims.to_le_bytes());
+    put(packet::SETUP, &dims.to_le_bytes());
     for d in 0..3 {
-        p[packet::WORKGROUP_SIZE + 2 * d..][..2].copy_from_slice(&(size[d] as u16).to_le_bytes());
-        p[packet::GRID_SIZE + 4 * d..][..4].copy_from_slice(&(grid[d] as u32).to_le_bytes());
+        put(
+            packet::WORKGROUP_SIZE + 2 * d,
+            &(size[d] as u16).to_le_bytes(),
+        );
+        put(packet::GRID_SIZE + 4 * d, &grid[d].to_le_bytes());
     }
-    p[packet::KERNARG_ADDRESS..][..8].copy_from_slice(&kernarg_address.to_le_bytes());
+    put(
+        packet::PRIVATE_SEGMENT_SIZE,
+        &kd.private_segment_fixed_size.to_le_bytes(),
+    );
+    put(
+        packet::GROUP_SEGMENT_SIZE,
+        &kd.group_segment_fixed_size.to_le_bytes(),
+    );
+    put(packet::KERNEL_OBJECT, &descriptor_address.to_le_bytes());
+    put(packet::KERNARG_ADDRESS, &kernarg_address.to_le_bytes());
     let packet_address = memory.alloc(&p);
+    let queue_address = if setup.user_sgprs.contains(&UserSgpr::QueuePtr) {
+        memory.alloc_zeroed(QUEUE_BYTES)
+    } else {
+        0
+    };
 
-    let mut program = Program::new(&code.code, generation);
+    let groups: [u32; 3] = [0, 1, 2].map(|d| grid[d].div_ceil(size[d]));
+    let waves_per_group = items_per_group.div_ceil(64);
+    let total_waves = groups.iter().map(|&g| g as u64).product::<u64>() * waves_per_group;
+    let scratch =
+        Scratch::new(kd.private_segment_fixed_size, total_waves, memory).map_err(other)?;
+    let global = GlobalInputs {
+        setup,
+        generation,
+        entry: kernel.entry,
+        total_waves,
+        packet_address,
+        queue_address,
+        kernarg_address,
+        scratch,
+    };
+
+    let mut program = Program::new(kernel.code, generation);
     let mut stats = Stats::default();
-    // Scratch for the waves of one work-group at a time, reused by the next, as the
-    // hardware reuses a finished wave's scratch.
-    let scratch = info.inputs.private_segment.then(|| {
-        let waves = items_per_group.div_ceil(64) as usize;
-        ScratchWaves::new(memory, info.private_segment_size, waves)
-    });
-    let [gx, gy, gz] = launch.groups;
-    for z in 0..gz {
-        for y in 0..gy {
-            for x in 0..gx {
+    let mut first_wave = 0u64;
+    for z in 0..groups[2] {
+        for y in 0..groups[1] {
+            for x in 0..groups[0] {
+                let id = [x, y, z];
+                // A partial work-group has the work-items up to the grid's edge.
+                let items = [0, 1, 2].map(|d| size[d].min(grid[d] - id[d] * size[d]));
                 let group = GroupStart {
-                    id: [x, y, z],
-                    size,
-                    packet_address,
-                    kernarg_address,
-                    scratch: scratch.as_ref(),
-                    generation,
+                    id,
+                    size: items,
+                    first_wave,
                 };
                 run_group(
-                    info,
+                    kernel,
+                    &global,
                     &group,
                     &mut program,
                     generation,
@@ -248,56 +362,226 @@ pub(crate) fn launch(
                     options,
                     &mut stats,
                 )?;
+                first_wave += waves_per_group;
             }
         }
     }
     Ok(stats)
 }
 
-struct GroupStart<'a> {
-    id: [u32; 3],
-    size: [u32; 3],
-    packet_address: u64,
-    kernarg_address: u64,
-    /// The waves' scratch, when the kernel enables the private segment.
-    scratch: Option<&'a ScratchWaves>,
-    generation: Gen,
+/// Writes the hidden arguments `args` lists (the code object's metadata) into the kernarg
+/// segment of `dispatch`, grown to `kernarg_size` bytes if shorter, as the ROCm runtime
+/// does for code object version 5 (AMDGPUUsage, "Code Object V5 Metadata", hidden
+/// arguments): the work-group counts of full work-groups, the work-group size and the
+/// work-items of the partial work-group (the remainder) per dimension, the grid's
+/// dimensions; global offsets 0. Every other hidden argument — the pointers (queue,
+/// hostcall and printf buffers, heap, default queue, completion action, multigrid sync),
+/// the aperture bases, the dynamic LDS size — is 0: the simulator models none of them, and a
+/// null pointer faults where it is used.
+pub(crate) fn write_hidden_arguments(
+    args: &[crate::isa::gcn::code_object::read::ObjectArg],
+    kernarg_size: u32,
+    dispatch: &mut Dispatch,
+) -> Result<(), String> {
+    let kernarg = &mut dispatch.kernarg;
+    if kernarg.len() < kernarg_size as usize {
+        kernarg.resize(kernarg_size as usize, 0);
+    }
+    let size = dispatch.workgroup_size;
+    let grid = dispatch.grid_size;
+    if size.contains(&0) {
+        return Err(format!("work-group size {size:?}: each at least 1"));
+    }
+    let dims = if grid[2] > 1 {
+        3
+    } else if grid[1] > 1 {
+        2
+    } else {
+        1
+    };
+    for arg in args {
+        let Some(kind) = arg.value_kind.strip_prefix("hidden_") else {
+            continue;
+        };
+        let dim = |k: &str| kind.strip_prefix(k).and_then(|d| "xyz".find(d));
+        let value: u64 = if let Some(d) = dim("block_count_") {
+            (grid[d] / size[d]).into()
+        } else if let Some(d) = dim("group_size_") {
+            size[d].into()
+        } else if let Some(d) = dim("remainder_") {
+            (grid[d] % size[d]).into()
+        } else if kind == "grid_dims" {
+            dims
+        } else {
+            0
+        };
+        let (at, len) = (arg.offset as usize, arg.size as usize);
+        let field = kernarg
+            .get_mut(at..at + len)
+            .filter(|_| len <= 8)
+            .ok_or_else(|| {
+                format!(
+                    "hidden argument {} ({len} bytes at {at}) outside the {}-byte kernarg segment",
+                    arg.value_kind, kernarg_size
+                )
+            })?;
+        field.copy_from_slice(&value.to_le_bytes()[..len]);
+    }
+    Ok(())
 }
 
-/// The initial state of wave `w` of a work-group: user SGPRs (private segment buffer,
-/// dispatch pointer, kernarg pointer), then the system SGPRs for the work-group ids and the
-/// private segment wave offset, in the ABI's order and only those enabled; v0/v1/v2 the
-/// work-item ids x/y/z (x fastest); EXEC the lanes that have a work-item.
-fn start_wave(info: &GcnInfo, group: &GroupStart, w: u32) -> Wave {
+/// The private (scratch) segment of a dispatch: `bytes_per_lane` for each lane of every
+/// wave, one region per wave in wave order.
+struct Scratch {
+    base: u64,
+    bytes_per_lane: u32,
+}
+
+impl Scratch {
+    fn new(bytes_per_lane: u32, waves: u64, memory: &mut Memory) -> Result<Scratch, String> {
+        let bytes_per_lane = bytes_per_lane.next_multiple_of(4);
+        if bytes_per_lane == 0 {
+            return Ok(Scratch {
+                base: 0,
+                bytes_per_lane,
+            });
+        }
+        let total = waves * 64 * bytes_per_lane as u64;
+        if total > 1 << 30 {
+            return Err(format!(
+                "{total} bytes of scratch ({bytes_per_lane} per work-item): more than the \
+                 simulator allocates"
+            ));
+        }
+        Ok(Scratch {
+            base: memory.alloc_zeroed(total as usize),
+            bytes_per_lane,
+        })
+    }
+
+    /// Bytes of one wave's region: its 64 lanes' private segments, interleaved dword by
+    /// dword (see [`Scratch::resource`]).
+    fn wave_bytes(&self) -> u32 {
+        64 * self.bytes_per_lane
+    }
+
+    /// The private segment buffer resource (a V#, GCN3 ISA 8.1.8 "Buffer Resource";
+    /// AMDGPUUsage, "Private Segment Buffer"): the scratch base; swizzled (SWIZZLE_ENABLE)
+    /// with stride 0, so that dword k of lane t of a wave lies at
+    /// `base + wave offset + k * 256 + t * 4` (ADD_TID_ENABLE adds the lane to the index,
+    /// INDEX_STRIDE 3 = 64 lanes, ELEMENT_SIZE 1 = 4 bytes); NUM_RECORDS the whole
+    /// segment. The kernel adds its wave offset (the system SGPR) to the base or passes it
+    /// as SOFFSET.
+    /// gfx6/gfx7 treat DATA_FORMAT 0 as invalid (every access out of range) even for
+    /// untyped accesses, so there it is 1 (8 bits, ignored), as Mesa's radeonsi sets it
+    /// (`si_setup_user_sgprs_co_v2`: "BUF_DATA_FORMAT is ignored, but it cannot be
+    /// BUF_DATA_FORMAT_INVALID").
+    fn resource(&self, waves: u64, generation: Gen) -> [u32; 4] {
+        const SWIZZLE_ENABLE: u32 = 1 << 31;
+        const ELEMENT_SIZE_4: u32 = 1 << 19;
+        const INDEX_STRIDE_64: u32 = 3 << 21;
+        const ADD_TID_ENABLE: u32 = 1 << 23;
+        const DATA_FORMAT_8: u32 = 1 << 15;
+        let records = (waves * self.wave_bytes() as u64).min(u32::MAX as u64) as u32;
+        let data_format = if generation < Gen::Gfx8 {
+            DATA_FORMAT_8
+        } else {
+            0
+        };
+        [
+            self.base as u32,
+            (self.base >> 32) as u32 & 0xffff | SWIZZLE_ENABLE,
+            records,
+            ELEMENT_SIZE_4 | INDEX_STRIDE_64 | ADD_TID_ENABLE | data_format,
+        ]
+    }
+
+    /// The addresses of wave `index`'s part, which its private accesses must stay in.
+    fn wave_part(&self, index: u64) -> std::ops::Range<u64> {
+        let start = self.base + index * self.wave_bytes() as u64;
+        start..start + self.wave_bytes() as u64
+    }
+}
+
+/// What every wave of a dispatch starts with.
+struct GlobalInputs {
+    setup: WaveSetup,
+    generation: Gen,
+    /// The kernel's first instruction.
+    entry: u32,
+    /// Waves in the whole dispatch.
+    total_waves: u64,
+    packet_address: u64,
+    queue_address: u64,
+    kernarg_address: u64,
+    scratch: Scratch,
+}
+
+struct GroupStart {
+    id: [u32; 3],
+    /// Work-items of this work-group in x, y, z (fewer than the work-group size in a
+    /// partial work-group).
+    size: [u32; 3],
+    /// The dispatch-wide index of the group's first wave (its scratch region).
+    first_wave: u64,
+}
+
+/// The initial state of wave `w` of a work-group, as the descriptor enables it
+/// (AMDGPUUsage, "Initial Kernel Execution State"): the user SGPRs in the ABI's order
+/// from s0, then the system SGPRs (work-group ids x, y, z, work-group info, private
+/// segment wave offset); v0/v1/v2 the work-item ids x/y/z (x fastest over the
+/// work-group's actual size; GFX6–GFX9 do not pack them); EXEC the lanes that have a
+/// work-item; MODE the descriptor's float mode.
+fn start_wave(global: &GlobalInputs, group: &GroupStart, w: u32) -> Wave {
+    let setup = &global.setup;
     let mut wave = Wave::new();
-    let inputs = &info.inputs;
-    let mut next = 0usize;
-    let scratch = group.scratch.map(|s| (s, &s.parts[w as usize]));
-    if let Some((waves, _)) = scratch {
-        wave.sgpr[..4].copy_from_slice(&scratch_resource(waves.base, group.generation));
-        next = 4;
-    }
-    let mut pair = |wave: &mut Wave, value: u64| {
-        wave.sgpr[next] = value as u32;
-        wave.sgpr[next + 1] = (value >> 32) as u32;
-        next += 2;
-    };
-    if inputs.dispatch_ptr {
-        pair(&mut wave, group.packet_address);
-    }
-    if inputs.kernarg_segment_ptr {
-        pair(&mut wave, group.kernarg_address);
-    }
-    for d in 0..3 {
-        if inputs.workgroup_id[d] {
-            wave.sgpr[next] = group.id[d];
-            next += 1;
+    wave.mode = setup.mode;
+    let wave_index = group.first_wave + w as u64;
+    let wave_offset = (wave_index * global.scratch.wave_bytes() as u64) as u32;
+    let mut sgprs: Vec<u32> = Vec::new();
+    let pair = |v: u64| [v as u32, (v >> 32) as u32];
+    for input in &setup.user_sgprs {
+        match input {
+            UserSgpr::PrivateSegmentBuffer => {
+                sgprs.extend(
+                    global
+                        .scratch
+                        .resource(global.total_waves, global.generation),
+                );
+            }
+            UserSgpr::DispatchPtr => sgprs.extend(pair(global.packet_address)),
+            UserSgpr::QueuePtr => sgprs.extend(pair(global.queue_address)),
+            UserSgpr::KernargSegmentPtr => sgprs.extend(pair(global.kernarg_address)),
+            // The first dispatch of the queue.
+            UserSgpr::DispatchId => sgprs.extend(pair(0)),
+            // GFX9: the 64-bit address of the queue's scratch, to which the kernel adds its
+            // wave offset; GFX7/GFX8: that address as an offset from a private aperture
+            // base of 0, and the bytes per work-item (AMDGPUUsage, "Flat Scratch").
+            UserSgpr::FlatScratchInit => sgprs.extend(match global.generation {
+                Gen::Gfx9 => pair(global.scratch.base),
+                _ => [global.scratch.base as u32, global.scratch.bytes_per_lane],
+            }),
+            UserSgpr::PrivateSegmentSize => sgprs.push(global.scratch.bytes_per_lane),
         }
     }
-    if let Some((_, (offset, part))) = scratch {
-        wave.sgpr[next] = *offset;
-        wave.scratch = Some(part.clone());
+    for d in 0..3 {
+        if setup.workgroup_id[d] {
+            sgprs.push(group.id[d]);
+        }
     }
+    if setup.workgroup_info {
+        // {first_wave [31], ordered-append term [16:6] = 0, waves in the work-group [5:0]}.
+        let waves = group.size.iter().product::<u32>().div_ceil(64);
+        sgprs.push(u32::from(w == 0) << 31 | waves & 0x3f);
+    }
+    if setup.private_segment_wave_offset {
+        sgprs.push(wave_offset);
+    }
+    wave.sgpr[..sgprs.len()].copy_from_slice(&sgprs);
+    if global.scratch.bytes_per_lane > 0 {
+        wave.scratch = Some(global.scratch.wave_part(wave_index));
+    }
+
     let [sx, sy, _] = group.size;
     let items = group.size.iter().product::<u32>();
     let mut exec = 0u64;
@@ -308,15 +592,12 @@ fn start_wave(info: &GcnInfo, group: &GroupStart, w: u32) -> Wave {
         }
         exec |= 1 << lane;
         let ids = [i % sx, i / sx % sy, i / (sx * sy)];
-        for (d, &id) in ids
-            .iter()
-            .enumerate()
-            .take(inputs.workitem_id_vgprs.clamp(1, 3) as usize)
-        {
+        for (d, &id) in ids.iter().enumerate().take(setup.workitem_id_dims as usize) {
             wave.vgpr[d][lane as usize] = id;
         }
     }
     wave.set_exec(exec);
+    wave.pc = global.entry;
     wave
 }
 
@@ -332,7 +613,8 @@ const SKEW: u32 = 16;
 /// granules.
 #[allow(clippy::too_many_arguments)]
 fn run_group(
-    info: &GcnInfo,
+    kernel: &Kernel,
+    global: &GlobalInputs,
     group: &GroupStart,
     program: &mut Program,
     generation: Gen,
@@ -342,9 +624,9 @@ fn run_group(
 ) -> Result<(), SimError> {
     let items = group.size.iter().product::<u32>();
     let mut waves: Vec<Wave> = (0..items.div_ceil(64))
-        .map(|w| start_wave(info, group, w))
+        .map(|w| start_wave(global, group, w))
         .collect();
-    let mut lds = Lds::new(info.group_segment_size, generation);
+    let mut lds = Lds::new(kernel.descriptor.group_segment_fixed_size, generation);
     let mut env = Env {
         memory,
         options,
@@ -389,4 +671,133 @@ fn run_group(
     stats.waves += waves.len() as u64;
     stats.instructions += waves.iter().map(|w| w.steps).sum::<u64>();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A descriptor enabling every input: all seven user SGPRs (4 + 2 + 2 + 2 + 2 + 2 + 1
+    /// = 15), the work-group ids y and z but not x, work-group info, the scratch wave
+    /// offset, three work-item id VGPRs; round toward zero for f32, f64 denormals flushed,
+    /// DX10 clamp off, IEEE on.
+    fn everything() -> KernelDescriptor {
+        KernelDescriptor {
+            group_segment_fixed_size: 0,
+            private_segment_fixed_size: 20,
+            kernarg_size: 0,
+            compute_pgm_rsrc1: 3 << 12 | 3 << 16 | 1 << 23,
+            compute_pgm_rsrc2: 1 | 15 << 1 | 1 << 8 | 1 << 9 | 1 << 10 | 2 << 11,
+            kernel_code_properties: 0x7f,
+        }
+    }
+
+    #[test]
+    fn inputs_in_the_abis_order() {
+        let setup = everything().wave_setup().unwrap();
+        assert_eq!(setup.mode, 0x3 | 0x3 << 4 | 1 << 9);
+        let mut memory = Memory::new();
+        let scratch = Scratch::new(20, 6, &mut memory).unwrap();
+        let base = scratch.base;
+        let global = GlobalInputs {
+            setup,
+            generation: Gen::Gfx9,
+            entry: 0x100,
+            total_waves: 6,
+            packet_address: 0x1111_0000_2222,
+            queue_address: 0x3333_0000_4444,
+            kernarg_address: 0x5555_0000_6666,
+            scratch,
+        };
+        // The second wave of a partial 10 x 9 x 1 work-group (90 work-items: 64 + 26) whose
+        // first wave is the dispatch's fourth.
+        let group = GroupStart {
+            id: [7, 8, 9],
+            size: [10, 9, 1],
+            first_wave: 3,
+        };
+        let wave = start_wave(&global, &group, 1);
+        let resource = [
+            base as u32,
+            (base >> 32) as u32 | 1 << 31,
+            6 * 64 * 20,
+            1 << 19 | 3 << 21 | 1 << 23,
+        ];
+        let mut expected = resource.to_vec();
+        expected.extend([0x2222, 0x1111, 0x4444, 0x3333, 0x6666, 0x5555, 0, 0]);
+        expected.extend([base as u32, (base >> 32) as u32, 20]);
+        // Work-group ids y and z, the info (not the first wave; 2 waves), the offset of the
+        // dispatch's fifth wave.
+        expected.extend([8, 9, 2, 4 * 64 * 20]);
+        assert_eq!(&wave.sgpr[..expected.len()], &expected[..]);
+        assert_eq!(wave.pc, 0x100);
+        assert_eq!(wave.mode, 0x233);
+        assert_eq!(
+            wave.exec(),
+            (1 << 26) - 1,
+            "26 work-items in the second wave"
+        );
+        // Work-item 64 + 25 = 89 of a 10 x 9 work-group: x 9, y 8.
+        assert_eq!(
+            [wave.vgpr[0][25], wave.vgpr[1][25], wave.vgpr[2][25]],
+            [9, 8, 0]
+        );
+        assert_eq!([wave.vgpr[0][0], wave.vgpr[1][0]], [4, 6]);
+    }
+
+    /// The hidden arguments of a 100 x 7 x 3 grid in 64 x 4 x 1 work-groups, at the
+    /// offsets llc-19's metadata gives them after 12 bytes of explicit arguments.
+    #[test]
+    fn hidden_arguments_as_the_runtime_fills_them() {
+        use crate::isa::gcn::code_object::read::ObjectArg;
+        let arg = |kind: &str, offset, size| ObjectArg {
+            offset,
+            size,
+            value_kind: format!("hidden_{kind}"),
+        };
+        let args = [
+            arg("block_count_x", 16, 4),
+            arg("block_count_y", 20, 4),
+            arg("block_count_z", 24, 4),
+            arg("group_size_x", 28, 2),
+            arg("group_size_y", 30, 2),
+            arg("remainder_x", 34, 2),
+            arg("remainder_y", 36, 2),
+            arg("global_offset_x", 56, 8),
+            arg("grid_dims", 80, 2),
+            arg("queue_ptr", 120, 8),
+        ];
+        let mut dispatch = Dispatch {
+            workgroup_size: [64, 4, 1],
+            grid_size: [100, 7, 3],
+            kernarg: vec![0xee; 12],
+        };
+        write_hidden_arguments(&args, 272, &mut dispatch).unwrap();
+        let k = &dispatch.kernarg;
+        assert_eq!(k.len(), 272);
+        assert_eq!(k[..12], [0xee; 12], "explicit arguments kept");
+        let word = |at: usize| u32::from_le_bytes(k[at..at + 4].try_into().unwrap());
+        let half = |at: usize| u16::from_le_bytes([k[at], k[at + 1]]);
+        assert_eq!([word(16), word(20), word(24)], [1, 1, 3]);
+        assert_eq!([half(28), half(30)], [64, 4]);
+        assert_eq!([half(34), half(36)], [36, 3]);
+        assert_eq!(half(80), 3);
+        assert!(k[56..64].iter().chain(&k[120..128]).all(|&b| b == 0));
+        let outside = [arg("grid_dims", 271, 2)];
+        assert!(write_hidden_arguments(&outside, 272, &mut dispatch).is_err());
+    }
+
+    #[test]
+    fn descriptors_the_dispatcher_refuses() {
+        let mut kd = everything();
+        kd.compute_pgm_rsrc2 &= !(0x1f << 1);
+        assert!(
+            kd.wave_setup()
+                .unwrap_err()
+                .contains("USER_SGPR_COUNT is 0")
+        );
+        let mut kd = everything();
+        kd.kernel_code_properties |= 1 << 10;
+        assert!(kd.wave_setup().unwrap_err().contains("wave32"));
+    }
 }

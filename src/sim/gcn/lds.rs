@@ -125,6 +125,26 @@ impl Lds {
         }
         Ok(())
     }
+
+    /// An atomic read-modify-write of the `len` bytes at `address` (in range, `len` ≤ 8,
+    /// little-endian): `update` gives the new value from the old; returns the old value.
+    /// Atomics are outside the race check: they may meet each other and plain accesses
+    /// of other waves between two barriers (a compare-and-swap loop reads its first guess
+    /// with a plain load, `machinst/expand_atomics.rs`).
+    fn update(
+        &mut self,
+        address: u32,
+        len: usize,
+        update: impl FnOnce(u64) -> Result<u64, Violation>,
+    ) -> Result<u64, Violation> {
+        let range = address as usize..address as usize + len;
+        let mut old = [0u8; 8];
+        old[..len].copy_from_slice(&self.bytes[range.clone()]);
+        let old = u64::from_le_bytes(old);
+        let new = update(old)?;
+        self.bytes[range].copy_from_slice(&new.to_le_bytes()[..len]);
+        Ok(old)
+    }
 }
 
 fn race(byte: usize, what: &str, by: Accessor, other: u32, other_pc: u32) -> Violation {
@@ -143,7 +163,12 @@ fn access_shape(op: Op) -> Option<(usize, bool)> {
         Op::DsReadI8 => (1, true),
         Op::DsReadU16 | Op::DsWriteB16 => (2, false),
         Op::DsReadI16 => (2, true),
-        Op::DsReadB32 | Op::DsWriteB32 | Op::DsRead2B32 | Op::DsWrite2B32 => (4, false),
+        Op::DsReadB32
+        | Op::DsWriteB32
+        | Op::DsRead2B32
+        | Op::DsWrite2B32
+        | Op::DsRead2st64B32
+        | Op::DsWrite2st64B32 => (4, false),
         Op::DsReadB64 | Op::DsWriteB64 => (8, false),
         Op::DsReadB128 | Op::DsWriteB128 => (16, false),
         _ => return None,
@@ -176,12 +201,17 @@ pub(crate) fn access(
     };
     let info = op.info();
     let store = info.dst == 0;
-    let two = matches!(op, Op::DsRead2B32 | Op::DsWrite2B32);
+    // read2/write2 count their two offsets in elements, the st64 forms in 64 elements.
+    let unit = match op {
+        Op::DsRead2B32 | Op::DsWrite2B32 => Some(4),
+        Op::DsRead2st64B32 | Op::DsWrite2st64B32 => Some(4 * 64),
+        _ => None,
+    };
     // Each lane's accesses: (byte offset from ADDR, dwords of data or result).
-    let parts: Vec<(u32, usize)> = if two {
+    let parts: Vec<(u32, usize)> = if let Some(unit) = unit {
         vec![
-            (4 * (offset & 0xff) as u32, 0),
-            (4 * (offset >> 8) as u32, 1),
+            (unit * (offset & 0xff) as u32, 0),
+            (unit * (offset >> 8) as u32, 1),
         ]
     } else {
         vec![(offset as u32, 0)]
@@ -236,6 +266,89 @@ pub(crate) fn access(
         }
     }
     Ok(out)
+}
+
+/// One DS atomic (`Form::DsAtomic`) by the active lanes of `exec`, each lane's
+/// read-modify-write whole before the next lane's, in ascending lane order (as the global
+/// atomics, `atomics.rs`). `data` holds DATA0's dwords then DATA1's; `bound` as in
+/// [`access`], where an out-of-range atomic reads 0 and writes nothing; the accessor is
+/// not needed, atomics being outside the race check ([`Lds::update`]). Returns the old
+/// values, the result of the `_rtn_` forms.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn atomic(
+    lds: &mut Lds,
+    op: Op,
+    offset: u16,
+    addr: &[u32; 64],
+    data: &[[u32; 64]],
+    exec: u64,
+    bound: u32,
+    _by: Accessor,
+) -> Result<Vec<[u32; 64]>, Violation> {
+    let info = op.info();
+    let size = 4 * info.src[1] as usize;
+    let operation = ds_operation(info.name)?;
+    let mut out = vec![[0u32; 64]; info.dst as usize];
+    for lane in (0..64).filter(|&l| exec >> l & 1 != 0) {
+        let address = addr[lane].wrapping_add(offset as u32);
+        if !(address as usize).is_multiple_of(size) {
+            return Err(Violation::Memory {
+                lane: Some(lane as u32),
+                address: address as u64,
+                message: format!("LDS atomic of {size} bytes not aligned to its size"),
+            });
+        }
+        let value = |first: usize| {
+            (0..size / 4).fold(0u64, |v, w| v | (data[first + w][lane] as u64) << (32 * w))
+        };
+        let words = size / 4;
+        // `ds_cmpst_*`: DATA0 is compared, DATA1 written (the global `cmpswap` takes them
+        // the other way round).
+        let (src, cmp) = match operation {
+            "cmpswap" => (value(words), value(0)),
+            _ => (value(0), 0),
+        };
+        let in_range = address
+            .checked_add(size as u32)
+            .is_some_and(|end| end <= bound);
+        let old = if in_range {
+            lds.update(address, size, |old| {
+                super::atomics::apply_named(operation, old, src, cmp, size)
+            })?
+        } else {
+            0
+        };
+        for (w, dst) in out.iter_mut().enumerate() {
+            dst[lane] = (old >> (32 * w)) as u32;
+        }
+    }
+    Ok(out)
+}
+
+/// The operation of a DS atomic by its mnemonic, in the global atomics' names
+/// (`atomics::apply_named`): `ds_min_rtn_i32` is `smin`, `ds_wrxchg_rtn_b32` `swap`.
+fn ds_operation(name: &str) -> Result<&'static str, Violation> {
+    let rest = name.strip_prefix("ds_").unwrap_or(name).replace("_rtn", "");
+    let (operation, ty) = rest.rsplit_once('_').unwrap_or((rest.as_str(), ""));
+    let signed = ty.starts_with('i');
+    Ok(match operation {
+        "add" => "add",
+        "sub" => "sub",
+        "min" if signed => "smin",
+        "min" => "umin",
+        "max" if signed => "smax",
+        "max" => "umax",
+        "and" => "and",
+        "or" => "or",
+        "xor" => "xor",
+        "wrxchg" => "swap",
+        "cmpst" => "cmpswap",
+        _ => {
+            return Err(Violation::Unsupported(format!(
+                "{name} is not a simulated LDS atomic"
+            )));
+        }
+    })
 }
 
 /// The values the active lanes of `exec` receive from a lane permute `op` with `offset`,

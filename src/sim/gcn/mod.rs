@@ -7,7 +7,9 @@
 //! instruction pairs closer than the wait states a documented hazard rule requires.
 //!
 //! Entry points: [`call_device`] runs a device function in the lanes of one wave (one
-//! argument list per lane); [`launch`] runs a kernel over a grid.
+//! argument list per lane); [`launch`] runs a compiled kernel over a grid;
+//! [`launch_object`] runs a kernel of an AMDGPU HSA code object (wavelift's or another
+//! compiler's); both go through the one dispatcher, [`dispatch`](fn@dispatch).
 //!
 //! Module layout:
 //! - `valu.rs`: per-lane semantics of every VALU operation, SDWA's selects included;
@@ -19,7 +21,8 @@
 //! - `wave.rs`: the wave state, dispatch, SALU, SMEM, FLAT, branches, the VALU lane loop;
 //! - `waitcnt.rs`: outstanding memory operations and `s_waitcnt`;
 //! - `hazard.rs`: the table of hazard rules (manually inserted wait states);
-//! - `dispatch.rs`: device-function calls and kernel launches over a grid.
+//! - `dispatch.rs`: device-function calls, and the dispatcher: a kernel's initial state
+//!   from its descriptor, the dispatch packet, scratch, partial work-groups.
 //!
 //! `docs/simulator.md` describes what is modelled and what is checked.
 
@@ -38,7 +41,10 @@ pub(crate) mod valu;
 mod waitcnt;
 mod wave;
 
-use super::{Launch, Memory, Options, SimError, Simulator, Stats};
+pub use dispatch::{Dispatch, Kernel};
+
+use super::{Launch, Memory, Options, SimError, Simulator, Stats, Violation};
+use crate::isa::gcn::code_object::read::CodeObject;
 use crate::isa::gcn::mc::Gen;
 use crate::isa::kernel_param_layout;
 use crate::{CompiledCode, ir};
@@ -113,11 +119,11 @@ pub fn call_device(
     dispatch::call_device(code, None, generation, args, result_dwords, memory, options)
 }
 
-/// Runs a compiled kernel over the grid of `launch`. The simulator places the kernarg
-/// segment and the dispatch packet in `memory`, initialises the inputs the kernel
-/// enables (`code.inputs`) as the hardware does (AMDGPU ABI, "Initial Kernel Execution
-/// State") and runs every wave of every work-group to its `s_endpgm`; waves of one
-/// work-group share LDS and meet at `s_barrier`.
+/// Runs a compiled kernel over the grid of `launch` through [`dispatch`](fn@dispatch), with
+/// the kernel descriptor wavelift's code object holds for it: the inputs the kernel
+/// enables (`GcnInfo::inputs`) initialised as the hardware does (AMDGPUUsage, "Initial
+/// Kernel Execution State"), every wave of every work-group run to its `s_endpgm`; waves
+/// of one work-group share LDS and meet at `s_barrier`.
 pub fn launch(
     code: &CompiledCode,
     generation: Gen,
@@ -126,4 +132,64 @@ pub fn launch(
     options: &Options,
 ) -> Result<Stats, SimError> {
     dispatch::launch(code, generation, launch, memory, options)
+}
+
+/// Runs `kernel` over the grid of `dispatch_`: the dispatcher places the dispatch packet,
+/// the kernarg segment, a queue and the private segment in `memory` and starts every wave
+/// with the registers, inputs and MODE the kernel's descriptor enables, as the hardware's
+/// dispatcher does (`docs/simulator.md`, "The dispatcher").
+pub fn dispatch(
+    kernel: &Kernel,
+    generation: Gen,
+    dispatch_: &Dispatch,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<Stats, SimError> {
+    dispatch::dispatch(kernel, generation, dispatch_, memory, options)
+}
+
+/// Runs the kernel `name` of the code object `object` (read by
+/// [`code_object::read::read`](crate::isa::gcn::code_object::read::read)) on the
+/// generation its processor belongs to, through [`dispatch`](fn@dispatch). The kernarg
+/// segment is `dispatch_.kernarg` (the explicit arguments) grown to the descriptor's
+/// `kernarg_size`, with the hidden arguments the object's metadata lists filled in as the
+/// ROCm runtime fills them (`docs/objects.md`).
+pub fn launch_object(
+    object: &CodeObject,
+    name: &str,
+    dispatch_: &Dispatch,
+    memory: &mut Memory,
+    options: &Options,
+) -> Result<Stats, SimError> {
+    let other = |m: String| SimError {
+        pc: 0,
+        inst: None,
+        violation: Violation::Other(m),
+    };
+    let kernel = object.kernel(name).ok_or_else(|| {
+        let names: Vec<&str> = object.kernels.iter().map(|k| k.name.as_str()).collect();
+        other(format!(
+            "no kernel `{name}` in the code object (kernels: {})",
+            names.join(", ")
+        ))
+    })?;
+    let generation = match crate::Target::parse(object.processor).map(|t| t.arch) {
+        Ok(crate::Arch::Gcn(generation)) => generation,
+        _ => {
+            return Err(other(format!(
+                "{} is not a GCN processor",
+                object.processor
+            )));
+        }
+    };
+    let descriptor = kernel.fields();
+    let mut with_hidden = dispatch_.clone();
+    dispatch::write_hidden_arguments(&kernel.args, descriptor.kernarg_size, &mut with_hidden)
+        .map_err(other)?;
+    let kernel = Kernel {
+        code: &object.text,
+        entry: kernel.entry,
+        descriptor,
+    };
+    dispatch::dispatch(&kernel, generation, &with_hidden, memory, options)
 }

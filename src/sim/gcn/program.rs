@@ -46,6 +46,15 @@ impl RegSet {
         s
     }
 
+    /// The registers of `self` not in `other`.
+    pub fn without(self, other: RegSet) -> RegSet {
+        let mut s = self;
+        for (a, b) in s.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        s
+    }
+
     pub fn overlaps(self, other: RegSet) -> bool {
         self.0.iter().zip(other.0).any(|(a, b)| a & b != 0)
     }

@@ -1,66 +1,20 @@
-//! Scratch (private) memory: the buffer resource the dispatcher gives a wave, and the
-//! MUBUF `offen`/`off` accesses through a buffer resource, with the hardware's address
-//! computation (SI ISA 8.1.5 and GCN3 ISA 8.1.5, "Buffer addressing": swizzled buffers).
+//! Private memory: MUBUF `offen`/`off` accesses through a buffer resource, with the
+//! hardware's address computation (SI ISA 8.1.5 and GCN3 ISA 8.1.5, "Buffer addressing":
+//! swizzled buffers).
 //!
-//! The resource is the one an HSA runtime or Mesa builds for scratch (radeonsi's
-//! `si_setup_user_sgprs_co_v2`): the base address, SWIZZLE_ENABLE, stride 0,
-//! NUM_RECORDS = 0xffffffff (no range check), INDEX_STRIDE 3 (64 lanes), ADD_TID_ENABLE,
-//! ELEMENT_SIZE 1 (4 bytes; gfx9 has no such field and always uses 4) and, on gfx6/gfx7,
-//! which reject DATA_FORMAT 0, DATA_FORMAT 1. With it, byte `o` of lane `t`'s private
-//! memory is at `base + soffset + (o / 4) * 256 + t * 4 + o % 4`: the lanes' dwords
-//! interleave. Each wave gets its own part of the scratch memory, `private_segment_size *
-//! 64` bytes, at the private segment wave offset from the base; an access outside the
-//! wave's part is a violation (the hardware would read or write another wave's).
+//! With the scratch resource the dispatcher gives a wave (`dispatch.rs`, `Scratch`:
+//! SWIZZLE_ENABLE, stride 0, INDEX_STRIDE 64, ADD_TID_ENABLE, ELEMENT_SIZE 4 bytes, which
+//! gfx9 always uses), byte `o` of lane `t`'s private memory is at `base + soffset + (o / 4)
+//! * 256 + t * 4 + o % 4`: the lanes' dwords interleave. Each wave has its own part of the
+//! scratch memory, `private_segment_size * 64` bytes at its wave offset from the base; an
+//! access outside the wave's part is a violation (the hardware would read or write another
+//! wave's).
 
 use super::program::{Decoded, RegSet};
 use super::waitcnt::{Payload, Pending};
 use super::wave::{Env, Wave};
 use crate::isa::gcn::mc::{Gen, MubufAddr};
-use crate::sim::{Memory, Violation};
-
-/// The scratch buffer resource with `base` (the four dwords of the V#).
-pub(crate) fn scratch_resource(base: u64, generation: Gen) -> [u32; 4] {
-    const SWIZZLE_ENABLE: u32 = 1 << 31;
-    const INDEX_STRIDE_64: u32 = 3 << 21;
-    const ADD_TID_ENABLE: u32 = 1 << 23;
-    const ELEMENT_SIZE_4: u32 = 1 << 19;
-    const DATA_FORMAT_8: u32 = 1 << 15;
-    let mut word3 = INDEX_STRIDE_64 | ADD_TID_ENABLE;
-    if generation < Gen::Gfx9 {
-        word3 |= ELEMENT_SIZE_4;
-    }
-    if generation < Gen::Gfx8 {
-        word3 |= DATA_FORMAT_8;
-    }
-    [
-        base as u32,
-        (base >> 32) as u32 & 0xffff | SWIZZLE_ENABLE,
-        0xffff_ffff,
-        word3,
-    ]
-}
-
-/// The scratch memory of the waves a launch runs at once: one part of `bytes_per_wave`
-/// per wave, each its own region of `memory`, the first at the resource's base.
-pub(crate) struct ScratchWaves {
-    pub base: u64,
-    /// Each wave's part: its private segment wave offset, and its addresses.
-    pub parts: Vec<(u32, std::ops::Range<u64>)>,
-}
-
-impl ScratchWaves {
-    /// `waves` parts of `private_segment_size` bytes per lane.
-    pub fn new(memory: &mut Memory, private_segment_size: u32, waves: usize) -> ScratchWaves {
-        let bytes = private_segment_size as usize * 64;
-        let starts: Vec<u64> = (0..waves).map(|_| memory.alloc_zeroed(bytes)).collect();
-        let base = starts.first().copied().unwrap_or(0);
-        let parts = starts
-            .into_iter()
-            .map(|start| ((start - base) as u32, start..start + bytes as u64))
-            .collect();
-        ScratchWaves { base, parts }
-    }
-}
+use crate::sim::Violation;
 
 /// How a buffer resource turns an instruction's offset into addresses.
 pub(crate) struct BufferAddressing {
@@ -247,8 +201,14 @@ mod tests {
     /// Lane t's byte o is at base + (o / 4) * 256 + t * 4 + o % 4, on every generation.
     #[test]
     fn scratch_interleaves_the_lanes_dwords() {
+        // The dispatcher's scratch resource (`dispatch.rs`, `Scratch::resource`).
+        let desc = [
+            0,
+            1 | 1 << 31,
+            0x1000,
+            1 << 19 | 3 << 21 | 1 << 23 | 1 << 15,
+        ];
         for generation in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
-            let desc = scratch_resource(0x1_0000_0000, generation);
             let buffer = BufferAddressing::new(&desc, 0x1_0000_0000 + 0x400, generation);
             assert_eq!(buffer.address(0, 0, 4), (0x1_0000_0400, true));
             assert_eq!(buffer.address(5, 8, 4), (0x1_0000_0400 + 512 + 20, true));

@@ -317,12 +317,17 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         VSubrevF32 => Out::f32(float::subrev(f(0), f(1))),
         VMulF32 => Out::f32(float::mul(f(0), f(1))),
         VFmaF32 => Out::f32(float::fma(f(0), f(1), f(2))),
-        VMadF32 => Out::f32(float::mad_ftz(f(0), f(1), f(2))),
+        // K is the literal source of madmk/madak, so both are S0 * S1 + S2 in source order.
+        VMadF32 | VMadmkF32 | VMadakF32 => Out::f32(float::mad_ftz(f(0), f(1), f(2))),
         VMacF32 => Out::f32(float::mad_ftz(
             f(0),
             f(1),
             f32::from_bits(input.dst_old as u32),
         )),
+        // The DX9 rules LLVM selects them for (`fcmp` + `select` on gfx6/gfx7): S0 when it
+        // compares ordered less (greater) than S1, else S1, NaNs included.
+        VMinLegacyF32 => Out::f32(if f(0) < f(1) { f(0) } else { f(1) }),
+        VMaxLegacyF32 => Out::f32(if f(0) > f(1) { f(0) } else { f(1) }),
         VMinF32 => Out::f32(float::min(f(0), f(1))),
         VMaxF32 => Out::f32(float::max(f(0), f(1))),
         VMed3F32 => Out::f32(float::med3(f(0), f(1), f(2))),

@@ -63,6 +63,14 @@ pub(crate) struct Wave {
     pub steps: u64,
     pub outstanding: Outstanding,
     history: History,
+    /// Registers holding bits no manual defines (see [`Wave::left_undefined`]), and the
+    /// instruction that left them so: reading one is an error, writing one defines it.
+    undefined: RegSet,
+    /// The program counter and decoded index of that instruction.
+    undefined_by: (u32, u32),
+    /// What the instruction being executed leaves undefined: the carry-out of a DPP lane
+    /// that does not write (docs/isa-notes.md, "DPP"), which LLVM's code never reads.
+    left_undefined: RegSet,
     /// The addresses of this wave's part of the scratch memory, which its private-memory
     /// accesses must stay in (`dispatch.rs`, `scratch.rs`).
     pub scratch: Option<std::ops::Range<u64>>,
@@ -170,6 +178,9 @@ impl Wave {
             state: State::Running,
             steps: 0,
             outstanding: Outstanding::default(),
+            undefined: RegSet::EMPTY,
+            undefined_by: (0, 0),
+            left_undefined: RegSet::EMPTY,
             history: History::default(),
             scratch: None,
         }
@@ -245,6 +256,13 @@ impl Wave {
                 issued: program.get(p.index).text(generation),
             });
         }
+        if self.undefined.overlaps(d.reads) {
+            return Err(Violation::Undefined {
+                register: set_names(self.undefined.intersect(d.reads)),
+                written_at: self.undefined_by.0,
+                written: program.get(self.undefined_by.1).text(generation),
+            });
+        }
         if env.options.check_hazards {
             if let Some(b) = self.history.check(d, generation, |i| program.get(i)) {
                 return Err(Violation::Hazard {
@@ -268,7 +286,15 @@ impl Wave {
             Kind::Vmem => self.vmem(d, index, pc, generation, env),
             Kind::Lds if vskip => Ok(()),
             Kind::Lds => self.lds(d, index, pc, generation, env),
+        }?;
+        // What the instruction wrote is defined again, except what it left undefined.
+        self.undefined = self.undefined.without(d.writes);
+        if !self.left_undefined.is_empty() {
+            self.undefined = self.undefined.union(self.left_undefined);
+            self.undefined_by = (pc, index);
+            self.left_undefined = RegSet::EMPTY;
         }
+        Ok(())
     }
 
     // ---- operands ----
@@ -518,6 +544,8 @@ impl Wave {
             SLshrB64 => Some(nz64(a >> (b32 & 63), &mut scc)),
             SAshrI64 => Some(nz64(((a as i64) >> (b32 & 63)) as u64, &mut scc)),
             SMulI32 => Some(a32.wrapping_mul(b32) as u64),
+            SMulHiU32 => Some((a32 as u64 * b32 as u64) >> 32),
+            SMulHiI32 => Some(((a32 as i32 as i64 * b32 as i32 as i64) >> 32) as u32 as u64),
             // Offset in S1[4:0] (64-bit: [5:0]), width in S1[22:16].
             SBfeU32 | SBfeI32 => {
                 let r = bfe(
@@ -603,8 +631,28 @@ impl Wave {
                     Some((old as i32).wrapping_mul(inst.imm) as u32 as u64)
                 }
             }
-            SCmpkEqU32 => {
-                scc = a32 == inst.imm as u16 as u32;
+            SCmpkEqI32 | SCmpkLgI32 | SCmpkGtI32 | SCmpkGeI32 | SCmpkLtI32 | SCmpkLeI32 => {
+                let (a, k) = (a32 as i32, inst.imm);
+                scc = match inst.op {
+                    SCmpkEqI32 => a == k,
+                    SCmpkLgI32 => a != k,
+                    SCmpkGtI32 => a > k,
+                    SCmpkGeI32 => a >= k,
+                    SCmpkLtI32 => a < k,
+                    _ => a <= k,
+                };
+                None
+            }
+            SCmpkEqU32 | SCmpkLgU32 | SCmpkGtU32 | SCmpkGeU32 | SCmpkLtU32 | SCmpkLeU32 => {
+                let k = inst.imm as u16 as u32;
+                scc = match inst.op {
+                    SCmpkEqU32 => a32 == k,
+                    SCmpkLgU32 => a32 != k,
+                    SCmpkGtU32 => a32 > k,
+                    SCmpkGeU32 => a32 >= k,
+                    SCmpkLtU32 => a32 < k,
+                    _ => a32 <= k,
+                };
                 None
             }
             SGetregB32 => {
@@ -872,7 +920,7 @@ impl Wave {
         let missing = |what: &str| Violation::Other(format!("missing {what}"));
         if matches!(
             d.info.form,
-            Form::DsRead | Form::DsRead2 | Form::DsWrite | Form::DsWrite2
+            Form::DsRead | Form::DsRead2 | Form::DsWrite | Form::DsWrite2 | Form::DsAtomic
         ) {
             return self.lds_memory(d, index, pc, generation, env);
         }
@@ -929,7 +977,12 @@ impl Wave {
         };
         let by = lds::Accessor { wave: env.wave, pc };
         let exec = self.exec();
-        let values = lds::access(
+        let access = if info.form == Form::DsAtomic {
+            lds::atomic
+        } else {
+            lds::access
+        };
+        let values = access(
             env.lds,
             inst.op,
             inst.imm as u16,
@@ -1273,19 +1326,15 @@ impl Wave {
                 (Some(d), Some(column)) => match dpp::fetch(d, lane, exec) {
                     Fetch::Lane(from) => Some(column[from] as u64),
                     Fetch::Zero => Some(0),
-                    Fetch::NoWrite => match inst.sdst {
+                    Fetch::NoWrite => {
                         // The manuals say which lanes write the VGPR, not what a lane that
-                        // does not writes into a carry-out.
-                        Some(sdst) => {
-                            return Err(Violation::Unsupported(format!(
-                                "{}: lane {lane} does not write (DPP); its bit of {} is not \
-                                 documented",
-                                info.mnemonic(generation),
-                                reg_name(sdst.0, 2)
-                            )));
+                        // does not writes into a carry-out: the carry-out is undefined
+                        // until written again (its bit here 0), an error if read.
+                        if let Some(sdst) = inst.sdst {
+                            self.left_undefined = RegSet::range(sdst.0, 2);
                         }
-                        None => continue,
-                    },
+                        continue;
+                    }
                 },
                 _ => None,
             };

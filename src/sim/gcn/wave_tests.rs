@@ -582,3 +582,45 @@ fn sdwa_in_the_wave() {
         assert!(err.contains("SDWA needs gfx8 or later"), "{err}");
     }
 }
+
+/// `v_add_u32_dpp v1, vcc, v1, v1 row_bcast:15 row_mask:0xa` (LLVM's wave reduction on
+/// gfx8): rows 0 and 2 do not write, and no manual says what their carry-out bits are. VCC
+/// is undefined until written again: reading it is an error, writing it first is not.
+#[test]
+fn dpp_carry_out_of_lanes_that_do_not_write_is_undefined_until_written() {
+    use crate::isa::gcn::mc::{Dpp, DppCtrl};
+    let mut add = McInst::new(Op::VAddU32, Enc::Dpp);
+    add.dst = Some(Operand::vgpr(1));
+    add.sdst = Some(Operand::VCC);
+    add.src = [Some(Operand::vgpr(1)), Some(Operand::vgpr(1)), None];
+    add.dpp = Some(Dpp {
+        ctrl: DppCtrl::RowBcast15,
+        row_mask: 0xa,
+        bank_mask: 0xf,
+        bound_ctrl: false,
+    });
+    let read_vcc = sop(Op::SMovB64, Some(s(0)), &[Operand::VCC], None);
+    let Err(err) = run(Gen::Gfx8, &[add.clone(), read_vcc.clone()]) else {
+        panic!("reading the undefined VCC ran");
+    };
+    assert!(
+        matches!(&err.violation, Violation::Undefined { register, written_at: 0, written }
+            if register == "vcc" && written.starts_with("v_add_u32_dpp")),
+        "{err}"
+    );
+    assert_eq!(err.pc, 8);
+    let define = sop(Op::SMovB64, Some(Operand::VCC), &[int(0)], None);
+    if let Err(e) = run(Gen::Gfx8, &[add.clone(), define, read_vcc]) {
+        panic!("VCC written again: {e}");
+    }
+    // Writing half of VCC leaves the other half undefined.
+    let define_lo = sop(Op::SMovB32, Some(Operand(106)), &[int(0)], None);
+    let read_hi = sop(Op::SMovB32, Some(s(0)), &[Operand(107)], None);
+    let Err(err) = run(Gen::Gfx8, &[add, define_lo, read_hi]) else {
+        panic!("reading the undefined vcc_hi ran");
+    };
+    assert!(
+        matches!(&err.violation, Violation::Undefined { register, .. } if register == "vcc_hi"),
+        "{err}"
+    );
+}

@@ -72,15 +72,85 @@ const RSRC1_ENABLE_IEEE_MODE: u32 = 1 << 23;
 const DENORMALS_KEPT: u32 = 3;
 
 // COMPUTE_PGM_RSRC2.
-const RSRC2_ENABLE_PRIVATE_SEGMENT: u32 = 1; // bit 0: the private segment wave offset SGPR
+const RSRC2_ENABLE_PRIVATE_SEGMENT: u32 = 1 << 0; // the scratch wave offset SGPR
 const RSRC2_USER_SGPR_COUNT: u32 = 1; // bits 5:1
 const RSRC2_ENABLE_SGPR_WORKGROUP_ID_X: u32 = 7; // 8 for y, 9 for z
+#[cfg(feature = "test-support")]
+const RSRC2_ENABLE_SGPR_WORKGROUP_INFO: u32 = 1 << 10;
 const RSRC2_ENABLE_VGPR_WORKITEM_ID: u32 = 11; // bits 12:11: 0 = x, 1 = x and y, 2 = x, y, z
 
 // kernel_code_properties.
 const ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER: u16 = 1 << 0;
 const ENABLE_SGPR_DISPATCH_PTR: u16 = 1 << 1;
 const ENABLE_SGPR_KERNARG_SEGMENT_PTR: u16 = 1 << 3;
+#[cfg(feature = "test-support")]
+const ENABLE_WAVEFRONT_SIZE32: u16 = 1 << 10;
+
+// Starting a kernel from its descriptor serves the simulator's dispatcher.
+#[cfg(feature = "test-support")]
+/// A user SGPR input the dispatcher can initialise, in the order AMDGPU places them
+/// (AMDGPUUsage, "Initial Kernel Execution State"; `kernel_code_properties` bit `n` enables
+/// the variant `n`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UserSgpr {
+    /// 4 SGPRs: a buffer resource for the private (scratch) segment.
+    PrivateSegmentBuffer,
+    /// 2 SGPRs: the address of the dispatch packet.
+    DispatchPtr,
+    /// 2 SGPRs: the address of the queue the packet came from.
+    QueuePtr,
+    /// 2 SGPRs: the address of the kernarg segment.
+    KernargSegmentPtr,
+    /// 2 SGPRs: the 64-bit dispatch id.
+    DispatchId,
+    /// 2 SGPRs: what the kernel needs to set up FLAT_SCRATCH.
+    FlatScratchInit,
+    /// 1 SGPR: the bytes of private segment per work-item.
+    PrivateSegmentSize,
+}
+
+#[cfg(feature = "test-support")]
+impl UserSgpr {
+    /// Every user SGPR input, in the ABI's order.
+    pub const ALL: [UserSgpr; 7] = [
+        UserSgpr::PrivateSegmentBuffer,
+        UserSgpr::DispatchPtr,
+        UserSgpr::QueuePtr,
+        UserSgpr::KernargSegmentPtr,
+        UserSgpr::DispatchId,
+        UserSgpr::FlatScratchInit,
+        UserSgpr::PrivateSegmentSize,
+    ];
+
+    /// How many SGPRs the input takes.
+    pub fn count(self) -> u32 {
+        match self {
+            UserSgpr::PrivateSegmentBuffer => 4,
+            UserSgpr::PrivateSegmentSize => 1,
+            _ => 2,
+        }
+    }
+}
+
+#[cfg(feature = "test-support")]
+/// What the dispatcher reads from a descriptor to start a kernel's waves (AMDGPUUsage,
+/// "Initial Kernel Execution State"; the GFX6–GFX9 fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveSetup {
+    /// The user SGPRs enabled, in the order they are placed from s0.
+    pub user_sgprs: Vec<UserSgpr>,
+    /// The system SGPRs after them: the work-group ids x, y, z that are enabled.
+    pub workgroup_id: [bool; 3],
+    /// Then the work-group info SGPR.
+    pub workgroup_info: bool,
+    /// Then the private segment (scratch) wave offset SGPR.
+    pub private_segment_wave_offset: bool,
+    /// Work-item id VGPRs: 1 (v0 = x), 2 (and v1 = y) or 3 (and v2 = z).
+    pub workitem_id_dims: u32,
+    /// The MODE register at wave start: FP_ROUND (bits 3:0) and FP_DENORM (7:4) from the
+    /// descriptor's float modes, DX10_CLAMP (8), IEEE (9).
+    pub mode: u32,
+}
 
 impl KernelDescriptor {
     /// The descriptor of a kernel compiled to `info`, launched with `registers`.
@@ -160,7 +230,66 @@ impl KernelDescriptor {
     }
 }
 
-// Reading code objects serves `clif-util objdump` only.
+#[cfg(feature = "test-support")]
+impl KernelDescriptor {
+    /// The fields of the descriptor `kd` that [`KernelDescriptor`] holds (whoever wrote it).
+    pub fn from_bytes(kd: &[u8; SIZE]) -> KernelDescriptor {
+        let word = |at: usize| u32::from_le_bytes([kd[at], kd[at + 1], kd[at + 2], kd[at + 3]]);
+        KernelDescriptor {
+            group_segment_fixed_size: word(0),
+            private_segment_fixed_size: word(4),
+            kernarg_size: word(8),
+            compute_pgm_rsrc1: word(48),
+            compute_pgm_rsrc2: word(52),
+            kernel_code_properties: u16::from_le_bytes([kd[56], kd[57]]),
+        }
+    }
+
+    /// How the dispatcher starts this kernel's waves; an error for what a GFX6–GFX9
+    /// dispatcher cannot do (wave32, a user SGPR count that disagrees with the enabled
+    /// inputs, which would leave the system SGPRs where the code does not read them).
+    pub fn wave_setup(&self) -> Result<WaveSetup, String> {
+        let rsrc1 = self.compute_pgm_rsrc1;
+        let rsrc2 = self.compute_pgm_rsrc2;
+        if self.kernel_code_properties & ENABLE_WAVEFRONT_SIZE32 != 0 {
+            return Err("the descriptor asks for wave32, which GFX6–GFX9 do not have".into());
+        }
+        let user_sgprs: Vec<UserSgpr> = UserSgpr::ALL
+            .into_iter()
+            .enumerate()
+            .filter(|&(bit, _)| self.kernel_code_properties >> bit & 1 != 0)
+            .map(|(_, input)| input)
+            .collect();
+        let enabled: u32 = user_sgprs.iter().map(|u| u.count()).sum();
+        let declared = rsrc2 >> RSRC2_USER_SGPR_COUNT & 0x1f;
+        if declared != enabled {
+            return Err(format!(
+                "COMPUTE_PGM_RSRC2.USER_SGPR_COUNT is {declared} but the enabled user SGPRs \
+                 take {enabled}"
+            ));
+        }
+        let workitem_id_dims = (rsrc2 >> RSRC2_ENABLE_VGPR_WORKITEM_ID & 3) + 1;
+        if workitem_id_dims > 3 {
+            return Err("ENABLE_VGPR_WORKITEM_ID is 3, a reserved value".into());
+        }
+        // MODE's FP_ROUND and FP_DENORM fields are rsrc1's four float-mode fields in the
+        // same order (rsrc1 bits 19:12); DX10_CLAMP and IEEE follow.
+        let mode = (rsrc1 >> 12 & 0xff)
+            | u32::from(rsrc1 & RSRC1_ENABLE_DX10_CLAMP != 0) << 8
+            | u32::from(rsrc1 & RSRC1_ENABLE_IEEE_MODE != 0) << 9;
+        Ok(WaveSetup {
+            user_sgprs,
+            workgroup_id: [0, 1, 2]
+                .map(|d| rsrc2 >> (RSRC2_ENABLE_SGPR_WORKGROUP_ID_X + d) & 1 != 0),
+            workgroup_info: rsrc2 & RSRC2_ENABLE_SGPR_WORKGROUP_INFO != 0,
+            private_segment_wave_offset: rsrc2 & RSRC2_ENABLE_PRIVATE_SEGMENT != 0,
+            workitem_id_dims,
+            mode,
+        })
+    }
+}
+
+// Describing a descriptor serves `clif-util objdump` only.
 #[cfg(feature = "test-support")]
 /// The fields of the GFX6–GFX9 kernel descriptor `kd` (64 bytes) by name, with their values
 /// as text, for `clif-util objdump`: every field of AMDGPUUsage's "Kernel Descriptor" and

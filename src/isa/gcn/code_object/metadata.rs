@@ -147,29 +147,72 @@ pub fn note(name: &str, note_type: u32, desc: &[u8]) -> Vec<u8> {
     out
 }
 
-// Reading code objects serves `clif-util objdump` only.
+// Reading code objects serves `clif-util objdump`, the simulator and tests.
 #[cfg(feature = "test-support")]
-/// The metadata MessagePack `bytes` as indented text, one `key: value` per line (maps and
-/// arrays nested by two spaces, array items marked `-`), for `clif-util objdump`: any
-/// MessagePack document, also one another compiler wrote.
-pub fn render(bytes: &[u8]) -> Result<String, String> {
-    let mut rest = bytes;
-    let mut out = String::new();
-    render_value(&mut rest, 0, &mut out)?;
-    if !rest.is_empty() {
-        return Err(format!("{} bytes after the metadata map", rest.len()));
-    }
-    // A map or an array starts on the line after its key (or `-`).
-    Ok(out
-        .lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect())
+/// A MessagePack value read back by [`decode`] (the writer's `Value` holds only what
+/// wavelift writes).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    Nil,
+    Bool(bool),
+    /// Every integer, signed or not, that fits an `i128`.
+    Int(i128),
+    Str(String),
+    Array(Vec<Node>),
+    /// Key-value pairs in the document's order.
+    Map(Vec<(Node, Node)>),
 }
 
 #[cfg(feature = "test-support")]
-/// One value read from the front of `rest` (which moves past it), written after a key or
-/// a `-` already on the line: a scalar on that line, a map or an array on the next lines.
-fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(), String> {
+impl Node {
+    /// The value of `key` in a map with string keys.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        match self {
+            Node::Map(pairs) => pairs
+                .iter()
+                .find(|(k, _)| matches!(k, Node::Str(s) if s == key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Node::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_u64(&self) -> Option<u64> {
+        match *self {
+            Node::Int(n) => u64::try_from(n).ok(),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match self {
+            Node::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(feature = "test-support")]
+/// The MessagePack document `bytes` (any, also one another compiler wrote): exactly one
+/// value, of the kinds the AMDGPU metadata uses (no floats, binaries or extensions).
+pub fn decode(bytes: &[u8]) -> Result<Node, String> {
+    let mut rest = bytes;
+    let value = decode_value(&mut rest)?;
+    if !rest.is_empty() {
+        return Err(format!("{} bytes after the metadata map", rest.len()));
+    }
+    Ok(value)
+}
+
+#[cfg(feature = "test-support")]
+/// One value read from the front of `rest`, which moves past it.
+fn decode_value(rest: &mut &[u8]) -> Result<Node, String> {
     use rmp::Marker;
     let bad = |what: &str| format!("malformed MessagePack: {what}");
     let marker = rmp::decode::read_marker(rest).map_err(|_| bad("truncated"))?;
@@ -182,25 +225,21 @@ fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(),
         Ok(head.to_vec())
     };
     let be = |b: &[u8]| b.iter().fold(0u64, |v, &x| v << 8 | x as u64);
-    let line = |out: &mut String, text: &str| {
-        out.push_str(text);
-        out.push('\n');
-    };
-    match marker {
-        Marker::Null => line(out, "null"),
-        Marker::True => line(out, "true"),
-        Marker::False => line(out, "false"),
-        Marker::FixPos(n) => line(out, &n.to_string()),
-        Marker::FixNeg(n) => line(out, &n.to_string()),
+    Ok(match marker {
+        Marker::Null => Node::Nil,
+        Marker::True => Node::Bool(true),
+        Marker::False => Node::Bool(false),
+        Marker::FixPos(n) => Node::Int(n.into()),
+        Marker::FixNeg(n) => Node::Int(n.into()),
         Marker::U8 | Marker::U16 | Marker::U32 | Marker::U64 => {
             let n = 1 << (marker.to_u8() - Marker::U8.to_u8());
-            line(out, &be(&take(n, rest)?).to_string());
+            Node::Int(be(&take(n, rest)?).into())
         }
         Marker::I8 | Marker::I16 | Marker::I32 | Marker::I64 => {
             let n = 1usize << (marker.to_u8() - Marker::I8.to_u8());
             let v = be(&take(n, rest)?);
             let shift = 64 - 8 * n as u32;
-            line(out, &(((v << shift) as i64) >> shift).to_string());
+            Node::Int((((v << shift) as i64) >> shift).into())
         }
         Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => {
             let n = match marker {
@@ -210,8 +249,7 @@ fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(),
                     be(&take(width, rest)?) as usize
                 }
             };
-            let text = String::from_utf8(take(n, rest)?).map_err(|_| bad("a string not UTF-8"))?;
-            line(out, &text);
+            Node::Str(String::from_utf8(take(n, rest)?).map_err(|_| bad("a string not UTF-8"))?)
         }
         Marker::FixArray(_) | Marker::Array16 | Marker::Array32 => {
             let n = match marker {
@@ -219,12 +257,15 @@ fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(),
                 Marker::Array16 => be(&take(2, rest)?) as usize,
                 _ => be(&take(4, rest)?) as usize,
             };
-            out.push('\n');
-            for _ in 0..n {
-                out.push_str(&" ".repeat(indent));
-                out.push_str("- ");
-                render_value(rest, indent + 2, out)?;
+            // Each item takes at least a byte: a count past the bytes left is malformed.
+            if n > rest.len() {
+                return Err(bad("truncated"));
             }
+            Node::Array(
+                (0..n)
+                    .map(|_| decode_value(rest))
+                    .collect::<Result<_, _>>()?,
+            )
         }
         Marker::FixMap(_) | Marker::Map16 | Marker::Map32 => {
             let n = match marker {
@@ -232,19 +273,67 @@ fn render_value(rest: &mut &[u8], indent: usize, out: &mut String) -> Result<(),
                 Marker::Map16 => be(&take(2, rest)?) as usize,
                 _ => be(&take(4, rest)?) as usize,
             };
+            if n > rest.len() {
+                return Err(bad("truncated"));
+            }
+            let mut pairs = Vec::with_capacity(n);
+            for _ in 0..n {
+                let key = decode_value(rest)?;
+                pairs.push((key, decode_value(rest)?));
+            }
+            Node::Map(pairs)
+        }
+        other => return Err(bad(&format!("unsupported marker {other:?}"))),
+    })
+}
+
+#[cfg(feature = "test-support")]
+/// The metadata MessagePack `bytes` as indented text, one `key: value` per line (maps and
+/// arrays nested by two spaces, array items marked `-`), for `clif-util objdump`: any
+/// MessagePack document, also one another compiler wrote.
+pub fn render(bytes: &[u8]) -> Result<String, String> {
+    let mut out = String::new();
+    render_value(&decode(bytes)?, 0, &mut out);
+    // A map or an array starts on the line after its key (or `-`).
+    Ok(out
+        .lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect())
+}
+
+#[cfg(feature = "test-support")]
+/// `value` written after a key or a `-` already on the line: a scalar on that line, a map
+/// or an array on the next lines.
+fn render_value(value: &Node, indent: usize, out: &mut String) {
+    let line = |out: &mut String, text: &str| {
+        out.push_str(text);
+        out.push('\n');
+    };
+    match value {
+        Node::Nil => line(out, "null"),
+        Node::Bool(b) => line(out, &b.to_string()),
+        Node::Int(n) => line(out, &n.to_string()),
+        Node::Str(s) => line(out, s),
+        Node::Array(items) => {
+            out.push('\n');
+            for item in items {
+                out.push_str(&" ".repeat(indent));
+                out.push_str("- ");
+                render_value(item, indent + 2, out);
+            }
+        }
+        Node::Map(pairs) => {
             if indent > 0 || !out.is_empty() {
                 out.push('\n');
             }
-            for _ in 0..n {
+            for (key, item) in pairs {
                 out.push_str(&" ".repeat(indent));
-                let mut key = String::new();
-                render_value(rest, indent + 2, &mut key)?;
-                out.push_str(key.trim_end());
+                let mut text = String::new();
+                render_value(key, indent + 2, &mut text);
+                out.push_str(text.trim_end());
                 out.push_str(": ");
-                render_value(rest, indent + 2, out)?;
+                render_value(item, indent + 2, out);
             }
         }
-        other => return Err(bad(&format!("unsupported marker {other:?}"))),
     }
-    Ok(())
 }

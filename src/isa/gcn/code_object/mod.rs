@@ -4,6 +4,9 @@
 
 pub mod descriptor;
 pub mod metadata;
+// Reading code objects serves `clif-util objdump`, the simulator and tests.
+#[cfg(feature = "test-support")]
+pub mod read;
 
 use super::GcnInfo;
 use crate::isa::{ObjectFunction, kernel_param_layout};
@@ -64,7 +67,7 @@ fn elf_mach(processor: &str) -> Option<u32> {
     })
 }
 
-// Reading code objects serves `clif-util objdump` only.
+// Reading code objects serves `clif-util objdump`, the simulator and tests (`read.rs`).
 #[cfg(feature = "test-support")]
 /// The processor whose `EF_AMDGPU_MACH_AMDGCN_*` value the `e_flags` of a code object
 /// hold (their low byte), among the processors wavelift writes objects for.

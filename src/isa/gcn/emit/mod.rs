@@ -405,6 +405,24 @@ impl Emitter<'_> {
                 m.imm = *offset as i32;
                 self.out.push(m);
             }
+            Inst::DsAtomic {
+                op,
+                dst,
+                addr,
+                data,
+                data1,
+                offset,
+            } => {
+                let mut m = mc_inst(*op, self.generation);
+                m.dst = dst.map(|r| reg_operand(r, 0));
+                m.src = [
+                    Some(reg_operand(*addr, 0)),
+                    Some(reg_operand(*data, 0)),
+                    data1.map(|r| reg_operand(r, 0)),
+                ];
+                m.imm = *offset as i32;
+                self.out.push(m);
+            }
             Inst::LdsBound => {
                 let mut m = mc_inst(Op::SMovB32, self.generation);
                 m.dst = Some(Operand::M0);

@@ -655,6 +655,24 @@ impl generated::Context for IsleContext<'_, '_> {
         self.combine_regs(lo, hi)
     }
 
+    fn high_ones(&mut self, value: Value) -> Option<Value> {
+        self.const64_of(value)
+            .is_some_and(|c| c >> 32 == u32::MAX as u64)
+            .then_some(value)
+    }
+
+    fn and_keep_high(&mut self, x: Value, c: Value) -> Reg {
+        let low = Src::Imm(self.const64_of(c).expect("`high_ones` matched a constant") as u32);
+        let pair = self.put_in_pair(x);
+        let (lo, hi) = (self.half(pair, false), self.half(pair, true));
+        let lo = if self.is_uniform(x) {
+            self.salu(Op::SAndB32, &[Src::Reg(lo), low], RegClass::Int)
+        } else {
+            self.valu(Op::VAndB32, &[low, Src::Reg(lo)], RegClass::Int)
+        };
+        self.combine_regs(lo, hi)
+    }
+
     fn ubyte(&mut self, value: Value) -> Option<(Value, u8)> {
         let ty = self.lower.dfg().value_type(value);
         if ty == types::I8 {

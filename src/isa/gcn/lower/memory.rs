@@ -65,7 +65,18 @@ impl GcnLower<'_> {
             func.layout.block_insts(b).any(|i| {
                 let addr = match func.dfg.insts[i] {
                     InstructionData::Load { arg, .. } => arg,
-                    InstructionData::Store { args: [_, arg], .. } => arg,
+                    // `bitcast` shares this format; only the atomics access memory.
+                    InstructionData::LoadNoOffset {
+                        opcode: Opcode::AtomicLoad,
+                        arg,
+                        ..
+                    } => arg,
+                    InstructionData::Store { args: [_, arg], .. }
+                    | InstructionData::StoreNoOffset { args: [_, arg], .. }
+                    | InstructionData::AtomicRmw { args: [arg, _], .. }
+                    | InstructionData::AtomicCas {
+                        args: [arg, _, _], ..
+                    } => arg,
                     _ => return false,
                 };
                 func.dfg.value_type(addr) == types::I32 && !self.accesses_private(func, i)

@@ -23,7 +23,7 @@ use crate::machinst::{Reg, RegClass};
 use smallvec::smallvec;
 
 /// The largest byte offset of the DS offset field (unsigned 16 bits).
-const MAX_OFFSET: i64 = 0xffff;
+pub(super) const MAX_OFFSET: i64 = 0xffff;
 /// The largest dword offset of `ds_read2_b32`/`ds_write2_b32` (each 8 bits).
 const MAX_OFFSET2: i64 = 0xff;
 
@@ -200,12 +200,17 @@ impl IsleContext<'_, '_> {
     /// `addr + offset` as `x + c`: the constants added along a chain of `iadd`s gathered
     /// into `c`, and the segment base (LDS address 0) dropped; `x` is `None` when nothing
     /// but constants and the base remains.
-    fn lds_address(&mut self, addr: Value, offset: i64) -> (Option<Value>, i64) {
+    pub(super) fn lds_address(&mut self, addr: Value, offset: i64) -> (Option<Value>, i64) {
         let mut value = addr;
         let mut c = offset;
         loop {
             if self.is_workgroup_base(value) {
                 return (None, c);
+            }
+            // The base itself, folded to LDS address 0 before the mid-end
+            // (`intrinsics::fold_workgroup_base`), plus constants.
+            if let Some(k) = self.const32(value) {
+                return (None, c + k as i32 as i64);
             }
             let Some(inst) = self.def_inst_of(value) else {
                 break;
@@ -255,7 +260,13 @@ impl IsleContext<'_, '_> {
     /// The ADDR VGPR and offset for `x + c`: `c` in the offset when it is in `0..=max` and
     /// a multiple of `unit` (the offset of read2/write2 counts dwords), else added to the
     /// address first.
-    fn ds_offset(&mut self, x: Option<Value>, c: i64, max: i64, unit: i64) -> (Reg, i64) {
+    pub(super) fn ds_offset(
+        &mut self,
+        x: Option<Value>,
+        c: i64,
+        max: i64,
+        unit: i64,
+    ) -> (Reg, i64) {
         let fits = (0..=max).contains(&c) && c.rem_euclid(unit) == 0;
         let (base, offset) = if fits { (0, c) } else { (c, 0) };
         let vaddr = match x {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::table::{Enc, Form, LANE_SELECT, OpInfo, SDST_OUT};
+use super::table::{Enc, Form, KIMM, LANE_SELECT, OpInfo, SDST_OUT};
 use super::{Dpp, DppCtrl, DstUnused, Gen, McInst, MubufAddr, Op, Operand, Sdwa, SdwaSel};
 
 /// Why some bytes are not an instruction we know.
@@ -245,6 +245,18 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
             };
             // VOP2's third source (carry-in, cndmask's mask) is always VCC.
             inst.src[2] = (info.src[2] != 0).then_some(Operand::VCC);
+            if info.flags & KIMM != 0 {
+                // K, the literal dword, is one source; VSRC1 the other.
+                if inst.src[0].is_some_and(|s| s.is_literal()) {
+                    return Err(DecodeError::BadOperand(format!(
+                        "{}: src0 is a literal besides K",
+                        info.name
+                    )));
+                }
+                let k = super::encode::kimm_source(op);
+                inst.src[3 - k] = inst.src[1];
+                inst.src[k] = Some(Operand::LITERAL);
+            }
         }
         Enc::Vop3 => {
             let w1 = dword(bytes, 1)?;

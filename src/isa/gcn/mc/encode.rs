@@ -6,7 +6,7 @@
 //! GLOBAL as FLAT with SEG = 2); SDWA and DPP from the GCN3 and Vega manuals' "VOP_SDWA",
 //! "VOP_SDWAB" (gfx9) and "VOP_DPP" formats; DS from SI 12.8 and GCN3 12.10.
 
-use super::table::{Enc, FOUT, Form, LANE_SELECT, OpInfo, SDST_OUT};
+use super::table::{Enc, FOUT, Form, KIMM, LANE_SELECT, OpInfo, SDST_OUT};
 use super::{DstUnused, Gen, McInst, MubufAddr, Op, Operand, Sdwa, SdwaSel};
 
 /// Appends the encoding of `inst` for `generation` to `out`: one or two dwords, then the
@@ -45,17 +45,28 @@ pub fn encode(inst: &McInst, generation: Gen, out: &mut Vec<u8>) -> Result<(), S
 }
 
 /// Whether `inst`'s encoding can carry a literal dword, and in which sources. Scalar ALU
-/// formats take one in any source; VOP1/VOP2/VOPC only in src0; VOP3, SMEM and FLAT never
-/// on gfx6–gfx9.
+/// formats take one in any source; VOP1/VOP2/VOPC only in src0, except that K of
+/// `v_madmk_f32`/`v_madak_f32` ([`KIMM`]) is the literal, in its own source; VOP3, SMEM
+/// and FLAT never on gfx6–gfx9.
 pub(crate) fn literal_allowed(inst: &McInst, info: &OpInfo) -> bool {
     match inst.enc {
         Enc::Sop1 | Enc::Sop2 | Enc::Sopc => true,
         Enc::Sopk => info.form == Form::SopkSetregImm32,
+        Enc::Vop2 if info.flags & KIMM != 0 => {
+            let k = kimm_source(inst.op);
+            (0..3).all(|i| inst.src[i].is_some_and(|s| s.is_literal()) == (i == k))
+        }
         Enc::Vop1 | Enc::Vop2 | Enc::Vopc => {
             inst.src[1..].iter().flatten().all(|s| !s.is_literal())
         }
         _ => false,
     }
+}
+
+/// The source that holds K in a [`KIMM`] operation: src1 of `v_madmk_f32` (written between
+/// S0 and S1, as the assembler writes it), src2 of `v_madak_f32`.
+pub(crate) fn kimm_source(op: Op) -> usize {
+    if op == Op::VMadmkF32 { 1 } else { 2 }
 }
 
 /// The operands present must be exactly those of the signature.
@@ -322,9 +333,17 @@ fn vdst(inst: &McInst, info: &OpInfo) -> Result<u32, String> {
 ///   VOPC: 0111110 | OP[24:17] | VSRC1[16:9] | SRC0[8:0] (the result goes to VCC or, in
 ///   gfx9's SDWA, to SDST)
 fn vop32(inst: &McInst, info: &OpInfo, op: u32, src0: u32, vsrc1: u32) -> Result<u32, String> {
-    match info.enc {
+    // The VOP2 form of a VOP3-native operation on gfx6/gfx7 (`VOP2_GFX67`) is VOP2 too.
+    let enc = if inst.enc == Enc::Vop2 {
+        Enc::Vop2
+    } else {
+        info.enc
+    };
+    match enc {
         Enc::Vop2 => {
-            require_vcc(inst.src[2], "src2")?;
+            if info.flags & KIMM == 0 {
+                require_vcc(inst.src[2], "src2")?;
+            }
             Ok(op << 25 | vdst(inst, info)? << 17 | vsrc1 << 9 | src0)
         }
         Enc::Vop1 => Ok(0x3f << 25 | vdst(inst, info)? << 17 | op << 9 | src0),
@@ -427,6 +446,14 @@ fn encode_words(
             }
         }
         // VSRC1 holds the scalar lane number of v_readlane/v_writelane (gfx6/gfx7).
+        // K follows as the literal dword; VSRC1 is the VGPR source that is not K.
+        Enc::Vop2 if info.flags & KIMM != 0 => {
+            let vsrc1 = inst.src[3 - kimm_source(inst.op)];
+            if s0.is_some_and(|s| s.is_literal()) {
+                return Err("src0 cannot be a literal besides K".into());
+            }
+            one(vop32(inst, info, op, src9(s0)?, vgpr(vsrc1)?)?)
+        }
         Enc::Vop2 | Enc::Vop1 | Enc::Vopc => {
             require_vcc(inst.sdst, "the compare result or carry-out")?;
             let vsrc1 = match info.flags & LANE_SELECT {

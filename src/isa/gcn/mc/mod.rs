@@ -22,7 +22,7 @@ pub use fields::{
 pub use print::print;
 pub use sdwa_dpp::{Dpp, DppCtrl, DstUnused, Sdwa, SdwaSel};
 pub use table::{
-    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, LANE_SELECT, NO_SDWA_GFX9, Op, OpInfo, SDST_OUT,
+    Enc, FOUT, FSRC0, FSRC1, FSRC2, Form, KIMM, LANE_SELECT, NO_SDWA_GFX9, Op, OpInfo, SDST_OUT,
     SRC0_VGPR, VOP2_GFX67,
 };
 

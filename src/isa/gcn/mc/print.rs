@@ -87,6 +87,15 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             op(inst.src[1], info.src[1]),
             op(inst.src[2], info.src[2]),
         ]),
+        Form::DsAtomic => {
+            if info.dst != 0 {
+                args.push(op(inst.dst, info.dst));
+            }
+            args.extend([op(inst.src[0], 1), op(inst.src[1], info.src[1])]);
+            if info.src[2] != 0 {
+                args.push(op(inst.src[2], info.src[2]));
+            }
+        }
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {
@@ -142,6 +151,7 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
             | Form::DsPermute
             | Form::DsRead
             | Form::DsWrite
+            | Form::DsAtomic
     ) && inst.imm != 0
     {
         let _ = write!(s, " offset:{}", inst.imm);
@@ -212,6 +222,7 @@ fn valu_suffix(inst: &McInst, info: &OpInfo, generation: Gen) -> &'static str {
         Enc::Sdwa => "_sdwa",
         Enc::Dpp => "_dpp",
         Enc::Vop1 | Enc::Vop2 | Enc::Vopc if info.vop3[g].is_some() => "_e32",
+        Enc::Vop2 if info.flags & VOP2_GFX67 != 0 => "_e32",
         Enc::Vop3 if info.enc != Enc::Vop3 && info.opcode[g].is_some() => "_e64",
         Enc::Vop3 if info.flags & VOP2_GFX67 != 0 && generation <= Gen::Gfx7 => "_e64",
         _ => "",

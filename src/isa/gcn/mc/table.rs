@@ -118,11 +118,16 @@ pub enum Form {
     /// (`ds_write_*`).
     DsWrite,
     /// `vdst, vaddr` with two 8-bit offsets in elements, OFFSET0 in `imm` bits 7:0 and
-    /// OFFSET1 in bits 15:8 (`ds_read2_b32`).
+    /// OFFSET1 in bits 15:8 (`ds_read2_b32`; `ds_read2st64_b32` counts them in units of 64
+    /// elements).
     DsRead2,
     /// `vaddr, vdata0, vdata1` (McInst `src` = [vaddr, vdata0, vdata1]) with the offsets
-    /// of [`Form::DsRead2`] (`ds_write2_b32`).
+    /// of [`Form::DsRead2`] (`ds_write2_b32`, `ds_write2st64_b32`).
     DsWrite2,
+    /// A workgroup-memory atomic, `[vdst,] vaddr, vdata0[, vdata1]` (McInst `src` = [vaddr,
+    /// vdata0, vdata1]) with the 16-bit byte offset in `imm`: `vdst`, the old value, exactly
+    /// in the `_rtn_` forms; `ds_cmpst_*` compares with `vdata0` and writes `vdata1`.
+    DsAtomic,
 }
 
 /// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n); the others
@@ -146,6 +151,11 @@ pub const LANE_SELECT: u16 = 1 << 7;
 /// No SDWA form on gfx9 although gfx8 has one (`v_mac_f32`: llvm-mc-14 "sdwa variant of
 /// this instruction is not supported" for `gfx900`).
 pub const NO_SDWA_GFX9: u16 = 1 << 8;
+/// A VOP2 operation whose word is followed by a 32-bit constant K (`v_madmk_f32`,
+/// `v_madak_f32`; SI manual 12.7.2, GCN3 ISA 12.7). K is a literal source: src1 of
+/// `v_madmk_f32` (S0 * K + S1, S1 in VSRC1 and written third) or src2 of `v_madak_f32`
+/// (S0 * S1 + K); src0 is never a literal. No VOP3, SDWA or DPP form.
+pub const KIMM: u16 = 1 << 9;
 
 /// One row of the table.
 #[derive(Debug)]
@@ -176,6 +186,11 @@ impl OpInfo {
         match enc {
             _ if enc == self.enc => self.opcode[g],
             Enc::Vop3 => self.vop3[g],
+            // The VOP2 form gfx6/gfx7 give some VOP3-only gfx8 operations: VOP3 opcodes
+            // 256..320 are the VOP2 ones there (SI manual 12.7.3).
+            Enc::Vop2 if self.flags & VOP2_GFX67 != 0 && generation <= Gen::Gfx7 => {
+                self.opcode[g].map(|o| o - 256)
+            }
             Enc::Sdwa if self.sdwa_on(generation) => self.opcode[g],
             Enc::Dpp if self.dpp_on(generation) => self.opcode[g],
             _ => None,
@@ -206,7 +221,7 @@ impl OpInfo {
             && self.src[0] == 1
             && self.src[1] <= 1
             && (self.src[2] == 0 || lane_mask)
-            && self.flags & (SDST_OUT | LANE_SELECT) == 0
+            && self.flags & (SDST_OUT | LANE_SELECT | KIMM) == 0
     }
 
     /// The sources that take the float modifiers abs/neg (bit n: source n).
@@ -362,6 +377,8 @@ table! {
     SAshrI32             "s_ashr_i32"           Sop2  Sop2             [34 34 32 32]      [- - - -]          1 0 [1 1 0] 0;
     SAshrI64             "s_ashr_i64"           Sop2  Sop2             [35 35 33 33]      [- - - -]          2 0 [2 1 0] 0;
     SMulI32              "s_mul_i32"            Sop2  Sop2             [38 38 36 36]      [- - - -]          1 0 [1 1 0] 0;
+    SMulHiU32            "s_mul_hi_u32"         Sop2  Sop2             [- - - 44]         [- - - -]          1 0 [1 1 0] 0;
+    SMulHiI32            "s_mul_hi_i32"         Sop2  Sop2             [- - - 45]         [- - - -]          1 0 [1 1 0] 0;
     SBfeU32              "s_bfe_u32"            Sop2  Sop2             [39 39 37 37]      [- - - -]          1 0 [1 1 0] 0;
     SBfeI32              "s_bfe_i32"            Sop2  Sop2             [40 40 38 38]      [- - - -]          1 0 [1 1 0] 0;
     SBfeU64              "s_bfe_u64"            Sop2  Sop2             [41 41 39 39]      [- - - -]          2 0 [2 1 0] 0;
@@ -385,7 +402,18 @@ table! {
     SMovkI32             "s_movk_i32"           Sopk  SopkDst          [0 0 0 0]          [- - - -]          1 0 [0 0 0] 0;
     SAddkI32             "s_addk_i32"           Sopk  SopkDst          [15 15 14 14]      [- - - -]          1 0 [0 0 0] 0;
     SMulkI32             "s_mulk_i32"           Sopk  SopkDst          [16 16 15 15]      [- - - -]          1 0 [0 0 0] 0;
+    SCmpkEqI32           "s_cmpk_eq_i32"        Sopk  SopkSrc          [3 3 2 2]          [- - - -]          0 0 [1 0 0] 0;
+    SCmpkLgI32           "s_cmpk_lg_i32"        Sopk  SopkSrc          [4 4 3 3]          [- - - -]          0 0 [1 0 0] 0;
+    SCmpkGtI32           "s_cmpk_gt_i32"        Sopk  SopkSrc          [5 5 4 4]          [- - - -]          0 0 [1 0 0] 0;
+    SCmpkGeI32           "s_cmpk_ge_i32"        Sopk  SopkSrc          [6 6 5 5]          [- - - -]          0 0 [1 0 0] 0;
+    SCmpkLtI32           "s_cmpk_lt_i32"        Sopk  SopkSrc          [7 7 6 6]          [- - - -]          0 0 [1 0 0] 0;
+    SCmpkLeI32           "s_cmpk_le_i32"        Sopk  SopkSrc          [8 8 7 7]          [- - - -]          0 0 [1 0 0] 0;
     SCmpkEqU32           "s_cmpk_eq_u32"        Sopk  SopkSrc          [9 9 8 8]          [- - - -]          0 0 [1 0 0] 0;
+    SCmpkLgU32           "s_cmpk_lg_u32"        Sopk  SopkSrc          [10 10 9 9]        [- - - -]          0 0 [1 0 0] 0;
+    SCmpkGtU32           "s_cmpk_gt_u32"        Sopk  SopkSrc          [11 11 10 10]      [- - - -]          0 0 [1 0 0] 0;
+    SCmpkGeU32           "s_cmpk_ge_u32"        Sopk  SopkSrc          [12 12 11 11]      [- - - -]          0 0 [1 0 0] 0;
+    SCmpkLtU32           "s_cmpk_lt_u32"        Sopk  SopkSrc          [13 13 12 12]      [- - - -]          0 0 [1 0 0] 0;
+    SCmpkLeU32           "s_cmpk_le_u32"        Sopk  SopkSrc          [14 14 13 13]      [- - - -]          0 0 [1 0 0] 0;
     SGetregB32           "s_getreg_b32"         Sopk  SopkGetreg       [18 18 17 17]      [- - - -]          1 0 [0 0 0] 0;
     SSetregB32           "s_setreg_b32"         Sopk  SopkSetreg       [19 19 18 18]      [- - - -]          0 0 [1 0 0] 0;
     SSetregImm32B32      "s_setreg_imm32_b32"   Sopk  SopkSetregImm32  [21 21 20 20]      [- - - -]          0 0 [1 0 0] 0;
@@ -453,6 +481,8 @@ table! {
     VMulF32              "v_mul_f32"            Vop2  Valu             [8 8 5 5]          [264 264 261 261]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMulI32I24           "v_mul_i32_i24"        Vop2  Valu             [9 9 6 6]          [265 265 262 262]  1 0 [1 1 0] 0;
     VMulU32U24           "v_mul_u32_u24"        Vop2  Valu             [11 11 8 8]        [267 267 264 264]  1 0 [1 1 0] 0;
+    VMinLegacyF32        "v_min_legacy_f32"     Vop2  Valu             [13 13 - -]        [269 269 - -]      1 0 [1 1 0] FSRC0|FSRC1|FOUT;
+    VMaxLegacyF32        "v_max_legacy_f32"     Vop2  Valu             [14 14 - -]        [270 270 - -]      1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMinF32              "v_min_f32"            Vop2  Valu             [15 15 10 10]      [271 271 266 266]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMaxF32              "v_max_f32"            Vop2  Valu             [16 16 11 11]      [272 272 267 267]  1 0 [1 1 0] FSRC0|FSRC1|FOUT;
     VMinI32              "v_min_i32"            Vop2  Valu             [17 17 12 12]      [273 273 268 268]  1 0 [1 1 0] 0;
@@ -465,6 +495,8 @@ table! {
     VAndB32              "v_and_b32"            Vop2  Valu             [27 27 19 19]      [283 283 275 275]  1 0 [1 1 0] 0;
     VOrB32               "v_or_b32"             Vop2  Valu             [28 28 20 20]      [284 284 276 276]  1 0 [1 1 0] 0;
     VXorB32              "v_xor_b32"            Vop2  Valu             [29 29 21 21]      [285 285 277 277]  1 0 [1 1 0] 0;
+    VMadmkF32            "v_madmk_f32"          Vop2  Valu             [32 32 23 23]      [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT|KIMM;
+    VMadakF32            "v_madak_f32"          Vop2  Valu             [33 33 24 24]      [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT|KIMM;
     VMacF32              "v_mac_f32"            Vop2  Valu             [31 31 22 22]      [287 287 278 278]  1 0 [1 1 0] FSRC0|FSRC1|FOUT|NO_SDWA_GFX9;
     VAddU32              "v_add_u32"            Vop2  Valu             [37 37 25 25]      [293 293 281 281]  1 2 [1 1 0] 0;
     VSubU32              "v_sub_u32"            Vop2  Valu             [38 38 26 26]      [294 294 282 282]  1 2 [1 1 0] 0;
@@ -705,16 +737,60 @@ table! {
     DsBpermuteB32        "ds_bpermute_b32"      Ds    DsPermute        [- - 63 63]        [- - - -]          1 0 [1 1 0] 0;
     DsWriteB32           "ds_write_b32"         Ds    DsWrite          [13 13 13 13]      [- - - -]          0 0 [1 1 0] 0;
     DsWrite2B32          "ds_write2_b32"        Ds    DsWrite2         [14 14 14 14]      [- - - -]          0 0 [1 1 1] 0;
+    DsWrite2st64B32      "ds_write2st64_b32"    Ds    DsWrite2         [15 15 15 15]      [- - - -]          0 0 [1 1 1] 0;
     DsWriteB8            "ds_write_b8"          Ds    DsWrite          [30 30 30 30]      [- - - -]          0 0 [1 1 0] 0;
     DsWriteB16           "ds_write_b16"         Ds    DsWrite          [31 31 31 31]      [- - - -]          0 0 [1 1 0] 0;
     DsWriteB64           "ds_write_b64"         Ds    DsWrite          [77 77 77 77]      [- - - -]          0 0 [1 2 0] 0;
     DsWriteB128          "ds_write_b128"        Ds    DsWrite          [- 223 223 223]    [- - - -]          0 0 [1 4 0] 0;
     DsReadB32            "ds_read_b32"          Ds    DsRead           [54 54 54 54]      [- - - -]          1 0 [1 0 0] 0;
     DsRead2B32           "ds_read2_b32"         Ds    DsRead2          [55 55 55 55]      [- - - -]          2 0 [1 0 0] 0;
+    DsRead2st64B32       "ds_read2st64_b32"     Ds    DsRead2          [56 56 56 56]      [- - - -]          2 0 [1 0 0] 0;
     DsReadI8             "ds_read_i8"           Ds    DsRead           [57 57 57 57]      [- - - -]          1 0 [1 0 0] 0;
     DsReadU8             "ds_read_u8"           Ds    DsRead           [58 58 58 58]      [- - - -]          1 0 [1 0 0] 0;
     DsReadI16            "ds_read_i16"          Ds    DsRead           [59 59 59 59]      [- - - -]          1 0 [1 0 0] 0;
     DsReadU16            "ds_read_u16"          Ds    DsRead           [60 60 60 60]      [- - - -]          1 0 [1 0 0] 0;
     DsReadB64            "ds_read_b64"          Ds    DsRead           [118 118 118 118]  [- - - -]          2 0 [1 0 0] 0;
     DsReadB128           "ds_read_b128"         Ds    DsRead           [- 255 255 255]    [- - - -]          4 0 [1 0 0] 0;
+    DsAddU32             "ds_add_u32"           Ds    DsAtomic         [0 0 0 0]          [- - - -]          0 0 [1 1 0] 0;
+    DsAddRtnU32          "ds_add_rtn_u32"       Ds    DsAtomic         [32 32 32 32]      [- - - -]          1 0 [1 1 0] 0;
+    DsSubU32             "ds_sub_u32"           Ds    DsAtomic         [1 1 1 1]          [- - - -]          0 0 [1 1 0] 0;
+    DsSubRtnU32          "ds_sub_rtn_u32"       Ds    DsAtomic         [33 33 33 33]      [- - - -]          1 0 [1 1 0] 0;
+    DsMinI32             "ds_min_i32"           Ds    DsAtomic         [5 5 5 5]          [- - - -]          0 0 [1 1 0] 0;
+    DsMinRtnI32          "ds_min_rtn_i32"       Ds    DsAtomic         [37 37 37 37]      [- - - -]          1 0 [1 1 0] 0;
+    DsMaxI32             "ds_max_i32"           Ds    DsAtomic         [6 6 6 6]          [- - - -]          0 0 [1 1 0] 0;
+    DsMaxRtnI32          "ds_max_rtn_i32"       Ds    DsAtomic         [38 38 38 38]      [- - - -]          1 0 [1 1 0] 0;
+    DsMinU32             "ds_min_u32"           Ds    DsAtomic         [7 7 7 7]          [- - - -]          0 0 [1 1 0] 0;
+    DsMinRtnU32          "ds_min_rtn_u32"       Ds    DsAtomic         [39 39 39 39]      [- - - -]          1 0 [1 1 0] 0;
+    DsMaxU32             "ds_max_u32"           Ds    DsAtomic         [8 8 8 8]          [- - - -]          0 0 [1 1 0] 0;
+    DsMaxRtnU32          "ds_max_rtn_u32"       Ds    DsAtomic         [40 40 40 40]      [- - - -]          1 0 [1 1 0] 0;
+    DsAndB32             "ds_and_b32"           Ds    DsAtomic         [9 9 9 9]          [- - - -]          0 0 [1 1 0] 0;
+    DsAndRtnB32          "ds_and_rtn_b32"       Ds    DsAtomic         [41 41 41 41]      [- - - -]          1 0 [1 1 0] 0;
+    DsOrB32              "ds_or_b32"            Ds    DsAtomic         [10 10 10 10]      [- - - -]          0 0 [1 1 0] 0;
+    DsOrRtnB32           "ds_or_rtn_b32"        Ds    DsAtomic         [42 42 42 42]      [- - - -]          1 0 [1 1 0] 0;
+    DsXorB32             "ds_xor_b32"           Ds    DsAtomic         [11 11 11 11]      [- - - -]          0 0 [1 1 0] 0;
+    DsXorRtnB32          "ds_xor_rtn_b32"       Ds    DsAtomic         [43 43 43 43]      [- - - -]          1 0 [1 1 0] 0;
+    DsWrxchgRtnB32       "ds_wrxchg_rtn_b32"    Ds    DsAtomic         [45 45 45 45]      [- - - -]          1 0 [1 1 0] 0;
+    DsCmpstB32           "ds_cmpst_b32"         Ds    DsAtomic         [16 16 16 16]      [- - - -]          0 0 [1 1 1] 0;
+    DsCmpstRtnB32        "ds_cmpst_rtn_b32"     Ds    DsAtomic         [48 48 48 48]      [- - - -]          1 0 [1 1 1] 0;
+    DsAddU64             "ds_add_u64"           Ds    DsAtomic         [64 64 64 64]      [- - - -]          0 0 [1 2 0] 0;
+    DsAddRtnU64          "ds_add_rtn_u64"       Ds    DsAtomic         [96 96 96 96]      [- - - -]          2 0 [1 2 0] 0;
+    DsSubU64             "ds_sub_u64"           Ds    DsAtomic         [65 65 65 65]      [- - - -]          0 0 [1 2 0] 0;
+    DsSubRtnU64          "ds_sub_rtn_u64"       Ds    DsAtomic         [97 97 97 97]      [- - - -]          2 0 [1 2 0] 0;
+    DsMinI64             "ds_min_i64"           Ds    DsAtomic         [69 69 69 69]      [- - - -]          0 0 [1 2 0] 0;
+    DsMinRtnI64          "ds_min_rtn_i64"       Ds    DsAtomic         [101 101 101 101]  [- - - -]          2 0 [1 2 0] 0;
+    DsMaxI64             "ds_max_i64"           Ds    DsAtomic         [70 70 70 70]      [- - - -]          0 0 [1 2 0] 0;
+    DsMaxRtnI64          "ds_max_rtn_i64"       Ds    DsAtomic         [102 102 102 102]  [- - - -]          2 0 [1 2 0] 0;
+    DsMinU64             "ds_min_u64"           Ds    DsAtomic         [71 71 71 71]      [- - - -]          0 0 [1 2 0] 0;
+    DsMinRtnU64          "ds_min_rtn_u64"       Ds    DsAtomic         [103 103 103 103]  [- - - -]          2 0 [1 2 0] 0;
+    DsMaxU64             "ds_max_u64"           Ds    DsAtomic         [72 72 72 72]      [- - - -]          0 0 [1 2 0] 0;
+    DsMaxRtnU64          "ds_max_rtn_u64"       Ds    DsAtomic         [104 104 104 104]  [- - - -]          2 0 [1 2 0] 0;
+    DsAndB64             "ds_and_b64"           Ds    DsAtomic         [73 73 73 73]      [- - - -]          0 0 [1 2 0] 0;
+    DsAndRtnB64          "ds_and_rtn_b64"       Ds    DsAtomic         [105 105 105 105]  [- - - -]          2 0 [1 2 0] 0;
+    DsOrB64              "ds_or_b64"            Ds    DsAtomic         [74 74 74 74]      [- - - -]          0 0 [1 2 0] 0;
+    DsOrRtnB64           "ds_or_rtn_b64"        Ds    DsAtomic         [106 106 106 106]  [- - - -]          2 0 [1 2 0] 0;
+    DsXorB64             "ds_xor_b64"           Ds    DsAtomic         [75 75 75 75]      [- - - -]          0 0 [1 2 0] 0;
+    DsXorRtnB64          "ds_xor_rtn_b64"       Ds    DsAtomic         [107 107 107 107]  [- - - -]          2 0 [1 2 0] 0;
+    DsWrxchgRtnB64       "ds_wrxchg_rtn_b64"    Ds    DsAtomic         [109 109 109 109]  [- - - -]          2 0 [1 2 0] 0;
+    DsCmpstB64           "ds_cmpst_b64"         Ds    DsAtomic         [80 80 80 80]      [- - - -]          0 0 [1 2 2] 0;
+    DsCmpstRtnB64        "ds_cmpst_rtn_b64"     Ds    DsAtomic         [112 112 112 112]  [- - - -]          2 0 [1 2 2] 0;
 }

@@ -1,0 +1,216 @@
+//! Atomics a target has no instruction for, rewritten in CLIF as compare-and-swap loops on
+//! one it has, before the mid-end (as LLVM's `AtomicExpand` pass does before selection):
+//!
+//! - a read-modify-write the target lacks on its own width (`nand` on GCN) loads the old
+//!   value, computes the new one and swaps it in with `atomic_cas`, again from the value the
+//!   failed swap returned until a swap succeeds;
+//! - a read-modify-write or compare-and-swap on fewer bytes than the narrowest `atomic_cas`
+//!   the target has (i8 and i16 on GCN) does the same on the naturally aligned 32-bit word
+//!   that contains it, changing only its bytes (little-endian: the byte at address `a` is
+//!   bits `8 × (a mod 4)` up of the word).
+//!
+//! The loops are ordinary CLIF: a loop whose exit depends on what each lane's swap
+//! returned, which the backends lower as any divergent loop. Each `atomic_cas` is
+//! sequentially consistent, so the operation is; where it succeeds is its place in the
+//! order. A narrow compare-and-swap that finds other bytes in its field fails at an
+//! `atomic_load` or `atomic_cas` that read them, so a failure too is one atomic read.
+
+use crate::ir::{self, AtomicRmwOp, InstBuilder, InstructionData, Type, Value, types};
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
+
+/// Which atomics the target has instructions for: read-modify-writes by operation and
+/// type, compare-and-swap by type. Everything else is expanded.
+#[derive(Copy, Clone)]
+pub struct Native {
+    pub rmw: fn(AtomicRmwOp, Type) -> bool,
+    pub cas: fn(Type) -> bool,
+}
+
+impl Native {
+    /// A target on which every atomic is lowered as written (or refused by its backend).
+    pub const ALL: Native = Native {
+        rmw: |_, _| true,
+        cas: |_| true,
+    };
+}
+
+/// Rewrites every atomic of `func` that `native` says the target lacks. Types it cannot
+/// help with (no native `atomic_cas` of the type or of i32 for narrow ones) are left for
+/// the backend to refuse.
+pub fn run(func: &mut ir::Function, native: Native) {
+    let mut todo = Vec::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            match func.dfg.insts[inst] {
+                InstructionData::AtomicRmw { op, .. } => {
+                    let ty = func.dfg.ctrl_typevar(inst);
+                    if !(native.rmw)(op, ty) && expandable(ty, native) {
+                        todo.push(inst);
+                    }
+                }
+                InstructionData::AtomicCas { .. } => {
+                    let ty = func.dfg.ctrl_typevar(inst);
+                    if !(native.cas)(ty) && ty.bytes() < 4 && (native.cas)(types::I32) {
+                        todo.push(inst);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    for inst in todo {
+        expand(func, inst);
+    }
+}
+
+/// Whether a read-modify-write of `ty` can become a loop: on its own width, or on the
+/// containing i32 word for i8/i16.
+fn expandable(ty: Type, native: Native) -> bool {
+    ty.is_int() && ((native.cas)(ty) || ty.bytes() < 4 && (native.cas)(types::I32))
+}
+
+/// The position of a narrow field in its 32-bit word: the word's address, the field's
+/// bit offset in it (an i32), and the word's mask of the field's bits.
+struct Field {
+    word: Value,
+    shift: Value,
+    mask: Value,
+}
+
+fn expand(func: &mut ir::Function, inst: ir::Inst) {
+    let data = func.dfg.insts[inst];
+    let ty = func.dfg.ctrl_typevar(inst);
+    let result = func.dfg.first_result(inst);
+    let (flags, addr) = match data {
+        InstructionData::AtomicRmw { flags, args, .. } => (flags, args[0]),
+        InstructionData::AtomicCas { flags, args, .. } => (flags, args[0]),
+        _ => unreachable!("only atomics are expanded"),
+    };
+    let flags = func.dfg.mem_flags[flags];
+    // The block splits at the atomic: what comes before jumps into the loop, which leaves
+    // to `done`, which holds the rest.
+    let head = func
+        .layout
+        .inst_block(inst)
+        .expect("the atomic is in the layout");
+    let done = func.dfg.make_block();
+    let body = func.dfg.make_block();
+    func.layout.split_block(done, inst);
+    func.dfg.clear_results(inst);
+    let mut pos = FuncCursor::new(func).at_inst(inst);
+    pos.remove_inst();
+    pos.goto_bottom(head);
+    let field = (ty.bytes() < 4).then(|| field(&mut pos, addr, ty));
+    let word_ty = if field.is_some() { types::I32 } else { ty };
+    let word_addr = field.as_ref().map_or(addr, |f| f.word);
+    match data {
+        InstructionData::AtomicRmw { op, args, .. } => {
+            let initial = pos.ins().load(word_ty, flags, word_addr, 0);
+            pos.ins().jump(body, &[initial.into()]);
+            pos.insert_block(body);
+            let old = pos.func.dfg.append_block_param(body, word_ty);
+            let new = match &field {
+                None => apply(&mut pos, op, old, args[1]),
+                Some(f) => {
+                    let shifted = pos.ins().ushr(old, f.shift);
+                    let narrow = pos.ins().ireduce(ty, shifted);
+                    let updated = apply(&mut pos, op, narrow, args[1]);
+                    splice(&mut pos, f, old, updated)
+                }
+            };
+            let got = pos.ins().atomic_cas(flags, word_addr, old, new);
+            let swapped = pos.ins().icmp(ir::condcodes::IntCC::Equal, got, old);
+            pos.ins()
+                .brif(swapped, done, &[old.into()], body, &[got.into()]);
+        }
+        InstructionData::AtomicCas { args, .. } => {
+            let f = field
+                .as_ref()
+                .expect("only narrow compare-and-swaps are expanded");
+            let expected = place(&mut pos, f, args[1]);
+            let replacement = place(&mut pos, f, args[2]);
+            let initial = pos.ins().atomic_load(word_ty, flags, word_addr);
+            pos.ins().jump(body, &[initial.into()]);
+            pos.insert_block(body);
+            let current = pos.func.dfg.append_block_param(body, word_ty);
+            let bits = pos.ins().band(current, f.mask);
+            let matches = pos.ins().icmp(ir::condcodes::IntCC::Equal, bits, expected);
+            let attempt = pos.func.dfg.make_block();
+            pos.ins()
+                .brif(matches, attempt, &[], done, &[current.into()]);
+            pos.insert_block(attempt);
+            let others = pos.ins().band_not(current, f.mask);
+            let new = pos.ins().bor(others, replacement);
+            let got = pos.ins().atomic_cas(flags, word_addr, current, new);
+            let swapped = pos.ins().icmp(ir::condcodes::IntCC::Equal, got, current);
+            pos.ins()
+                .brif(swapped, done, &[current.into()], body, &[got.into()]);
+        }
+        _ => unreachable!("only atomics are expanded"),
+    }
+    // `done` receives the word the operation read; the CLIF result is its field.
+    let first = pos
+        .func
+        .layout
+        .first_inst(done)
+        .expect("the rest of the block");
+    pos.goto_inst(first);
+    match &field {
+        None => pos.func.dfg.attach_block_param(done, result),
+        Some(f) => {
+            let word = pos.func.dfg.append_block_param(done, types::I32);
+            let shifted = pos.ins().ushr(word, f.shift);
+            pos.ins().with_result(result).ireduce(ty, shifted);
+        }
+    }
+}
+
+/// The word containing the `ty` field at `addr`, the field's shift and its mask.
+fn field(pos: &mut FuncCursor, addr: Value, ty: Type) -> Field {
+    let addr_ty = pos.func.dfg.value_type(addr);
+    let word = pos.ins().band_imm_s(addr, !3);
+    let low = if addr_ty == types::I32 {
+        addr
+    } else {
+        pos.ins().ireduce(types::I32, addr)
+    };
+    let byte = pos.ins().band_imm_s(low, 3);
+    let shift = pos.ins().ishl_imm_u(byte, 3);
+    let ones = pos.ins().iconst(types::I32, ty.bounds(false).1 as i64);
+    let mask = pos.ins().ishl(ones, shift);
+    Field { word, shift, mask }
+}
+
+/// `value` (narrow) moved to its field's bits of a word, zero elsewhere.
+fn place(pos: &mut FuncCursor, f: &Field, value: Value) -> Value {
+    let wide = pos.ins().uextend(types::I32, value);
+    pos.ins().ishl(wide, f.shift)
+}
+
+/// `word` with its field replaced by `value` (narrow).
+fn splice(pos: &mut FuncCursor, f: &Field, word: Value, value: Value) -> Value {
+    let placed = place(pos, f, value);
+    let others = pos.ins().band_not(word, f.mask);
+    pos.ins().bor(others, placed)
+}
+
+/// The new value of a read-modify-write `op` from the `old` one and the operand.
+fn apply(pos: &mut FuncCursor, op: AtomicRmwOp, old: Value, operand: Value) -> Value {
+    let ins = pos.ins();
+    match op {
+        AtomicRmwOp::Add => ins.iadd(old, operand),
+        AtomicRmwOp::Sub => ins.isub(old, operand),
+        AtomicRmwOp::And => ins.band(old, operand),
+        AtomicRmwOp::Nand => {
+            let and = ins.band(old, operand);
+            pos.ins().bnot(and)
+        }
+        AtomicRmwOp::Or => ins.bor(old, operand),
+        AtomicRmwOp::Xor => ins.bxor(old, operand),
+        AtomicRmwOp::Xchg => operand,
+        AtomicRmwOp::Umin => ins.umin(old, operand),
+        AtomicRmwOp::Umax => ins.umax(old, operand),
+        AtomicRmwOp::Smin => ins.smin(old, operand),
+        AtomicRmwOp::Smax => ins.smax(old, operand),
+    }
+}

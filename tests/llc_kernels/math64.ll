@@ -1,0 +1,87 @@
+; ModuleID = 'math64.cl'
+source_filename = "math64.cl"
+target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+target triple = "amdgcn-amd-amdhsa"
+
+@__oclc_ABI_version = weak_odr hidden local_unnamed_addr addrspace(4) constant i32 500
+
+; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: readwrite)
+define protected amdgpu_kernel void @math64(ptr addrspace(1) nocapture noundef readonly align 8 %0, ptr addrspace(1) nocapture noundef readonly align 8 %1, ptr addrspace(1) nocapture noundef writeonly align 8 %2, i32 noundef %3) local_unnamed_addr #0 !kernel_arg_addr_space !5 !kernel_arg_access_qual !6 !kernel_arg_type !7 !kernel_arg_base_type !7 !kernel_arg_type_qual !8 {
+  %5 = tail call i32 @llvm.amdgcn.workgroup.id.x()
+  %6 = tail call align 4 dereferenceable(64) ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+  %7 = getelementptr inbounds i8, ptr addrspace(4) %6, i64 4
+  %8 = load i16, ptr addrspace(4) %7, align 4, !tbaa !9
+  %9 = zext i16 %8 to i32
+  %10 = mul i32 %5, %9
+  %11 = tail call noundef range(i32 0, 1024) i32 @llvm.amdgcn.workitem.id.x()
+  %12 = add i32 %10, %11
+  %13 = icmp ult i32 %12, %3
+  br i1 %13, label %14, label %41
+
+14:                                               ; preds = %4
+  %15 = zext i32 %12 to i64
+  %16 = getelementptr inbounds i64, ptr addrspace(1) %0, i64 %15
+  %17 = load i64, ptr addrspace(1) %16, align 8, !tbaa !13, !amdgpu.noclobber !15
+  %18 = getelementptr inbounds i64, ptr addrspace(1) %1, i64 %15
+  %19 = load i64, ptr addrspace(1) %18, align 8, !tbaa !13, !amdgpu.noclobber !15
+  %20 = or i64 %19, 1
+  %21 = mul i64 %20, %17
+  %22 = lshr i64 %17, 13
+  %23 = add i64 %21, %22
+  %24 = shl i64 %20, 7
+  %25 = sub i64 %23, %24
+  %26 = udiv i64 %17, %20
+  %27 = or i64 %19, 257
+  %28 = srem i64 %17, %27
+  %29 = mul i32 %12, 3
+  %30 = zext i32 %29 to i64
+  %31 = getelementptr inbounds i64, ptr addrspace(1) %2, i64 %30
+  store i64 %25, ptr addrspace(1) %31, align 8, !tbaa !13
+  %32 = add i32 %29, 1
+  %33 = zext i32 %32 to i64
+  %34 = getelementptr inbounds i64, ptr addrspace(1) %2, i64 %33
+  store i64 %26, ptr addrspace(1) %34, align 8, !tbaa !13
+  %35 = and i64 %20, 63
+  %36 = lshr i64 %17, %35
+  %37 = xor i64 %36, %28
+  %38 = add i32 %29, 2
+  %39 = zext i32 %38 to i64
+  %40 = getelementptr inbounds i64, ptr addrspace(1) %2, i64 %39
+  store i64 %37, ptr addrspace(1) %40, align 8, !tbaa !13
+  br label %41
+
+41:                                               ; preds = %4, %14
+  ret void
+}
+
+; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare noundef i32 @llvm.amdgcn.workgroup.id.x() #1
+
+; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare noundef nonnull align 4 ptr addrspace(4) @llvm.amdgcn.dispatch.ptr() #1
+
+; Function Attrs: mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare noundef i32 @llvm.amdgcn.workitem.id.x() #1
+
+attributes #0 = { mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: readwrite) "amdgpu-flat-work-group-size"="1,256" "amdgpu-no-agpr" "amdgpu-no-completion-action" "amdgpu-no-default-queue" "amdgpu-no-dispatch-id" "amdgpu-no-heap-ptr" "amdgpu-no-hostcall-ptr" "amdgpu-no-implicitarg-ptr" "amdgpu-no-lds-kernel-id" "amdgpu-no-multigrid-sync-arg" "amdgpu-no-queue-ptr" "amdgpu-no-workgroup-id-x" "amdgpu-no-workgroup-id-y" "amdgpu-no-workgroup-id-z" "amdgpu-no-workitem-id-x" "amdgpu-no-workitem-id-y" "amdgpu-no-workitem-id-z" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="false" }
+attributes #1 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }
+
+!llvm.module.flags = !{!0, !1, !2}
+!opencl.ocl.version = !{!3}
+
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 8, !"PIC Level", i32 2}
+!3 = !{i32 2, i32 0}
+!4 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
+!5 = !{i32 1, i32 1, i32 1, i32 0}
+!6 = !{!"none", !"none", !"none", !"none"}
+!7 = !{!"ulong*", !"ulong*", !"ulong*", !"uint"}
+!8 = !{!"const", !"const", !"", !""}
+!9 = !{!10, !10, i64 0}
+!10 = !{!"short", !11, i64 0}
+!11 = !{!"omnipotent char", !12, i64 0}
+!12 = !{!"Simple C/C++ TBAA"}
+!13 = !{!14, !14, i64 0}
+!14 = !{!"long", !11, i64 0}
+!15 = !{}
