@@ -4,11 +4,11 @@
 //!
 //! With the scratch resource the dispatcher gives a wave (`dispatch.rs`, `Scratch`:
 //! SWIZZLE_ENABLE, stride 0, INDEX_STRIDE 64, ADD_TID_ENABLE, ELEMENT_SIZE 4 bytes, which
-//! gfx9 always uses), byte `o` of lane `t`'s private memory is at `base + soffset + (o / 4)
-//! * 256 + t * 4 + o % 4`: the lanes' dwords interleave. Each wave has its own part of the
-//! scratch memory, `private_segment_size * 64` bytes at its wave offset from the base; an
-//! access outside the wave's part is a violation (the hardware would read or write another
-//! wave's).
+//! gfx9 always uses), byte `o` of lane `t`'s private memory is at
+//! `base + soffset + (o / 4) * 256 + t * 4 + o % 4`: the lanes' dwords interleave. Each
+//! wave has its own part of the scratch memory, `private_segment_size * 64` bytes at its
+//! wave offset from the base; an access outside the wave's part is a violation (the
+//! hardware would read or write another wave's).
 
 use super::program::{Decoded, RegSet};
 use super::waitcnt::{Payload, Pending};
