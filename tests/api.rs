@@ -93,6 +93,11 @@ fn a_kernel_built_with_cranelift_frontend_compiles() {
 
 /// A device function keeping `n` loaded values live at once, then multiplying them.
 fn many_live_values(n: usize) -> ir::Function {
+    many_live_values_and_a_slot(n, 0)
+}
+
+/// `many_live_values` with a stack slot of `slot_bytes` (none for 0) written first.
+fn many_live_values_and_a_slot(n: usize, slot_bytes: u32) -> ir::Function {
     build(
         "pressure",
         CallConv::Fast,
@@ -100,6 +105,16 @@ fn many_live_values(n: usize) -> ir::Function {
         &[types::I32],
         &[],
         |b, args, _| {
+            if slot_bytes > 0 {
+                let slot = b.create_sized_stack_slot(ir::StackSlotData::new(
+                    ir::StackSlotKind::ExplicitSlot,
+                    slot_bytes,
+                    2,
+                ));
+                let addr = b.ins().stack_addr(types::I32, slot, 0);
+                let zero = b.ins().iconst(types::I32, 0);
+                b.ins().store(MemFlagsData::trusted(), zero, addr, 0);
+            }
             let values: Vec<ir::Value> = (0..n)
                 .map(|i| {
                     b.ins()
@@ -115,12 +130,28 @@ fn many_live_values(n: usize) -> ir::Function {
     )
 }
 
+/// 300 values live at once do not fit the 256 VGPRs: the ones beyond spill to private
+/// memory, which the device function then receives (`docs/ir.md`, "Memory spaces").
 #[test]
-fn register_exhaustion_is_an_error_naming_the_function() {
-    assert!(wavelift::compile(&many_live_values(8), &target()).is_ok());
-    let err = wavelift::compile(&many_live_values(300), &target()).unwrap_err();
+fn values_beyond_the_registers_spill_to_memory() {
+    let few = wavelift::compile_function(&many_live_values(8), &target()).unwrap();
+    assert_eq!(few.gcn().unwrap().vgpr_spills, 0);
+    let many = wavelift::compile_function(&many_live_values(300), &target()).unwrap();
+    let info = many.gcn().unwrap();
+    assert!(info.vgpr_spills > 0, "{info:?}");
+    assert_eq!(info.private_segment_size, 4 * info.vgpr_spills);
+    assert!(info.inputs.private_segment);
+}
+
+/// Spill slots follow the stack slots in each lane's frame and are addressed by a MUBUF
+/// instruction's 12-bit offset: behind a 4 KiB slot they are out of its reach, an error
+/// naming the function.
+#[test]
+fn spill_slots_out_of_reach_are_an_error_naming_the_function() {
+    let func = many_live_values_and_a_slot(300, 4096);
+    let err = wavelift::compile(&func, &target()).unwrap_err();
     assert_eq!(err.function, "%pressure");
-    assert!(err.reason.contains("register exhaustion"), "{err}");
+    assert!(err.reason.contains("first 4096 bytes"), "{err}");
 }
 
 #[test]

@@ -698,12 +698,17 @@ fn sample(op: Op, enc: Enc) -> McInst {
             inst.src[0] = Some(v(2));
         }
         Form::FlatStore => inst.src = [Some(v(2)), Some(v(4)), None],
+        // The `offen` form, which every generation has (`rows_gfx67` has `addr64`).
         Form::MubufLoad => {
             inst.dst = Some(v(1));
             inst.src = [Some(v(2)), Some(s(8)), None];
             inst.imm = 16;
+            inst.mubuf = MubufAddr::Offen;
         }
-        Form::MubufStore => inst.src = [Some(v(2)), Some(v(4)), Some(s(8))],
+        Form::MubufStore => {
+            inst.src = [Some(v(2)), Some(v(4)), Some(s(8))];
+            inst.mubuf = MubufAddr::Offen;
+        }
         // The returning forms; the hand-written rows have the others.
         Form::FlatAtomic => {
             inst.dst = Some(v(1));
@@ -1224,6 +1229,73 @@ fn table_rows_gfx6_by_assembling() {
 #[test]
 fn table_rows_gfx7_by_assembling() {
     check_by_assembling(Gen::Gfx7, "bonaire", &rows_gfx67(Gen::Gfx7));
+}
+
+/// Private-memory accesses (MUBUF `offen` and `off` through a scratch resource, SOFFSET an
+/// SGPR or 0) and the SGPR spills' lane writes and reads, as wavelift emits them.
+fn scratch_rows() -> Vec<(McInst, &'static str)> {
+    use Enc::*;
+    use Op::*;
+    let offen = |mut inst: McInst, soffset: Operand| {
+        inst.mubuf = MubufAddr::Offen;
+        inst.soffset = soffset;
+        inst
+    };
+    // `off` has no VADDR: the sources given to `s` start at the one after it.
+    let off = |mut inst: McInst, soffset: Operand| {
+        inst.mubuf = MubufAddr::Off;
+        inst.soffset = soffset;
+        inst.src = [None, inst.src[0], inst.src[1]];
+        inst
+    };
+    let zero = i(0);
+    vec![
+        (
+            offen(new(BufferLoadDword, Mubuf).d(v(1)).s(&[v(2), s(0)]), zero).imm(4),
+            "buffer_load_dword v1, v2, s[0:3], 0 offen offset:4",
+        ),
+        (
+            off(new(BufferLoadDword, Mubuf).d(v(1)).s(&[s(4)]), s(2)).imm(4095),
+            "buffer_load_dword v1, off, s[4:7], s2 offset:4095",
+        ),
+        (
+            offen(new(BufferStoreDword, Mubuf).s(&[v(2), v(1), s(0)]), s(2)).imm(12),
+            "buffer_store_dword v1, v2, s[0:3], s2 offen offset:12",
+        ),
+        (
+            off(new(BufferStoreByte, Mubuf).s(&[v(1), s(0)]), zero),
+            "buffer_store_byte v1, off, s[0:3], 0",
+        ),
+        (
+            offen(new(BufferStoreShort, Mubuf).s(&[v(7), v(1), s(4)]), zero).imm(2),
+            "buffer_store_short v1, v7, s[4:7], 0 offen offset:2",
+        ),
+        (
+            offen(new(BufferLoadSshort, Mubuf).d(v(9)).s(&[v(2), s(0)]), zero),
+            "buffer_load_sshort v9, v2, s[0:3], 0 offen",
+        ),
+        (
+            off(new(BufferLoadUbyte, Mubuf).d(v(255)).s(&[s(0)]), zero).imm(4092),
+            "buffer_load_ubyte v255, off, s[0:3], 0 offset:4092",
+        ),
+    ]
+}
+
+#[test]
+fn scratch_accesses_gfx8_gfx9() {
+    for (generation, cpu) in [(Gen::Gfx8, "tonga"), (Gen::Gfx9, "gfx900")] {
+        let cases: Vec<_> = scratch_rows()
+            .into_iter()
+            .map(|(inst, text)| (inst, Some(text)))
+            .collect();
+        check(generation, cpu, &cases);
+    }
+}
+
+#[test]
+fn scratch_accesses_gfx6_gfx7_by_assembling() {
+    check_by_assembling(Gen::Gfx6, "tahiti", &scratch_rows());
+    check_by_assembling(Gen::Gfx7, "bonaire", &scratch_rows());
 }
 
 #[test]

@@ -643,3 +643,28 @@ fn implicit_hidden_arguments_of_code_object_v5() {
         );
     }
 }
+
+/// A private array llc-19 keeps in scratch (a `volatile` table indexed by data): the
+/// dispatcher's private segment and the swizzled MUBUF `offen` accesses, on every
+/// generation (gfx7 on with llc's flat scratch setup, which the code only writes).
+#[test]
+fn private_array_in_scratch() {
+    if !have_llc() {
+        return;
+    }
+    let mut rng = Rng(11);
+    let input: Vec<u32> = (0..N).map(|_| rng.next() as u32).collect();
+    for cpu in CPUS {
+        let object = compile("private", cpu);
+        let mut memory = Memory::new();
+        let inp = memory.alloc(&bytes_of(&input, u32::to_le_bytes));
+        let out = memory.alloc(&bytes_of(&[SENTINEL; N as usize], u32::to_le_bytes));
+        let args = Args::default().ptr(inp).ptr(out).u32(GRID);
+        run(&object, "private_array", &dispatch_1d(args), &mut memory);
+        let table = |k: u32, i: u32| (k * k).wrapping_add(i);
+        expect_1d(cpu, &words(&memory, out, N as usize), SENTINEL, |i| {
+            let (v, i) = (input[i], i as u32);
+            table(v & 15, i).wrapping_add(table((v >> 4) & 15, i))
+        });
+    }
+}

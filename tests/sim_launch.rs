@@ -285,6 +285,9 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
             ..KernelInputs::default()
         },
         group_segment_size: 0,
+        private_segment_size: 0,
+        sgpr_spills: 0,
+        vgpr_spills: 0,
     };
     CompiledCode::new(code, FunctionKind::Kernel, TargetInfo::Gcn(info))
 }
@@ -404,4 +407,76 @@ fn blocks_no_lane_enters_are_skipped() {
             "{cpu}: {none} instructions with no lane on, {all} with all"
         );
     }
+}
+
+/// llc-19's own gfx600 code for a kernel with a private array (`tests/gcn_code_object.rs`,
+/// `PRIVATE_ARRAY_LL` without the work-group id: `a[tid] = i; out[tid] = a[i]`), as
+/// llvm-mc-14 assembles `llc-19 -O2 -mcpu=gfx600`'s text. It moves the scratch resource
+/// to its wave's part with the wave offset in s7 and reads and writes through it with
+/// `offen`: the simulator's scratch setup and swizzled addressing run it as the hardware
+/// would. Each lane writes its own array, so only lane `i` reads `i` back; the other lanes
+/// read their never-written `a[i]`, zero in the simulator's fresh scratch.
+const LLC_PRIVATE_ARRAY_GFX600: &[u8] = &[
+    0x02, 0x05, 0x03, 0xc0, 0x00, 0x07, 0x00, 0x80, 0x82, 0x00, 0x00, 0x34, 0x01, 0x80, 0x01, 0x82,
+    0x80, 0x02, 0x02, 0x7e, 0x80, 0x00, 0x04, 0x4a, 0x7f, 0x00, 0x8c, 0xbf, 0x06, 0x02, 0x06, 0x7e,
+    0x06, 0x82, 0x06, 0x8f, 0x00, 0x10, 0x70, 0xe0, 0x02, 0x03, 0x00, 0x80, 0x06, 0x02, 0x02, 0x4a,
+    0x00, 0x10, 0x30, 0xe0, 0x01, 0x02, 0x00, 0x80, 0x00, 0x05, 0x42, 0xc0, 0xff, 0x03, 0x87, 0xbe,
+    0x00, 0xf0, 0x00, 0x01, 0x80, 0x03, 0x86, 0xbe, 0x80, 0x02, 0x02, 0x7e, 0x70, 0x00, 0x8c, 0xbf,
+    0x00, 0x80, 0x70, 0xe0, 0x00, 0x02, 0x01, 0x80, 0x00, 0x00, 0x81, 0xbf,
+];
+
+#[test]
+fn llcs_private_memory_code_runs() {
+    let info = GcnInfo {
+        vgprs: 4,
+        sgprs: 8,
+        uses_vcc: true,
+        kernarg_size: 12,
+        inputs: KernelInputs {
+            kernarg_segment_ptr: true,
+            workgroup_id: [true, false, false],
+            workitem_id_vgprs: 1,
+            private_segment: true,
+            ..KernelInputs::default()
+        },
+        group_segment_size: 0,
+        private_segment_size: 68,
+        sgpr_spills: 0,
+        vgpr_spills: 0,
+    };
+    let code = CompiledCode::new(
+        LLC_PRIVATE_ARRAY_GFX600.to_vec(),
+        FunctionKind::Kernel,
+        TargetInfo::Gcn(info),
+    );
+    let mut memory = Memory::new();
+    let out = memory.alloc_zeroed(4 * 16);
+    let mut kernarg = out.to_le_bytes().to_vec();
+    kernarg.extend(5u32.to_le_bytes());
+    // 16 work-items, the array's length.
+    let grid = Launch {
+        workgroup_size: [16, 1, 1],
+        groups: [2, 1, 1],
+        params: kernarg.clone(),
+    };
+    launch(&code, Gen::Gfx6, &grid, &mut memory, &Options::default()).unwrap();
+    let words: Vec<u32> = memory
+        .read(out, 4 * 16)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let expected: Vec<u32> = (0..16).map(|t| if t == 5 { 5 } else { 0 }).collect();
+    assert_eq!(words, expected);
+    // With 17 work-items, the last writes past its array (undefined in OpenCL): the
+    // simulator reports it rather than let it reach another wave's scratch.
+    let grid = Launch {
+        workgroup_size: [17, 1, 1],
+        ..grid
+    };
+    let error = launch(&code, Gen::Gfx6, &grid, &mut memory, &Options::default()).unwrap_err();
+    assert!(
+        matches!(error.violation, Violation::Memory { lane: Some(16), .. }),
+        "{error:?}"
+    );
 }

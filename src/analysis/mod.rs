@@ -3,4 +3,5 @@
 pub mod bounds;
 pub mod cfg;
 pub mod kernel_args;
+pub mod stack_addresses;
 pub mod uniformity;

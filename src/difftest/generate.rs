@@ -6,7 +6,8 @@
 //! mode it uses only the opcodes and types the target's backend lowers (its [`Profile`]:
 //! everything here for GCN, `isle/gcn/lower.isle`; a subset for NV50) and only device
 //! functions (call conv `fast`), so that every function should compile and run on the
-//! simulator and on `cranelift-interpreter`. In wide mode
+//! simulator and on `cranelift-interpreter`; where the target lowers stack slots, some
+//! of its instructions are private-memory accesses (`private.rs`). In wide mode
 //! ([`GenConfig::wide`]) it also uses types and opcodes the backend rejects, other calling
 //! conventions, calls, memory and control flow (a diamond of blocks), to exercise the
 //! `CompileError` paths; wide functions are for compiling only.
@@ -30,6 +31,7 @@ use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::isa::CallConv;
 
 mod big;
+mod private;
 mod sub_dword;
 
 /// What to generate.
@@ -472,6 +474,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
     fn instruction(&mut self) -> Result<()> {
         if !self.config.wide && self.u.ratio(1, sub_dword::SUB_DWORD_ODDS)? {
             return self.sub_dword();
+        }
+        if self.lowers_private_memory() && self.u.ratio(1, private::PRIVATE_ODDS)? {
+            return self.private_memory();
         }
         let mut spec = self.u.choose(OPS)?;
         // The trapping conversions trap in the interpreter for every NaN and out-of-range

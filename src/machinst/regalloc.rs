@@ -9,7 +9,8 @@
 //! ([`pressure`]), so no width holds registers another needs. When the allocator asks for
 //! more, the class grows and allocation runs again; when no class can grow, values spill as
 //! the file's [`Spill`] says. Running out is [`AllocError::Exhausted`], a value the target
-//! matches to retry with other policies or to word its error.
+//! matches to retry with other policies or to word its error; a file that spills to memory
+//! never runs out (only an operand the allocator would leave in memory cannot be placed).
 
 use super::{MachInst, OperandKind, Reg, RegClass, RegFile, VCode, class_width};
 use regalloc2::{
@@ -44,11 +45,7 @@ pub struct RegisterFile {
 }
 
 /// Where the allocator puts a value it cannot keep in the registers of its class.
-///
-/// [`Spill::Memory`] is not implemented: for such a file, a spill is
-/// [`AllocError::Exhausted`], as if the file could not spill at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code, reason = "the variant no target uses yet")]
 pub enum Spill {
     /// Into the file's own registers above the partition (up to `limit`): regalloc2's spill
     /// slots become registers, a spill a register move (GCN's SGPRs and VGPRs).
@@ -61,9 +58,44 @@ pub enum Spill {
     /// a move between two of its registers goes through one more register of the other
     /// file (`$c` to `$r` to `$c`).
     IntoFile(RegFile),
-    /// Into memory (GCN's scratch), by the target's loads and stores. Not implemented yet.
+    /// Into the file's spare registers above the partition as [`Spill::SpareRegisters`]
+    /// while they last, then into memory slots: the target's [`Moves::memory`] makes each
+    /// spill and reload, naming the slot by its index among the memory slots of the file
+    /// (in registers: a pair takes two, a quad four, each aligned to its width), and places
+    /// the slots after allocation (GCN: SGPRs into lanes of a VGPR, VGPRs into scratch).
     Memory,
 }
+
+/// The instructions the allocator inserts.
+pub struct Moves<I> {
+    /// A move between two registers (of one file, or of a file and the one it spills into).
+    pub between: fn(Reg, Reg) -> I,
+    /// For files that spill to memory: the spill and reload instructions.
+    pub memory: Option<MemoryMoves<I>>,
+}
+
+/// A spill of a register into a memory slot (`spill(slot, src)`) and its reload
+/// (`reload(dst, slot)`).
+pub struct MemoryMoves<I> {
+    pub spill: fn(u32, Reg) -> I,
+    pub reload: fn(Reg, u32) -> I,
+}
+
+impl<I> Clone for MemoryMoves<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I> Copy for MemoryMoves<I> {}
+
+impl<I> Clone for Moves<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I> Copy for Moves<I> {}
 
 impl RegisterFile {
     /// Partitions `first..limit` among singles, pairs and quads for the given demand
@@ -141,7 +173,7 @@ impl RegisterFile {
 }
 
 /// Allocates registers in every file of `files` (a target's description of each) and
-/// rewrites the instructions, with `gen_move` making the allocator's moves
+/// rewrites the instructions, with `moves` making the allocator's moves
 /// ([`MachInst::gen_move`], or a divergence strategy's own: the whole-wave moves of
 /// linearized code).
 ///
@@ -156,8 +188,13 @@ impl RegisterFile {
 pub fn run<I: MachInst>(
     vcode: &VCode<I>,
     files: &[RegisterFile],
-    gen_move: fn(Reg, Reg) -> I,
+    moves: Moves<I>,
 ) -> Result<Allocated<I>, AllocError> {
+    if files.iter().any(|f| f.spill == Spill::Memory) && moves.memory.is_none() {
+        return Err(AllocError::Internal(
+            "a file spills to memory but no spill instructions were given".into(),
+        ));
+    }
     let mut demand = Vec::with_capacity(files.len());
     for f in files {
         let measured = pressure(vcode, f.file);
@@ -195,7 +232,7 @@ pub fn run<I: MachInst>(
                 }
             }
         }
-        let file = match allocate(vcode, &envs, false, gen_move) {
+        let file = match allocate(vcode, &envs, false, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => file,
             Err(e) => return Err(e),
@@ -218,7 +255,7 @@ pub fn run<I: MachInst>(
         }
     }
     for envs in &tried {
-        match allocate(vcode, envs, true, gen_move) {
+        match allocate(vcode, envs, true, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => exhausted = file,
             Err(e) => return Err(e),
@@ -702,8 +739,9 @@ impl<I: MachInst> Function for FileView<'_, I> {
 }
 
 /// Where the spill slots of one file's allocation live: registers of its own file above
-/// the partition ([`Spill::SpareRegisters`]) or of the file it spills into
-/// ([`Spill::IntoFile`]), which also gives the scratch register of its moves.
+/// the partition ([`Spill::SpareRegisters`], and [`Spill::Memory`] while they last) or of
+/// the file it spills into ([`Spill::IntoFile`]), which also gives the scratch register of
+/// its moves; with [`Spill::Memory`], the slots beyond are memory slots.
 struct SlotPlace {
     file: RegFile,
     base: u16,
@@ -711,6 +749,15 @@ struct SlotPlace {
     into: Option<(RegFile, u16)>,
     /// The register of the other file a move within the file goes through.
     scratch: Option<Reg>,
+    /// [`Spill::Memory`]: how many slots (in registers) are registers; the ones from here
+    /// are memory slots, numbered from 0.
+    in_registers: Option<u16>,
+}
+
+/// Where one spill slot is.
+enum SlotHome {
+    Register(Reg),
+    Memory(u32),
 }
 
 impl SlotPlace {
@@ -726,29 +773,41 @@ impl SlotPlace {
         moves_within: bool,
     ) -> Result<SlotPlace, AllocError> {
         let exhausted = Err(AllocError::Exhausted { file: env.file });
+        // Above the allocator's registers, aligned as regalloc2 aligns slots (to their size,
+        // at most 4).
+        let spare_base = || {
+            env.classes
+                .iter()
+                .zip([1u16, 2, 4])
+                .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
+                .filter(|&(hw, _)| hw < env.limit)
+                .map(|(hw, width)| hw + width)
+                .max()
+                .unwrap_or(0)
+                .next_multiple_of(4)
+        };
+        let own = |base, in_registers| SlotPlace {
+            file: env.file,
+            base,
+            into: None,
+            scratch: None,
+            in_registers,
+        };
         match env.spill {
             Spill::SpareRegisters => {
-                // Above the allocator's registers, aligned as regalloc2 aligns slots (to
-                // their size, at most 4).
-                let base = env
-                    .classes
-                    .iter()
-                    .zip([1u16, 2, 4])
-                    .flat_map(|(class, width)| class.iter().map(move |&(hw, _)| (hw, width)))
-                    .filter(|&(hw, _)| hw < env.limit)
-                    .map(|(hw, width)| hw + width)
-                    .max()
-                    .unwrap_or(0)
-                    .next_multiple_of(4);
+                let base = spare_base();
                 if count > 0 && !spill || base as usize + count > env.limit as usize {
                     return exhausted;
                 }
-                Ok(SlotPlace {
-                    file: env.file,
-                    base,
-                    into: None,
-                    scratch: None,
-                })
+                Ok(own(base, None))
+            }
+            // Whole quads of spare registers, so that no slot straddles the boundary.
+            Spill::Memory => {
+                let base = spare_base();
+                if count > 0 && !spill {
+                    return exhausted;
+                }
+                Ok(own(base, Some(env.limit.saturating_sub(base) / 4 * 4)))
             }
             Spill::IntoFile(into) => {
                 if count > 0 && !env.whole {
@@ -774,44 +833,51 @@ impl SlotPlace {
                         class: RegClass::Int,
                         hw: base + count as u16,
                     }),
+                    in_registers: None,
                 })
             }
-            Spill::Memory if count > 0 => exhausted,
-            Spill::Memory => Ok(SlotPlace {
-                file: env.file,
-                base: 0,
-                into: None,
-                scratch: None,
-            }),
         }
     }
 
-    /// The register of slot `index`.
-    fn reg(&self, index: usize, class: RegClass) -> Reg {
-        Reg::Real {
-            file: self.file,
-            class,
-            hw: self.base + index as u16,
+    /// Where slot `index` is.
+    fn home(&self, index: usize, class: RegClass) -> SlotHome {
+        match self.in_registers {
+            Some(registers) if index >= registers as usize => {
+                SlotHome::Memory((index - registers as usize) as u32)
+            }
+            _ => SlotHome::Register(Reg::Real {
+                file: self.file,
+                class,
+                hw: self.base + index as u16,
+            }),
         }
     }
 }
 
+/// One move the allocator inserts, at a program point.
+#[derive(Copy, Clone, Debug)]
+enum AllocEdit {
+    Move { to: Reg, from: Reg },
+    Spill { slot: u32, from: Reg },
+    Reload { to: Reg, slot: u32 },
+}
+
 /// Allocates registers for every file in `envs` (one partition each) and rewrites the
-/// instructions, with `gen_move` making the allocator's moves.
+/// instructions, with `moves` making the allocator's moves.
 ///
-/// With `spill`, the allocator's spill slots of a file that spills to spare registers go
-/// to its registers above the ones in `envs` (see [`FileEnv::limit`]); without, any such
-/// spill is [`AllocError::Exhausted`], so that [`run`] can first try a larger partition.
-/// A file that spills into another may once all its registers are in the partition; a
-/// file that spills into memory never does (not implemented).
+/// With `spill`, the allocator's spill slots of a file that spills to spare registers or
+/// memory go to its registers above the ones in `envs` (see [`FileEnv::limit`]) and then,
+/// for memory, to memory slots; without, any such spill is [`AllocError::Exhausted`], so
+/// that [`run`] can first try a larger partition. A file that spills into another may once
+/// all its registers are in the partition.
 fn allocate<I: MachInst>(
     vcode: &VCode<I>,
     envs: &[FileEnv],
     spill: bool,
-    gen_move: fn(Reg, Reg) -> I,
+    moves: Moves<I>,
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
-    let mut edits: Vec<(ProgPoint, Reg, Reg)> = Vec::new();
+    let mut edits: Vec<(ProgPoint, AllocEdit)> = Vec::new();
     // Each file allocated so far: one past the highest register it uses, and its limit.
     let mut tops: Vec<(RegFile, u16, u16)> = Vec::new();
     for env in envs {
@@ -830,19 +896,25 @@ fn allocate<I: MachInst>(
             .iter()
             .any(|(_, Edit::Move { from, to })| from.as_reg().is_some() && to.as_reg().is_some());
         let slots = SlotPlace::new(env, &tops, spill, output.num_spillslots, moves_within)?;
-        let real = |alloc: Allocation, class: RegClass| -> Result<Reg, AllocError> {
+        let home = |alloc: Allocation, class: RegClass| -> Result<SlotHome, AllocError> {
             match (alloc.as_reg(), alloc.as_stack()) {
                 (Some(preg), _) => {
                     debug_assert_eq!(preg.class(), class);
-                    Ok(Reg::Real {
+                    Ok(SlotHome::Register(Reg::Real {
                         file: env.file,
                         class,
                         hw: env.hw_of(preg),
-                    })
+                    }))
                 }
-                (None, Some(slot)) => Ok(slots.reg(slot.index(), class)),
+                (None, Some(slot)) => Ok(slots.home(slot.index(), class)),
                 (None, None) => Err(AllocError::Exhausted { file: env.file }),
             }
+        };
+        // An operand must be in a register: regalloc2 leaves one in a slot only where its
+        // constraint allows any location (`UseAny`, `DefAny`).
+        let real = |alloc: Allocation, class: RegClass| match home(alloc, class)? {
+            SlotHome::Register(reg) => Ok(reg),
+            SlotHome::Memory(_) => Err(AllocError::Exhausted { file: env.file }),
         };
         for (index, inst) in insts.iter_mut().enumerate() {
             let allocs = output.inst_allocs(Inst::new(index));
@@ -874,14 +946,27 @@ fn allocate<I: MachInst>(
                     )));
                 }
             };
-            let (to, from) = (real(*to, class)?, real(*from, class)?);
-            match slots.scratch {
-                // No move within the file: through a register of the other one.
-                Some(scratch) if to.file() == env.file && from.file() == env.file => {
-                    edits.push((*point, scratch, from));
-                    edits.push((*point, to, scratch));
+            let edit = match (home(*to, class)?, home(*from, class)?) {
+                (SlotHome::Register(to), SlotHome::Register(from)) => AllocEdit::Move { to, from },
+                (SlotHome::Memory(slot), SlotHome::Register(from)) => {
+                    AllocEdit::Spill { slot, from }
                 }
-                _ => edits.push((*point, to, from)),
+                (SlotHome::Register(to), SlotHome::Memory(slot)) => AllocEdit::Reload { to, slot },
+                (SlotHome::Memory(_), SlotHome::Memory(_)) => {
+                    return Err(AllocError::Internal(format!(
+                        "a move between memory slots: {edit:?}"
+                    )));
+                }
+            };
+            match (slots.scratch, edit) {
+                // No move within the file: through a register of the other one.
+                (Some(scratch), AllocEdit::Move { to, from })
+                    if to.file() == env.file && from.file() == env.file =>
+                {
+                    edits.push((*point, AllocEdit::Move { to: scratch, from }));
+                    edits.push((*point, AllocEdit::Move { to, from: scratch }));
+                }
+                _ => edits.push((*point, edit)),
             }
         }
         let mut top = 0;
@@ -896,9 +981,16 @@ fn allocate<I: MachInst>(
         for inst in &insts {
             inst.clone().visit_operands(&mut |r, _| raise(r));
         }
-        for (_, to, from) in &edits[first_edit..] {
-            raise(to);
-            raise(from);
+        for (_, edit) in &edits[first_edit..] {
+            match edit {
+                AllocEdit::Move { to, from } => {
+                    raise(to);
+                    raise(from);
+                }
+                AllocEdit::Spill { from: reg, .. } | AllocEdit::Reload { to: reg, .. } => {
+                    raise(reg)
+                }
+            }
         }
         tops.push((env.file, top, env.limit));
         if let Some((into, end)) = slots.into {
@@ -909,8 +1001,18 @@ fn allocate<I: MachInst>(
             }
         }
     }
-    edits.sort_by_key(|(point, _, _)| *point);
+    edits.sort_by_key(|(point, _)| *point);
 
+    let make = |edit: AllocEdit| -> Result<I, AllocError> {
+        match (edit, moves.memory) {
+            (AllocEdit::Move { to, from }, _) => Ok((moves.between)(to, from)),
+            (AllocEdit::Spill { slot, from }, Some(memory)) => Ok((memory.spill)(slot, from)),
+            (AllocEdit::Reload { to, slot }, Some(memory)) => Ok((memory.reload)(to, slot)),
+            (_, None) => Err(AllocError::Internal(
+                "a memory spill without spill instructions".into(),
+            )),
+        }
+    };
     // Interleave the moves with the instructions, block by block.
     let mut out = Vec::with_capacity(insts.len() + edits.len());
     let mut block_starts = Vec::with_capacity(vcode.blocks.len());
@@ -921,16 +1023,14 @@ fn allocate<I: MachInst>(
             while next_edit < edits.len()
                 && edits[next_edit].0 <= ProgPoint::before(Inst::new(index))
             {
-                let (_, dst, src) = edits[next_edit];
-                out.push(gen_move(dst, src));
+                out.push(make(edits[next_edit].1)?);
                 next_edit += 1;
             }
             out.push(insts[index].clone());
             while next_edit < edits.len()
                 && edits[next_edit].0 <= ProgPoint::after(Inst::new(index))
             {
-                let (_, dst, src) = edits[next_edit];
-                out.push(gen_move(dst, src));
+                out.push(make(edits[next_edit].1)?);
                 next_edit += 1;
             }
         }
@@ -954,6 +1054,28 @@ mod tests {
         ret: bool,
         /// Made by `gen_move` (the allocator's).
         is_move: bool,
+        /// A spill (`true`) or reload of its one operand to or from a memory slot.
+        memory: Option<(u32, bool)>,
+    }
+
+    fn moves() -> Moves<TestInst> {
+        Moves {
+            between: TestInst::gen_move,
+            memory: Some(MemoryMoves {
+                spill: |slot, src| TestInst {
+                    operands: vec![(src, OperandKind::Use)],
+                    ret: false,
+                    is_move: false,
+                    memory: Some((slot, true)),
+                },
+                reload: |dst, slot| TestInst {
+                    operands: vec![(dst, OperandKind::Def)],
+                    ret: false,
+                    is_move: false,
+                    memory: Some((slot, false)),
+                },
+            }),
+        }
     }
 
     impl MachInst for TestInst {
@@ -976,6 +1098,7 @@ mod tests {
                 operands: vec![(dst, OperandKind::Def), (src, OperandKind::Use)],
                 ret: false,
                 is_move: true,
+                memory: None,
             }
         }
         fn gen_jump(_: usize) -> Self {
@@ -985,10 +1108,13 @@ mod tests {
 
     /// One block defining `n` singles of `file`, then reading each: all are live at once.
     fn live_at_once(file: RegFile, n: usize) -> VCode<TestInst> {
+        live_of_class(file, n, RegClass::Int)
+    }
+
+    /// `live_at_once` with values of `class`.
+    fn live_of_class(file: RegFile, n: usize, class: RegClass) -> VCode<TestInst> {
         let mut vcode = VCode::new();
-        let regs: Vec<Reg> = (0..n)
-            .map(|_| vcode.new_vreg(file, RegClass::Int))
-            .collect();
+        let regs: Vec<Reg> = (0..n).map(|_| vcode.new_vreg(file, class)).collect();
         let defs = regs.iter().map(|&r| inst(vec![(r, OperandKind::Def)]));
         let uses = regs.iter().map(|&r| inst(vec![(r, OperandKind::Use)]));
         one_block(vcode, defs.chain(uses).collect())
@@ -999,6 +1125,7 @@ mod tests {
             operands,
             ret: false,
             is_move: false,
+            memory: None,
         }
     }
 
@@ -1009,6 +1136,7 @@ mod tests {
             operands: Vec::new(),
             ret: true,
             is_move: false,
+            memory: None,
         });
         vcode.blocks.push(VBlock {
             insts: 0..vcode.insts.len(),
@@ -1018,10 +1146,12 @@ mod tests {
     }
 
     /// Runs the allocated one-block code of `vcode`: each def writes its virtual register's
-    /// number to the register it was given, each move copies, and each use must find the
-    /// number of its virtual register. Returns the registers of each file the code names.
+    /// number to the register it was given, each move copies, each spill stores into its
+    /// memory slot and each reload loads, and each use must find the number of its virtual
+    /// register. Returns the registers of each file the code names.
     fn check_values(vcode: &VCode<TestInst>, allocated: &Allocated<TestInst>) -> Vec<Reg> {
         let mut held: std::collections::HashMap<(RegFile, u16), usize> = Default::default();
+        let mut memory: std::collections::HashMap<(RegFile, u32), usize> = Default::default();
         let mut original = vcode.insts.iter();
         let mut named = Vec::new();
         for inst in &allocated.insts {
@@ -1030,6 +1160,24 @@ mod tests {
                 named.push(*r);
             }
             let key = |r: &Reg| (r.file(), r.hw());
+            if let Some((slot, store)) = inst.memory {
+                let r = inst.operands[0].0;
+                // A wide value's slots are aligned to its width and do not overlap another's.
+                assert_eq!(slot % r.width() as u32, 0, "{inst:?}");
+                if store {
+                    let value = held.get(&key(&r)).copied().expect("a spill of a value");
+                    for k in 0..r.width() as u32 {
+                        memory.insert((r.file(), slot + k), value);
+                    }
+                } else {
+                    let value = memory.get(&(r.file(), slot)).copied();
+                    for k in 1..r.width() as u32 {
+                        assert_eq!(memory.get(&(r.file(), slot + k)).copied(), value);
+                    }
+                    held.insert(key(&r), value.expect("a reload of a spilled value"));
+                }
+                continue;
+            }
             if inst.is_move {
                 let [(dst, _), (src, _)] = inst.operands.as_slice() else {
                     unreachable!("a move")
@@ -1113,7 +1261,7 @@ mod tests {
             file(0, 0, 100, Spill::SpareRegisters),
             file(1, 0, 100, Spill::SpareRegisters),
         ];
-        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let allocated = run(&vcode, &files, moves()).unwrap();
         // The 63 singles, then the spill slots from the next multiple of 4.
         let mut used = 0;
         for inst in &allocated.insts {
@@ -1121,15 +1269,15 @@ mod tests {
                 .visit_operands(&mut |r, _| used = used.max(r.hw() + 1));
         }
         assert!((64 + 7..=100).contains(&used), "{used}");
+        // Spilling to memory, the spare registers serve first, as they would.
         let files = [files[0].clone(), file(1, 0, 100, Spill::Memory)];
-        assert!(matches!(
-            run(&vcode, &files, TestInst::gen_move),
-            Err(AllocError::Exhausted { file: 1 })
-        ));
+        let allocated = run(&vcode, &files, moves()).unwrap();
+        check_values(&vcode, &allocated);
+        assert!(allocated.insts.iter().all(|i| i.memory.is_none()));
         // The file ends before the spill slots do.
         let files = [files[0].clone(), file(1, 0, 66, Spill::SpareRegisters)];
         assert!(matches!(
-            run(&vcode, &files, TestInst::gen_move),
+            run(&vcode, &files, moves()),
             Err(AllocError::Exhausted { file: 1 })
         ));
     }
@@ -1161,7 +1309,7 @@ mod tests {
                 ..file(1, 0, 4, Spill::IntoFile(0))
             },
         ];
-        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let allocated = run(&vcode, &files, moves()).unwrap();
         let named = check_values(&vcode, &allocated);
         // File 0's three values take 0–2; five flags live above them.
         let spilled: BTreeSet<u16> = named
@@ -1174,7 +1322,7 @@ mod tests {
         // The other file has no room for the slots: exhausted.
         let files = [file(0, 0, 6, Spill::SpareRegisters), files[1].clone()];
         assert!(matches!(
-            run(&vcode, &files, TestInst::gen_move),
+            run(&vcode, &files, moves()),
             Err(AllocError::Exhausted { file: 1 })
         ));
     }
@@ -1206,7 +1354,7 @@ mod tests {
                 ..file(1, 0, 4, Spill::IntoFile(0))
             },
         ];
-        let allocated = run(&vcode, &files, TestInst::gen_move).unwrap();
+        let allocated = run(&vcode, &files, moves()).unwrap();
         check_values(&vcode, &allocated);
         let moves: Vec<(Reg, Reg)> = allocated
             .insts
@@ -1216,6 +1364,39 @@ mod tests {
             .collect();
         // The scratch register is the first above file 0's one value.
         assert_eq!(moves, [(real(0, 1), real(1, 0)), (real(1, 2), real(0, 1))]);
+    }
+
+    /// Without spare registers, a file that spills to memory spills there: singles, pairs
+    /// and quads, each value found where it is read, no register named past the file.
+    #[test]
+    fn spills_to_memory_keep_every_value() {
+        for class in [RegClass::Int, RegClass::Float, RegClass::Vector] {
+            let vcode = live_of_class(1, 80, class);
+            let width = class_width(class);
+            let limit = (63 * width).next_multiple_of(4) + 2;
+            let files = [
+                file(0, 0, 16, Spill::SpareRegisters),
+                file(1, 0, limit, Spill::Memory),
+            ];
+            let allocated = run(&vcode, &files, moves()).unwrap();
+            let named = check_values(&vcode, &allocated);
+            assert!(named.iter().all(|r| r.hw() + r.width() <= limit));
+            let spills = allocated
+                .insts
+                .iter()
+                .filter(|i| i.memory.is_some())
+                .count();
+            assert!(spills >= 2 * (80 - 63), "{class:?}: {spills}");
+            // The same file with no memory spill instructions is an internal error.
+            let bare = Moves {
+                between: TestInst::gen_move,
+                memory: None,
+            };
+            assert!(matches!(
+                run(&vcode, &files, bare),
+                Err(AllocError::Internal(_))
+            ));
+        }
     }
 
     /// The registers counted are those below the limit (special registers above it are a

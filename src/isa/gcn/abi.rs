@@ -3,9 +3,10 @@
 //! **Kernels** (CLIF call conv `system_v`, no results) follow the AMDHSA ABI: the
 //! hardware initialises user and system SGPRs (AMDGPU LLVM docs, "Initial Kernel
 //! Execution State") and v0–v2 with the work-item ids. Only the inputs a kernel uses are
-//! enabled, in the ABI's order: dispatch pointer (for work-group sizes), kernarg segment
-//! pointer, then the work-group ids x, y, z. These SGPRs form a reserved prefix the
-//! allocator never hands out. Arguments are read from the kernarg segment; each is aligned
+//! enabled, in the ABI's order: the private segment buffer (a kernel with private memory:
+//! stack slots or spills), dispatch pointer (for work-group sizes), kernarg segment
+//! pointer, then the work-group ids x, y, z and the private segment wave offset. These
+//! SGPRs form a reserved prefix the allocator never hands out. Arguments are read from the kernarg segment; each is aligned
 //! to its size and at least 4 bytes (scalar loads address whole dwords).
 //!
 //! **Device functions** (call conv `fast` or `tail`): arguments and results are passed in
@@ -14,10 +15,18 @@
 //! `s_setpc_b64 s[0:1]`. The first [`FIXED_ABI_VGPRS`] of these VGPRs are fixed-register
 //! constraints for the allocator; the ones above are moved into (out of) whatever registers
 //! the allocator chose, by a parallel move that `Inst::Args` (`Inst::Ret`) expands into.
+//! A device function with private memory also receives the scratch resource in `s[4:7]`
+//! and its frame's offset in it in `s2` (bytes, scaled by the wave's 64 lanes: LLVM's
+//! stack pointer); `s3` is not used.
+//!
+//! **Private memory** (`docs/ir.md`, "Memory spaces"): each lane's stack slots lie at fixed
+//! byte offsets from 0 in its private segment (a frame), then the allocator's spill slots
+//! ([`Frame::stack_size`] is where they start). The scratch resource swizzles the lanes
+//! dword by dword, so an offset is the same number in every lane.
 
 use super::regs::{SGPR, sgpr, sgpr_pair};
 use crate::intrinsics::Intrinsic;
-use crate::ir::{self, InstructionData};
+use crate::ir::{self, InstructionData, Opcode};
 use crate::machinst::{Reg, RegClass};
 
 /// The hardware-initialised inputs a kernel enables (kernel descriptor fields).
@@ -31,6 +40,10 @@ pub struct KernelInputs {
     pub workgroup_id: [bool; 3],
     /// How many work-item id VGPRs are initialised: 1 (x), 2 (x, y) or 3.
     pub workitem_id_vgprs: u8,
+    /// The private segment: its buffer resource in `s[0:3]` (the first user SGPRs) and the
+    /// wave's byte offset in it (the last system SGPR). A device function with it receives
+    /// the resource in `s[4:7]` and its frame offset in s2 instead.
+    pub private_segment: bool,
 }
 
 impl KernelInputs {
@@ -40,6 +53,10 @@ impl KernelInputs {
     pub fn registers(&self) -> Vec<(String, &'static str)> {
         let mut out = Vec::new();
         let mut next = 0;
+        if self.private_segment {
+            out.push(("s[0:3]".to_string(), "private segment buffer resource"));
+            next = 4;
+        }
         let mut pair = |what: &'static str, out: &mut Vec<(String, &'static str)>| {
             out.push((format!("s[{next}:{}]", next + 1), what));
             next += 2;
@@ -56,6 +73,9 @@ impl KernelInputs {
                 out.push((format!("s{next}"), what));
                 next += 1;
             }
+        }
+        if self.private_segment {
+            out.push((format!("s{next}"), "private segment wave offset"));
         }
         for (d, what) in ["work-item id x", "work-item id y", "work-item id z"]
             .into_iter()
@@ -84,12 +104,61 @@ pub struct Frame {
     pub kernarg_size: u32,
     /// Bytes of workgroup memory (LDS) the function uses (`intrinsics::workgroup_segment_size`).
     pub group_segment_size: u32,
+    /// Where private memory is reached, when the function has any.
+    pub scratch: Option<Scratch>,
+    /// The byte offset of each stack slot (by index) in a lane's frame.
+    pub stack_slots: Vec<u32>,
+    /// The bytes the stack slots take in each lane's frame: where spill slots start.
+    pub stack_size: u32,
+}
+
+/// The registers through which a function reaches its private memory.
+#[derive(Copy, Clone, Debug)]
+pub struct Scratch {
+    /// The SGPR quad holding the scratch buffer resource (kernels: its base moved to the
+    /// wave's part at entry, as LLVM does).
+    pub rsrc: Reg,
+    /// Device functions: the SGPR with the frame's offset in the wave's scratch (bytes
+    /// times 64), every access's SOFFSET; kernels use 0.
+    pub frame_offset: Option<Reg>,
+    /// Kernels: the private segment wave offset SGPR, added to the resource at entry.
+    pub wave_offset: Option<Reg>,
+}
+
+/// The most bytes of private memory a lane may have: a wave's scratch is at most 8191 KiB
+/// (COMPUTE_TMPRING_SIZE.WAVESIZE, 13 bits of 1 KiB units), shared by 64 lanes.
+pub const MAX_PRIVATE_SEGMENT: u32 = 8191 * 1024 / 64;
+
+/// The frame of `func`'s stack slots: each slot's offset (at its alignment, and at least a
+/// dword's, so that no dword access straddles two slots) and the total, a whole number of
+/// dwords; `None` when the function uses no stack slot. Dynamic stack slots are rejected
+/// by the lowering (`stack_addr` of a dynamic slot has no rule).
+pub fn stack_frame(func: &ir::Function) -> Option<(Vec<u32>, u32)> {
+    let used = func.layout.blocks().any(|b| {
+        func.layout
+            .block_insts(b)
+            .any(|i| func.dfg.insts[i].opcode() == Opcode::StackAddr)
+    });
+    if !used {
+        return None;
+    }
+    let mut offsets = Vec::new();
+    let mut next = 0u64;
+    for (_, slot) in func.sized_stack_slots.iter() {
+        let align = (1u64 << slot.align_shift.min(31)).max(4);
+        let at = next.next_multiple_of(align);
+        offsets.push(at.min(u32::MAX as u64) as u32);
+        next = (at + slot.size as u64).next_multiple_of(4);
+    }
+    Some((offsets, next.min(u32::MAX as u64) as u32))
 }
 
 impl Frame {
-    pub fn kernel(func: &ir::Function) -> Frame {
+    /// A kernel's frame; `scratch` enables the private segment (stack slots or spills).
+    pub fn kernel(func: &ir::Function, scratch: bool) -> Frame {
         let mut inputs = KernelInputs {
             workitem_id_vgprs: 1,
+            private_segment: scratch,
             ..KernelInputs::default()
         };
         for intrinsic in used_intrinsics(func) {
@@ -105,7 +174,7 @@ impl Frame {
         let (kernarg_offsets, kernarg_size) = crate::isa::kernel_param_layout(&func.signature);
         inputs.kernarg_segment_ptr = !kernarg_offsets.is_empty();
 
-        let mut next = 0u16;
+        let mut next = if scratch { 4 } else { 0 };
         let take_pair = |enabled: bool, next: &mut u16| {
             enabled.then(|| {
                 let r = sgpr_pair(*next);
@@ -122,6 +191,16 @@ impl Frame {
                 next += 1;
             }
         }
+        let scratch = scratch.then(|| {
+            let wave_offset = sgpr(next);
+            next += 1;
+            Scratch {
+                rsrc: sgpr_quad(0),
+                frame_offset: None,
+                wave_offset: Some(wave_offset),
+            }
+        });
+        let (stack_slots, stack_size) = stack_frame(func).unwrap_or_default();
         Frame {
             inputs,
             dispatch_ptr,
@@ -132,16 +211,25 @@ impl Frame {
             kernarg_offsets,
             kernarg_size,
             group_segment_size: 0,
+            scratch,
+            stack_slots,
+            stack_size,
         }
     }
 
-    pub fn device() -> Frame {
+    /// A device function's frame; `scratch`: it receives the scratch resource and its
+    /// frame offset.
+    pub fn device(func: &ir::Function, scratch: bool) -> Frame {
+        let (stack_slots, stack_size) = stack_frame(func).unwrap_or_default();
         Frame {
-            inputs: KernelInputs::default(),
+            inputs: KernelInputs {
+                private_segment: scratch,
+                ..KernelInputs::default()
+            },
             dispatch_ptr: None,
             kernarg_ptr: None,
             workgroup_id: [None; 3],
-            reserved_sgprs: 2,
+            reserved_sgprs: if scratch { 8 } else { 2 },
             return_address: Some(Reg::Real {
                 file: SGPR,
                 class: RegClass::Float,
@@ -150,7 +238,26 @@ impl Frame {
             kernarg_offsets: Vec::new(),
             kernarg_size: 0,
             group_segment_size: 0,
+            scratch: scratch.then(|| Scratch {
+                rsrc: sgpr_quad(DEVICE_SCRATCH_RSRC),
+                frame_offset: Some(sgpr(DEVICE_FRAME_OFFSET)),
+                wave_offset: None,
+            }),
+            stack_slots,
+            stack_size,
         }
+    }
+}
+
+/// A device function's scratch resource (an SGPR quad from here) and frame offset SGPR.
+pub const DEVICE_SCRATCH_RSRC: u16 = 4;
+pub const DEVICE_FRAME_OFFSET: u16 = 2;
+
+fn sgpr_quad(hw: u16) -> Reg {
+    Reg::Real {
+        file: SGPR,
+        class: RegClass::Vector,
+        hw,
     }
 }
 

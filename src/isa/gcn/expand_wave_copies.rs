@@ -1,6 +1,7 @@
 //! Linearized code after allocation: the allocator's whole-wave moves (`Inst::WaveCopy`,
 //! copies of values that live in every lane, such as block parameters moved between
-//! registers) become ordinary copies run with EXEC set to the function's lanes.
+//! registers) become ordinary copies run with EXEC set to the function's lanes, and its
+//! VGPR spills and reloads (`whole_wave` scratch accesses, `place_spills`) run with it.
 
 use super::abi::Frame;
 use super::inst::{Inst, Src};
@@ -16,13 +17,23 @@ pub fn run(insts: Vec<Inst>, frame: &Frame) -> Vec<Inst> {
     let mut open = false;
     let mut all_lanes = false;
     for inst in insts {
-        if let Inst::WaveCopy { dst, src } = inst {
+        let whole_wave = match inst {
+            Inst::WaveCopy { dst, src } => Some(Inst::Copy { dst, src }),
+            Inst::ScratchLoad {
+                whole_wave: true, ..
+            }
+            | Inst::ScratchStore {
+                whole_wave: true, ..
+            } => Some(inst.clone()),
+            _ => None,
+        };
+        if let Some(inst) = whole_wave {
             if !open && !all_lanes {
                 out.push(mov64(saved_exec(frame), Src::Reg(EXEC)));
                 out.push(mov64(EXEC, Src::Reg(lanes)));
                 open = true;
             }
-            out.push(Inst::Copy { dst, src });
+            out.push(inst);
             continue;
         }
         if open {

@@ -202,6 +202,30 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
                     exp,
                 })
             }
+            // Private memory: one MUBUF instruction per dword, each counted.
+            Inst::ScratchLoad { dst, .. } => {
+                for _ in 0..dst.width() {
+                    pending.push(Pending {
+                        dst: Some(range(*dst)),
+                        data: None,
+                        vm: true,
+                        lgkm: false,
+                        exp: false,
+                    });
+                }
+            }
+            Inst::ScratchStore { data, .. } => {
+                let exp = generation == Gen::Gfx6;
+                for _ in 0..data.width() {
+                    pending.push(Pending {
+                        dst: None,
+                        data: exp.then(|| range(*data)),
+                        vm: true,
+                        lgkm: false,
+                        exp,
+                    });
+                }
+            }
             _ => {}
         }
         out.push(inst);

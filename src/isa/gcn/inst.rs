@@ -272,6 +272,39 @@ pub enum Inst {
         data: Reg,
         sbase: Option<Reg>,
     },
+    /// A private-memory load (`docs/ir.md`, "Memory spaces"): one MUBUF load `op` per
+    /// dword of `dst` (a byte or short `op` for a narrower value), from the frame offsets
+    /// `vaddr + offset`, `+ 4`, … (`vaddr` a VGPR: `offen`; none: `off`) through the
+    /// scratch resource `rsrc`, SOFFSET `soffset` (none: 0). The resource swizzles the lanes
+    /// a dword apart, so a wide value is its dwords' accesses (LLVM's private element size
+    /// of 4 on gfx6–gfx9). `whole_wave`: a spill's reload in linearized code, run with EXEC
+    /// set to the function's lanes (`expand_wave_copies`): the register holds values of
+    /// lanes outside the block's EXEC.
+    ScratchLoad {
+        op: Op,
+        dst: Reg,
+        vaddr: Option<Reg>,
+        offset: u16,
+        rsrc: Reg,
+        soffset: Option<Reg>,
+        whole_wave: bool,
+    },
+    /// A private-memory store of `data`, in the same forms.
+    ScratchStore {
+        op: Op,
+        data: Reg,
+        vaddr: Option<Reg>,
+        offset: u16,
+        rsrc: Reg,
+        soffset: Option<Reg>,
+        whole_wave: bool,
+    },
+    /// The allocator's spill of `src` into its file's spill slot `slot` (in registers, a
+    /// pair at an even slot): expanded after allocation (`place_spills`) into lane writes
+    /// of a VGPR (SGPRs) or scratch stores (VGPRs).
+    Spill { slot: u32, src: Reg },
+    /// The allocator's reload of `dst` from spill slot `slot`, as `Spill`.
+    Reload { dst: Reg, slot: u32 },
     /// Invalidates the vector L1 cache (`buffer_wbinvl1_vol`; gfx6 `buffer_wbinvl1`), so
     /// that later loads read what other waves wrote: the acquire half of an atomic's
     /// ordering (`docs/ir.md`, "Atomics").
@@ -690,6 +723,40 @@ impl MachInst for Inst {
                     visit(d, kind);
                 }
             }
+            Inst::ScratchLoad {
+                dst,
+                vaddr,
+                rsrc,
+                soffset,
+                ..
+            } => {
+                if let Some(r) = vaddr {
+                    visit(r, OperandKind::Use);
+                }
+                visit(rsrc, OperandKind::Use);
+                if let Some(r) = soffset {
+                    visit(r, OperandKind::Use);
+                }
+                visit(dst, OperandKind::Def);
+            }
+            Inst::ScratchStore {
+                data,
+                vaddr,
+                rsrc,
+                soffset,
+                ..
+            } => {
+                visit(data, OperandKind::Use);
+                if let Some(r) = vaddr {
+                    visit(r, OperandKind::Use);
+                }
+                visit(rsrc, OperandKind::Use);
+                if let Some(r) = soffset {
+                    visit(r, OperandKind::Use);
+                }
+            }
+            Inst::Spill { src: s, .. } => visit(s, OperandKind::Use),
+            Inst::Reload { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Const128 { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Ret { results, ret_addr } => {
                 for (vreg, real) in results {
@@ -734,6 +801,8 @@ impl MachInst for Inst {
         matches!(
             self,
             Inst::Store { .. }
+                | Inst::ScratchStore { .. }
+                | Inst::Spill { .. }
                 | Inst::Atomic { .. }
                 | Inst::InvalidateL1
                 | Inst::DsWrite { .. }

@@ -17,6 +17,7 @@ pub mod lay_out_blocks;
 pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod place_spills;
 pub mod recolor;
 pub mod regs;
 pub mod relax_branches;
@@ -26,11 +27,12 @@ pub mod skip;
 
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
 use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
-use crate::machinst::regalloc::{self, AllocError, Allocated};
+use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves, Moves};
 use crate::machinst::{MachInst, Reg, TargetFacts, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::Frame;
@@ -112,19 +114,44 @@ pub struct GcnInfo {
     /// Bytes of workgroup memory (LDS) each work-group needs: the code object's
     /// `group_segment_fixed_size` (`docs/ir.md`, "Memory spaces").
     pub group_segment_size: u32,
+    /// Bytes of private memory each work-item needs (stack slots, then VGPR spill slots):
+    /// the code object's `private_segment_fixed_size`. A device function's caller passes
+    /// a frame of this size (`abi`).
+    pub private_segment_size: u32,
+    /// Dwords of SGPRs and of VGPRs spilled to memory (the metadata's spill counts).
+    pub sgpr_spills: u32,
+    pub vgpr_spills: u32,
 }
 
 /// Compiles a verified, optimised function for a GCN generation.
 pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
-    let mut frame = match kind {
-        FunctionKind::Kernel => Frame::kernel(func),
-        FunctionKind::Device => Frame::device(),
+    let stack = StackAddresses::find(func)
+        .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
+    let group_segment_size = group_segment_size(func, generation)?;
+    let frame_of = |scratch: bool| {
+        let mut frame = match kind {
+            FunctionKind::Kernel => Frame::kernel(func, scratch),
+            FunctionKind::Device => Frame::device(func, scratch),
+        };
+        frame.group_segment_size = group_segment_size;
+        frame
     };
-    frame.group_segment_size = group_segment_size(func, generation)?;
+    // Private memory: the scratch inputs are enabled for stack slots, or once VGPRs spill.
+    let mut frame = frame_of(abi::stack_frame(func).is_some());
+    if frame.stack_size > abi::MAX_PRIVATE_SEGMENT {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "stack slots of {} bytes: a work-item has at most {} bytes of private memory",
+                frame.stack_size,
+                abi::MAX_PRIVATE_SEGMENT
+            ),
+        ));
+    }
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     super::barriers::check_barriers(func, &cfg, kind)?;
-    let uniformity = scalar_values::analyze(func, &cfg, kind);
+    let uniformity = scalar_values::analyze(func, &cfg, kind, &stack);
     // Lane masks take SGPR pairs before the allocator's registers, leaving it this many at
     // first; when it runs out, fewer masks get pairs (the others live in VGPR lanes).
     let mut mask_registers = lower::linear::mask_registers(&frame, generation, 16);
@@ -133,6 +160,9 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     // function that runs out of SGPRs tries again with narrower loads first. gfx6 never
     // loads quads (`GcnLower::kernarg_widest`).
     let mut kernarg_widest = if generation == Gen::Gfx6 { 2 } else { 4 };
+    // Spills go to spare registers only until every other way has run out of registers;
+    // then to memory (`place_spills`).
+    let mut to_memory = false;
     loop {
         let backend = lower::GcnLower {
             generation,
@@ -144,7 +174,8 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             kernarg_widest,
             scalar_literals: Default::default(),
             base_resources: Default::default(),
-            merges: lower::merge::Merges::find(func, &uniformity),
+            merges: lower::merge::Merges::find(func, &uniformity, &stack),
+            stack: &stack,
         };
         // Divergent branches: the blocks run one after another under lane masks (see
         // `machinst::divergence::linearize`), whose registers come before the allocator's.
@@ -158,9 +189,22 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         };
         sink_copied::run(&mut vcode);
         let mask_pairs = masks.map_or(0, |m| m.registers);
-        match compile_vcode(func, &vcode, masks, &frame, kind, first_sgpr, generation) {
+        let target = Finish {
+            frame: &frame,
+            kind,
+            first_sgpr,
+            generation,
+            to_memory,
+        };
+        match compile_vcode(func, &vcode, masks, &target) {
             Err(Failure::Exhausted { .. }) if kernarg_widest > 1 => kernarg_widest /= 2,
             Err(Failure::Exhausted { .. }) if mask_pairs > 0 => mask_registers = mask_pairs / 2,
+            Err(Failure::Exhausted { .. }) if !to_memory => to_memory = true,
+            Err(Failure::NeedsScratch) if frame.scratch.is_none() => {
+                frame = frame_of(true);
+                mask_registers =
+                    mask_registers.min(lower::linear::mask_registers(&frame, generation, 16));
+            }
             result => return result.map_err(|e| e.into_compile_error(func)),
         }
     }
@@ -188,8 +232,9 @@ fn group_segment_size(func: &ir::Function, generation: Gen) -> Result<u32, Compi
 }
 
 /// Why lowered code did not compile: running out of registers stays a value, which the
-/// retries in `compile` (fewer lane masks in SGPR pairs) and `compile_vcode` (an SGPR pair
-/// kept for long jumps) match on, until `into_compile_error` words it for the user.
+/// retries in `compile` (fewer lane masks in SGPR pairs, spills to memory) and
+/// `compile_vcode` (an SGPR pair kept for long jumps) match on, until `into_compile_error`
+/// words it for the user; so does a spill that needs a private segment the frame lacks.
 #[derive(Debug)]
 enum Failure {
     /// The function needs more registers than the files have, with the allocator's SGPRs
@@ -198,6 +243,8 @@ enum Failure {
         sgpr_limit: u16,
         long_jump_pair: bool,
     },
+    /// VGPRs spill to memory, and the frame has no private segment.
+    NeedsScratch,
     Error(CompileError),
 }
 
@@ -214,11 +261,18 @@ impl Failure {
                 sgpr_limit,
                 long_jump_pair,
             } => (sgpr_limit, long_jump_pair),
+            Failure::NeedsScratch => {
+                return CompileError::new(
+                    func,
+                    "internal error: spills to memory without a private segment",
+                );
+            }
             Failure::Error(e) => return e,
         };
         let mut reason = format!(
             "register exhaustion: the function needs more registers than the hardware has \
-             ({VGPR_LIMIT} VGPRs, {sgpr_limit} SGPRs) and spilling is not supported yet"
+             ({VGPR_LIMIT} VGPRs, {sgpr_limit} SGPRs), and an operand of more than 32 VGPRs \
+             of a device function's arguments or results cannot wait in memory"
         );
         if long_jump_pair {
             reason += "; two SGPRs are kept for the long jumps of branches over more than \
@@ -226,6 +280,17 @@ impl Failure {
         }
         CompileError::new(func, reason)
     }
+}
+
+/// What `finish` compiles lowered code for.
+struct Finish<'a> {
+    frame: &'a Frame,
+    kind: FunctionKind,
+    /// The allocator's first SGPR.
+    first_sgpr: u16,
+    generation: Gen,
+    /// Whether the allocator may spill to memory.
+    to_memory: bool,
 }
 
 /// Allocates, finishes and encodes lowered code (`masks`: linearized code and its lane
@@ -236,13 +301,10 @@ fn compile_vcode(
     func: &ir::Function,
     vcode: &VCode<Inst>,
     masks: Option<Masks>,
-    frame: &Frame,
-    kind: FunctionKind,
-    first_sgpr: u16,
-    generation: Gen,
+    target: &Finish,
 ) -> Result<CompiledCode, Failure> {
-    let limit = regs::sgpr_limit(generation);
-    let compile = |l| finish(func, vcode, masks, frame, kind, first_sgpr, generation, l);
+    let limit = regs::sgpr_limit(target.generation);
+    let compile = |l| finish(func, vcode, masks, target, l);
     if let Some(compiled) = compile(limit)? {
         return Ok(compiled);
     }
@@ -262,50 +324,78 @@ fn compile_vcode(
 }
 
 /// Allocates registers (SGPRs below `sgpr_limit`, VGPRs below those holding lane masks),
-/// runs the post-allocation passes and encodes. `None`: a branch needs a long jump and no
-/// SGPR pair is free for it.
-#[allow(clippy::too_many_arguments)]
+/// places the spills, runs the post-allocation passes and encodes. `None`: a branch needs a
+/// long jump and no SGPR pair is free for it.
 fn finish(
     func: &ir::Function,
     vcode: &VCode<Inst>,
     masks: Option<Masks>,
-    frame: &Frame,
-    kind: FunctionKind,
-    first_sgpr: u16,
-    generation: Gen,
+    target: &Finish,
     sgpr_limit: u16,
 ) -> Result<Option<CompiledCode>, Failure> {
+    let &Finish {
+        frame,
+        kind,
+        first_sgpr,
+        generation,
+        to_memory,
+    } = target;
     let linearized = masks.is_some();
     let slot_vgprs = lower::linear::mask_slot_vgprs(masks.map_or(0, |m| m.slots));
     // Linearized code: the allocator's moves copy whole waves.
-    let moves: fn(Reg, Reg) -> Inst = if linearized {
+    let between: fn(Reg, Reg) -> Inst = if linearized {
         Inst::gen_wave_move
     } else {
         Inst::gen_move
     };
-    let vgpr_limit = VGPR_LIMIT - slot_vgprs;
-    let allocated = allocate(func, vcode, moves, first_sgpr, vgpr_limit, sgpr_limit)?;
-    let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
-        .map(|b| {
-            let start = allocated.block_starts[b];
-            let end = allocated
-                .block_starts
-                .get(b + 1)
-                .copied()
-                .unwrap_or(allocated.insts.len());
-            allocated.insts[start..end].to_vec()
-        })
-        .collect();
-    let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
-    copies::run(&mut blocks, &succs, first_sgpr);
-    // Values of every width placed again in shared registers; copies that now copy a
-    // register to itself go (running all of `copies` again finds next to nothing more:
-    // 84 bytes over the 1,302 functions of the filetests, for an eighth more compile time).
-    if recolor::run(&mut blocks, &succs, first_sgpr, sgpr_limit, vgpr_limit) {
-        for block in &mut blocks {
-            block.retain(|inst| !copies::is_self_copy(inst));
+    let moves = Moves {
+        between,
+        memory: Some(MemoryMoves {
+            spill: |slot, src| Inst::Spill { slot, src },
+            reload: |dst, slot| Inst::Reload { dst, slot },
+        }),
+    };
+    // VGPRs for the lanes of SGPR spill slots come off the allocator's when the ones above
+    // its registers are too few (`place_spills`).
+    let mut vgpr_limit = VGPR_LIMIT - slot_vgprs;
+    let (mut blocks, area) = loop {
+        let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit, to_memory);
+        let allocated = allocate(func, vcode, &files, moves, sgpr_limit)?;
+        let mut blocks = split_blocks(&allocated);
+        let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
+        copies::run(&mut blocks, &succs, first_sgpr);
+        // Values of every width placed again in shared registers; copies that now copy a
+        // register to itself go (running all of `copies` again finds next to nothing more:
+        // 84 bytes over the 1,302 functions of the filetests, for an eighth more compile
+        // time).
+        if recolor::run(&mut blocks, &succs, first_sgpr, sgpr_limit, vgpr_limit) {
+            for block in &mut blocks {
+                block.retain(|inst| !copies::is_self_copy(inst));
+            }
         }
-    }
+        match place_spills::run(&mut blocks, frame, linearized, vgpr_limit) {
+            Ok(area) => break (blocks, area),
+            Err(place_spills::Unplaced::NeedsScratch) => return Err(Failure::NeedsScratch),
+            Err(place_spills::Unplaced::NeedsLaneVgprs(k)) if vgpr_limit > k => vgpr_limit -= k,
+            Err(place_spills::Unplaced::NeedsLaneVgprs(_)) => {
+                return Err(Failure::Exhausted {
+                    sgpr_limit,
+                    long_jump_pair: false,
+                });
+            }
+            Err(place_spills::Unplaced::TooFar(end)) => {
+                return Err(CompileError::new(
+                    func,
+                    format!(
+                        "the private frame of stack slots and VGPR spill slots ends at byte \
+                         {end}: spill slots must lie within the first 4096 bytes, which a \
+                         MUBUF instruction offset reaches"
+                    ),
+                )
+                .into());
+            }
+        }
+    };
     lower::linear::place_mask_slots(&mut blocks, slot_vgprs);
     if linearized {
         for block in &mut blocks {
@@ -356,6 +446,10 @@ fn finish(
     if let (true, Some(pair)) = (uses_scratch, scratch) {
         sgprs = sgprs.max(pair as u32 + 2);
     }
+    let private_segment_size = match frame.scratch {
+        Some(_) => frame.stack_size + 4 * area.vgpr_slots,
+        None => 0,
+    };
     let info = GcnInfo {
         vgprs: vgprs.max(1),
         sgprs,
@@ -363,22 +457,38 @@ fn finish(
         kernarg_size: frame.kernarg_size,
         inputs: frame.inputs,
         group_segment_size: frame.group_segment_size,
+        private_segment_size,
+        sgpr_spills: area.sgpr_slots,
+        vgpr_spills: area.vgpr_slots,
     };
     Ok(Some(CompiledCode::new(code, kind, TargetInfo::Gcn(info))))
 }
 
-/// Allocates the SGPRs from `first_sgpr` below `sgpr_limit` and the VGPRs below
-/// `vgpr_limit` (`regs::files`), the allocator's moves made by `moves`.
+/// The allocated instructions, block by block.
+fn split_blocks(allocated: &Allocated<Inst>) -> Vec<Vec<Inst>> {
+    (0..allocated.block_starts.len())
+        .map(|b| {
+            let start = allocated.block_starts[b];
+            let end = allocated
+                .block_starts
+                .get(b + 1)
+                .copied()
+                .unwrap_or(allocated.insts.len());
+            allocated.insts[start..end].to_vec()
+        })
+        .collect()
+}
+
+/// Allocates the registers of `files` (`regs::files`), the allocator's moves made by
+/// `moves`.
 fn allocate(
     func: &ir::Function,
     vcode: &VCode<Inst>,
-    moves: fn(Reg, Reg) -> Inst,
-    first_sgpr: u16,
-    vgpr_limit: u16,
+    files: &[regalloc::RegisterFile],
+    moves: Moves<Inst>,
     sgpr_limit: u16,
 ) -> Result<Allocated<Inst>, Failure> {
-    let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit);
-    regalloc::run(vcode, &files, moves).map_err(|e| match e {
+    regalloc::run(vcode, files, moves).map_err(|e| match e {
         AllocError::Exhausted { .. } => Failure::Exhausted {
             sgpr_limit,
             long_jump_pair: false,

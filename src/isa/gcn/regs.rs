@@ -63,8 +63,20 @@ pub fn sgpr_pair(hw: u16) -> Reg {
 /// ABI registers v0, v1, … are the partition's singles) below `vgpr_limit` (the VGPRs above
 /// hold lane masks that found no SGPR pair). Pairs are aligned to 2 and quads to 4 (the
 /// hardware requires it of SGPR tuples; VGPR tuples are aligned alike, see
-/// `docs/decisions.md`), and both files spill into their own registers above the partition.
-pub fn files(first_sgpr: u16, sgpr_limit: u16, vgpr_limit: u16) -> [RegisterFile; 2] {
+/// `docs/decisions.md`). Both files spill into their own registers above the partition, and
+/// with `to_memory` beyond them into memory (`place_spills`: SGPRs into VGPR lanes, VGPRs
+/// into scratch).
+pub fn files(
+    first_sgpr: u16,
+    sgpr_limit: u16,
+    vgpr_limit: u16,
+    to_memory: bool,
+) -> [RegisterFile; 2] {
+    let spill = if to_memory {
+        Spill::Memory
+    } else {
+        Spill::SpareRegisters
+    };
     [
         RegisterFile {
             file: SGPR,
@@ -72,7 +84,7 @@ pub fn files(first_sgpr: u16, sgpr_limit: u16, vgpr_limit: u16) -> [RegisterFile
             limit: sgpr_limit,
             alignment: ALIGNMENT,
             special: vec![(VCC, true)],
-            spill: Spill::SpareRegisters,
+            spill,
         },
         RegisterFile {
             file: VGPR,
@@ -80,7 +92,7 @@ pub fn files(first_sgpr: u16, sgpr_limit: u16, vgpr_limit: u16) -> [RegisterFile
             limit: vgpr_limit,
             alignment: ALIGNMENT,
             special: Vec::new(),
-            spill: Spill::SpareRegisters,
+            spill,
         },
     ]
 }

@@ -15,18 +15,24 @@
 
 use crate::FunctionKind;
 use crate::analysis::cfg::Cfg;
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::analysis::uniformity::{Analysis, Uniformity};
 use crate::ir::{self, InstructionData, Opcode, Value};
 
 /// The uniformity of `func`'s values as GCN lowers them.
-pub fn analyze(func: &ir::Function, cfg: &Cfg, kind: FunctionKind) -> Uniformity {
+pub fn analyze(
+    func: &ir::Function,
+    cfg: &Cfg,
+    kind: FunctionKind,
+    stack: &StackAddresses,
+) -> Uniformity {
     let mut analysis = Analysis::new(func, cfg);
     if kind == FunctionKind::Device
         && let Some(entry) = func.layout.entry_block()
     {
         analysis.assume_divergent(func.dfg.block_params(entry).iter().copied());
     }
-    analysis.assume_divergent(vector_loads(func, cfg));
+    analysis.assume_divergent(vector_loads(func, cfg, stack));
     if analysis.has_divergent_branches() {
         let params = cfg.order.iter().skip(1);
         analysis.assume_divergent(params.flat_map(|&b| func.dfg.block_params(b).iter().copied()));
@@ -34,14 +40,19 @@ pub fn analyze(func: &ir::Function, cfg: &Cfg, kind: FunctionKind) -> Uniformity
     analysis.finish()
 }
 
-/// The results of the loads the scalar cache may not serve.
-fn vector_loads(func: &ir::Function, cfg: &Cfg) -> Vec<Value> {
+/// The results of the loads the scalar cache may not serve (private memory is each lane's
+/// own, whatever the address).
+fn vector_loads(func: &ir::Function, cfg: &Cfg, stack: &StackAddresses) -> Vec<Value> {
     let dfg = &func.dfg;
     let mut results = Vec::new();
     for &block in &cfg.order {
         for inst in func.layout.block_insts(block) {
-            if let InstructionData::Load { opcode, flags, .. } = dfg.insts[inst]
-                && !(opcode == Opcode::Load && dfg.mem_flags[flags].readonly())
+            if let InstructionData::Load {
+                opcode, flags, arg, ..
+            } = dfg.insts[inst]
+                && !(opcode == Opcode::Load
+                    && dfg.mem_flags[flags].readonly()
+                    && !stack.contains(dfg.resolve_aliases(arg)))
             {
                 results.extend_from_slice(dfg.inst_results(inst));
             }
@@ -105,7 +116,12 @@ block4(v7: i32):
     fn only_readonly_plain_loads_are_scalar() {
         let func = kernel("v1");
         let cfg = Cfg::new(&func).unwrap();
-        let u = analyze(&func, &cfg, FunctionKind::Kernel);
+        let u = analyze(
+            &func,
+            &cfg,
+            FunctionKind::Kernel,
+            &StackAddresses::default(),
+        );
         assert!(!u.has_divergent_branches());
         assert!(!u.is_uniform(v(2)), "a load the scalar cache may not serve");
         assert!(u.is_uniform(v(10)));
@@ -119,7 +135,12 @@ block4(v7: i32):
     fn linearized_code_keeps_every_block_parameter_in_vgprs() {
         let func = kernel("v11");
         let cfg = Cfg::new(&func).unwrap();
-        let u = analyze(&func, &cfg, FunctionKind::Kernel);
+        let u = analyze(
+            &func,
+            &cfg,
+            FunctionKind::Kernel,
+            &StackAddresses::default(),
+        );
         assert!(u.has_divergent_branches());
         // The loop counter is the same in every lane, but a parameter of linearized code.
         for n in [4, 5, 6, 7, 11] {
@@ -135,7 +156,12 @@ block4(v7: i32):
         let mut func = kernel("v1");
         func.signature.call_conv = cranelift_codegen::isa::CallConv::Fast;
         let cfg = Cfg::new(&func).unwrap();
-        let u = analyze(&func, &cfg, FunctionKind::Device);
+        let u = analyze(
+            &func,
+            &cfg,
+            FunctionKind::Device,
+            &StackAddresses::default(),
+        );
         // The branch on an argument is divergent, and the readonly load's address too.
         assert!(u.has_divergent_branches());
         for n in [0, 1, 4, 10] {

@@ -64,6 +64,12 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::Load { .. }
         | Inst::Store { .. }
         | Inst::Atomic { .. }
+        | Inst::ScratchLoad {
+            whole_wave: false, ..
+        }
+        | Inst::ScratchStore {
+            whole_wave: false, ..
+        }
         | Inst::InvalidateL1
         | Inst::ValuDpp { .. }
         | Inst::Ds { .. }
@@ -74,6 +80,15 @@ fn skippable(inst: &Inst) -> bool {
         // Every wave of the work-group must reach the barrier, and M0 must hold the bound
         // whatever EXEC is; the fence's waits stay before the instructions after it.
         Inst::LdsBound | Inst::Barrier => false,
+        // Spill code of linearized code moves whole waves, as the allocator's moves do.
+        Inst::ScratchLoad {
+            whole_wave: true, ..
+        }
+        | Inst::ScratchStore {
+            whole_wave: true, ..
+        }
+        | Inst::Spill { .. }
+        | Inst::Reload { .. } => false,
         Inst::Args { .. }
         | Inst::WaveScan { .. }
         | Inst::LaneGather { .. }
@@ -153,6 +168,8 @@ fn is_memory(inst: &Inst) -> bool {
             | Inst::Ds { .. }
             | Inst::DsWrite { .. }
             | Inst::DsAtomic { .. }
+            | Inst::ScratchLoad { .. }
+            | Inst::ScratchStore { .. }
     )
 }
 

@@ -221,7 +221,15 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     propagate_copies::run(&mut vcode);
     fold_shared::run(&mut vcode, variant);
     dce::run(&mut vcode);
-    let allocated = regalloc::run(&vcode, &regs::files(), Inst::gen_move).map_err(|e| match e {
+    let allocated = regalloc::run(
+        &vcode,
+        &regs::files(),
+        regalloc::Moves {
+            between: Inst::gen_move,
+            memory: None,
+        },
+    )
+    .map_err(|e| match e {
         AllocError::Exhausted { .. } => CompileError::new(
             func,
             format!(

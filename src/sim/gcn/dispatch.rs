@@ -8,6 +8,8 @@
 use super::lds::Lds;
 use super::program::{Program, RegSet};
 use super::wave::{Env, State, Wave, reg_name};
+use crate::isa::gcn::GcnInfo;
+use crate::isa::gcn::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC};
 use crate::isa::gcn::code_object::descriptor::{
     KernelDescriptor, RegisterCounts, UserSgpr, WaveSetup,
 };
@@ -27,8 +29,11 @@ fn error(violation: Violation) -> SimError {
     }
 }
 
+/// Calls device function `code`; `info` (its compiled form's) says whether it receives a
+/// private frame.
 pub(crate) fn call_device(
     code: &[u8],
+    info: Option<&GcnInfo>,
     generation: Gen,
     args: &[Vec<u32>],
     result_dwords: usize,
@@ -48,6 +53,11 @@ pub(crate) fn call_device(
     }
     let mut program = Program::new(code, generation);
     let mut wave = Wave::new();
+    if let Some(info) = info
+        && info.inputs.private_segment
+    {
+        give_device_frame(&mut wave, info, generation, memory)?;
+    }
     let exec = if args.len() == 64 {
         !0
     } else {
@@ -130,6 +140,23 @@ pub(crate) fn call_device(
             instructions: wave.steps,
         },
     ))
+}
+
+/// A device function's private memory (`abi`): one wave's scratch of its frame size, the
+/// resource in s[4:7] and the frame offset 0 in s2.
+fn give_device_frame(
+    wave: &mut Wave,
+    info: &GcnInfo,
+    generation: Gen,
+    memory: &mut Memory,
+) -> Result<(), SimError> {
+    let scratch = Scratch::new(info.private_segment_size, 1, memory)
+        .map_err(|e| error(Violation::Other(e)))?;
+    let first = DEVICE_SCRATCH_RSRC as usize;
+    wave.sgpr[first..first + 4].copy_from_slice(&scratch.resource(1, generation));
+    wave.sgpr[DEVICE_FRAME_OFFSET as usize] = 0;
+    wave.scratch = Some(scratch.wave_part(0));
+    Ok(())
 }
 
 /// Offsets in `hsa_kernel_dispatch_packet_t` (HSA Platform System Architecture
@@ -445,18 +472,34 @@ impl Scratch {
     /// INDEX_STRIDE 3 = 64 lanes, ELEMENT_SIZE 1 = 4 bytes); NUM_RECORDS the whole
     /// segment. The kernel adds its wave offset (the system SGPR) to the base or passes it
     /// as SOFFSET.
-    fn resource(&self, waves: u64) -> [u32; 4] {
+    /// gfx6/gfx7 treat DATA_FORMAT 0 as invalid (every access out of range) even for
+    /// untyped accesses, so there it is 1 (8 bits, ignored), as Mesa's radeonsi sets it
+    /// (`si_setup_user_sgprs_co_v2`: "BUF_DATA_FORMAT is ignored, but it cannot be
+    /// BUF_DATA_FORMAT_INVALID").
+    fn resource(&self, waves: u64, generation: Gen) -> [u32; 4] {
         const SWIZZLE_ENABLE: u32 = 1 << 31;
         const ELEMENT_SIZE_4: u32 = 1 << 19;
         const INDEX_STRIDE_64: u32 = 3 << 21;
         const ADD_TID_ENABLE: u32 = 1 << 23;
+        const DATA_FORMAT_8: u32 = 1 << 15;
         let records = (waves * self.wave_bytes() as u64).min(u32::MAX as u64) as u32;
+        let data_format = if generation < Gen::Gfx8 {
+            DATA_FORMAT_8
+        } else {
+            0
+        };
         [
             self.base as u32,
             (self.base >> 32) as u32 & 0xffff | SWIZZLE_ENABLE,
             records,
-            ELEMENT_SIZE_4 | INDEX_STRIDE_64 | ADD_TID_ENABLE,
+            ELEMENT_SIZE_4 | INDEX_STRIDE_64 | ADD_TID_ENABLE | data_format,
         ]
+    }
+
+    /// The addresses of wave `index`'s part, which its private accesses must stay in.
+    fn wave_part(&self, index: u64) -> std::ops::Range<u64> {
+        let start = self.base + index * self.wave_bytes() as u64;
+        start..start + self.wave_bytes() as u64
     }
 }
 
@@ -500,7 +543,11 @@ fn start_wave(global: &GlobalInputs, group: &GroupStart, w: u32) -> Wave {
     for input in &setup.user_sgprs {
         match input {
             UserSgpr::PrivateSegmentBuffer => {
-                sgprs.extend(global.scratch.resource(global.total_waves));
+                sgprs.extend(
+                    global
+                        .scratch
+                        .resource(global.total_waves, global.generation),
+                );
             }
             UserSgpr::DispatchPtr => sgprs.extend(pair(global.packet_address)),
             UserSgpr::QueuePtr => sgprs.extend(pair(global.queue_address)),
@@ -531,6 +578,9 @@ fn start_wave(global: &GlobalInputs, group: &GroupStart, w: u32) -> Wave {
         sgprs.push(wave_offset);
     }
     wave.sgpr[..sgprs.len()].copy_from_slice(&sgprs);
+    if global.scratch.bytes_per_lane > 0 {
+        wave.scratch = Some(global.scratch.wave_part(wave_index));
+    }
 
     let [sx, sy, _] = group.size;
     let items = group.size.iter().product::<u32>();

@@ -36,6 +36,7 @@ pub(crate) mod float;
 mod hazard;
 mod lds;
 mod program;
+mod scratch;
 pub(crate) mod valu;
 mod waitcnt;
 mod wave;
@@ -78,8 +79,9 @@ impl Simulator for GcnSimulator {
         memory: &mut Memory,
         options: &Options,
     ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-        call_device(
+        dispatch::call_device(
             &code.code,
+            code.gcn(),
             self.generation,
             args,
             result_dwords,
@@ -104,7 +106,8 @@ impl Simulator for GcnSimulator {
 /// v0, v1, … (one dword each, already split into dwords by the caller); the other lanes
 /// are inactive (EXEC clear). The return address in `s[0:1]` points past the end of the code;
 /// the call ends when the code jumps there. Returns the first `result_dwords` VGPRs of
-/// every active lane.
+/// every active lane. (A device function with private memory needs the frame its
+/// `GcnInfo` describes: call it through `Simulator::call_device`.)
 pub fn call_device(
     code: &[u8],
     generation: Gen,
@@ -113,7 +116,7 @@ pub fn call_device(
     memory: &mut Memory,
     options: &Options,
 ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-    dispatch::call_device(code, generation, args, result_dwords, memory, options)
+    dispatch::call_device(code, None, generation, args, result_dwords, memory, options)
 }
 
 /// Runs a compiled kernel over the grid of `launch` through [`dispatch`](fn@dispatch), with

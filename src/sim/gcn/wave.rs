@@ -13,7 +13,7 @@ use super::lds;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
 use super::waitcnt::{Outstanding, Payload, Pending};
-use crate::isa::gcn::mc::{self, Enc, Form, Gen, Op, OpInfo, Operand};
+use crate::isa::gcn::mc::{self, Enc, Form, Gen, MubufAddr, Op, OpInfo, Operand};
 use crate::sim::{Memory, Options, SimError, Violation};
 
 /// MODE at wave start, as the kernel descriptor's `compute_pgm_rsrc1` sets it for wavelift
@@ -71,6 +71,9 @@ pub(crate) struct Wave {
     /// What the instruction being executed leaves undefined: the carry-out of a DPP lane
     /// that does not write (docs/isa-notes.md, "DPP"), which LLVM's code never reads.
     left_undefined: RegSet,
+    /// The addresses of this wave's part of the scratch memory, which its private-memory
+    /// accesses must stay in (`dispatch.rs`, `scratch.rs`).
+    pub scratch: Option<std::ops::Range<u64>>,
 }
 
 /// A register range by its assembler name.
@@ -140,7 +143,7 @@ fn bfe(value: u64, bits: u32, offset: u32, width: u32, signed: bool) -> u64 {
 
 /// The bytes a vector-memory operation moves per lane, and whether a narrow load
 /// sign-extends.
-fn access_size(op: Op, info: &OpInfo) -> (usize, bool) {
+pub(super) fn access_size(op: Op, info: &OpInfo) -> (usize, bool) {
     use Op::*;
     match op {
         FlatLoadUbyte | GlobalLoadUbyte | BufferLoadUbyte => (1, false),
@@ -179,6 +182,7 @@ impl Wave {
             undefined_by: (0, 0),
             left_undefined: RegSet::EMPTY,
             history: History::default(),
+            scratch: None,
         }
     }
 
@@ -295,7 +299,7 @@ impl Wave {
 
     // ---- operands ----
 
-    fn sreg_index(n: u16, width: u8) -> Result<usize, Violation> {
+    pub(super) fn sreg_index(n: u16, width: u8) -> Result<usize, Violation> {
         for r in n..n + width.max(1) as u16 {
             if r == 125 || r > 127 {
                 return Err(Violation::Other(format!(
@@ -312,7 +316,7 @@ impl Wave {
     /// f64 values for 64-bit operands (GCN3 ISA 4.6.1 / LLVM's inline-constant rules); the
     /// 32-bit literal is the high half of an f64 operand, sign-extended for a signed 64-bit
     /// integer operand and zero-extended otherwise.
-    fn read_scalar(
+    pub(super) fn read_scalar(
         &self,
         o: Operand,
         width: u8,
@@ -398,7 +402,7 @@ impl Wave {
         }
     }
 
-    fn vgpr_index(o: Operand, width: u8) -> Result<usize, Violation> {
+    pub(super) fn vgpr_index(o: Operand, width: u8) -> Result<usize, Violation> {
         let r = o.reg_index() as usize;
         if !o.is_vgpr() || r + width.max(1) as usize > 256 {
             return Err(Violation::Other(format!(
@@ -809,7 +813,7 @@ impl Wave {
         }
     }
 
-    fn complete_or_queue(&mut self, op: Pending, env: &Env) {
+    pub(super) fn complete_or_queue(&mut self, op: Pending, env: &Env) {
         if env.options.check_waitcnt {
             self.outstanding.issue(op);
         } else {
@@ -1033,6 +1037,10 @@ impl Wave {
         if d.info.form == Form::MubufNone {
             return Ok(());
         }
+        // Private memory: MUBUF `offen`/`off` through a (swizzled) buffer resource.
+        if inst.enc == Enc::Mubuf && inst.mubuf != MubufAddr::Addr64 {
+            return self.buffer_access(d, index, pc, generation, env);
+        }
         let exec = self.exec();
         let addr_op = inst.src[0].ok_or_else(|| Violation::Other("missing vaddr".into()))?;
         let wide_vaddr = inst.src_widths()[0] == 2;
@@ -1058,8 +1066,10 @@ impl Wave {
                 let b = Self::sreg_index(rsrc.0, 4)?;
                 let desc = &self.sgpr[b..b + 4];
                 // V# dword 3: DATA_FORMAT [18:15]; 0 (invalid) makes every access
-                // out of range (SI ISA 8.1.5), which compiled code never wants.
-                if desc[3] >> 15 & 0xf == 0 {
+                // out of range on gfx6/gfx7 (SI ISA 8.1.5; Mesa: "BUF_DATA_FORMAT is
+                // ignored, but it cannot be BUF_DATA_FORMAT_INVALID" before gfx8), which
+                // compiled code never wants.
+                if generation < Gen::Gfx8 && desc[3] >> 15 & 0xf == 0 {
                     return Err(Violation::Other(format!(
                         "buffer resource s[{b}:{}] has DATA_FORMAT 0 (invalid)",
                         b + 3

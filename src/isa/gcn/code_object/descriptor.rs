@@ -72,7 +72,6 @@ const RSRC1_ENABLE_IEEE_MODE: u32 = 1 << 23;
 const DENORMALS_KEPT: u32 = 3;
 
 // COMPUTE_PGM_RSRC2.
-#[cfg(feature = "test-support")]
 const RSRC2_ENABLE_PRIVATE_SEGMENT: u32 = 1 << 0; // the scratch wave offset SGPR
 const RSRC2_USER_SGPR_COUNT: u32 = 1; // bits 5:1
 const RSRC2_ENABLE_SGPR_WORKGROUP_ID_X: u32 = 7; // 8 for y, 9 for z
@@ -81,6 +80,7 @@ const RSRC2_ENABLE_SGPR_WORKGROUP_INFO: u32 = 1 << 10;
 const RSRC2_ENABLE_VGPR_WORKITEM_ID: u32 = 11; // bits 12:11: 0 = x, 1 = x and y, 2 = x, y, z
 
 // kernel_code_properties.
+const ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER: u16 = 1 << 0;
 const ENABLE_SGPR_DISPATCH_PTR: u16 = 1 << 1;
 const ENABLE_SGPR_KERNARG_SEGMENT_PTR: u16 = 1 << 3;
 #[cfg(feature = "test-support")]
@@ -171,9 +171,15 @@ impl KernelDescriptor {
             | RSRC1_ENABLE_DX10_CLAMP
             | RSRC1_ENABLE_IEEE_MODE;
 
-        // User SGPRs in the ABI's order (`abi::Frame::kernel`): each pointer is a pair.
-        let user_sgprs = 2 * inputs.dispatch_ptr as u32 + 2 * inputs.kernarg_segment_ptr as u32;
+        // User SGPRs in the ABI's order (`abi::Frame::kernel`): the private segment buffer
+        // a quad, each pointer a pair.
+        let user_sgprs = 4 * inputs.private_segment as u32
+            + 2 * inputs.dispatch_ptr as u32
+            + 2 * inputs.kernarg_segment_ptr as u32;
         let mut compute_pgm_rsrc2 = user_sgprs << RSRC2_USER_SGPR_COUNT;
+        if inputs.private_segment {
+            compute_pgm_rsrc2 |= RSRC2_ENABLE_PRIVATE_SEGMENT;
+        }
         for (dim, &enabled) in inputs.workgroup_id.iter().enumerate() {
             compute_pgm_rsrc2 |=
                 (enabled as u32) << (RSRC2_ENABLE_SGPR_WORKGROUP_ID_X + dim as u32);
@@ -182,6 +188,9 @@ impl KernelDescriptor {
         compute_pgm_rsrc2 |= (workitem_dims - 1) << RSRC2_ENABLE_VGPR_WORKITEM_ID;
 
         let mut kernel_code_properties = 0;
+        if inputs.private_segment {
+            kernel_code_properties |= ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER;
+        }
         if inputs.dispatch_ptr {
             kernel_code_properties |= ENABLE_SGPR_DISPATCH_PTR;
         }
@@ -191,10 +200,10 @@ impl KernelDescriptor {
 
         KernelDescriptor {
             // The LDS the kernel declares (COMPUTE_PGM_RSRC2.LDS_SIZE stays 0: the packet
-            // processor sets it from the dispatch, AMDGPUUsage "compute_pgm_rsrc2");
-            // wavelift never spills to scratch.
+            // processor sets it from the dispatch, AMDGPUUsage "compute_pgm_rsrc2"); the
+            // private memory of each work-item (stack slots and spills).
             group_segment_fixed_size: info.group_segment_size,
-            private_segment_fixed_size: 0,
+            private_segment_fixed_size: info.private_segment_size,
             kernarg_size: info.kernarg_size,
             compute_pgm_rsrc1,
             compute_pgm_rsrc2,
@@ -385,8 +394,12 @@ mod tests {
                 kernarg_segment_ptr: true,
                 workgroup_id: [true, false, false],
                 workitem_id_vgprs: 1,
+                private_segment: false,
             },
             group_segment_size: 0,
+            private_segment_size: 0,
+            sgpr_spills: 0,
+            vgpr_spills: 0,
         };
         let registers = RegisterCounts::new(&info, None).unwrap();
         assert_eq!(
@@ -415,6 +428,9 @@ mod tests {
             kernarg_size: 8,
             inputs: KernelInputs::default(),
             group_segment_size: 0,
+            private_segment_size: 0,
+            sgpr_spills: 0,
+            vgpr_spills: 0,
         };
         let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
         assert_eq!(fixed.sgprs, 96);

@@ -22,6 +22,9 @@ pub struct KernelMetadata {
     pub group_segment_fixed_size: u32,
     pub private_segment_fixed_size: u32,
     pub sgpr_count: u32,
+    /// `.sgpr_spill_count`, `.vgpr_spill_count`: the dwords spilled to memory.
+    pub sgpr_spill_count: u32,
+    pub vgpr_spill_count: u32,
     pub vgpr_count: u32,
     pub max_flat_workgroup_size: u32,
 }
@@ -101,8 +104,8 @@ impl KernelMetadata {
             ),
             (".sgpr_count", uint(self.sgpr_count)),
             (".vgpr_count", uint(self.vgpr_count)),
-            (".sgpr_spill_count", uint(0)),
-            (".vgpr_spill_count", uint(0)),
+            (".sgpr_spill_count", uint(self.sgpr_spill_count)),
+            (".vgpr_spill_count", uint(self.vgpr_spill_count)),
             (
                 ".max_flat_workgroup_size",
                 uint(self.max_flat_workgroup_size),

@@ -416,8 +416,10 @@ fn kernel_metadata_of(
         kernarg_segment_size: size,
         kernarg_segment_align: align,
         group_segment_fixed_size: kernel.info.group_segment_size,
-        private_segment_fixed_size: 0,
+        private_segment_fixed_size: kernel.info.private_segment_size,
         sgpr_count: registers.sgprs,
+        sgpr_spill_count: kernel.info.sgpr_spills,
+        vgpr_spill_count: kernel.info.vgpr_spills,
         vgpr_count: registers.vgprs,
         max_flat_workgroup_size: max_flat_workgroup_size(registers, target),
     }

@@ -8,7 +8,7 @@ mod round64;
 mod wave_scan;
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
-use super::mc::{self, Gen, McInst, Op, Operand, smem_offset_encodable, waitcnt_imm};
+use super::mc::{self, Gen, McInst, MubufAddr, Op, Operand, smem_offset_encodable, waitcnt_imm};
 use super::regs::EXEC;
 use super::regs::{SGPR, VGPR};
 use super::relax_branches::{self, RelaxError};
@@ -554,6 +554,41 @@ impl Emitter<'_> {
                 m.glc = *glc;
                 self.out.push(m);
             }
+            Inst::ScratchLoad {
+                op,
+                dst,
+                vaddr,
+                offset,
+                rsrc,
+                soffset,
+                ..
+            } => {
+                for k in 0..dst.width() {
+                    let mut m = scratch_access(*op, *vaddr, *offset + 4 * k, *soffset);
+                    m.dst = Some(reg_operand(*dst, k));
+                    m.src[1] = Some(reg_operand(*rsrc, 0));
+                    self.out.push(m);
+                }
+            }
+            Inst::ScratchStore {
+                op,
+                data,
+                vaddr,
+                offset,
+                rsrc,
+                soffset,
+                ..
+            } => {
+                for k in 0..data.width() {
+                    let mut m = scratch_access(*op, *vaddr, *offset + 4 * k, *soffset);
+                    m.src[1] = Some(reg_operand(*data, k));
+                    m.src[2] = Some(reg_operand(*rsrc, 0));
+                    self.out.push(m);
+                }
+            }
+            Inst::Spill { .. } | Inst::Reload { .. } => {
+                return Err("internal error: spill code left for emission".into());
+            }
             Inst::Store {
                 op,
                 addr,
@@ -780,4 +815,18 @@ fn smem_offset(offset: u32, generation: Gen) -> Result<i32, String> {
     } else {
         (offset / 4) as i32
     })
+}
+
+/// A MUBUF private-memory access of `op` at frame offset `vaddr + offset` (`off` without
+/// `vaddr`), SOFFSET `soffset` or 0; the caller fills the data and resource operands.
+fn scratch_access(op: Op, vaddr: Option<Reg>, offset: u16, soffset: Option<Reg>) -> McInst {
+    let mut m = McInst::new(op, op.info().enc);
+    m.mubuf = match vaddr {
+        Some(_) => MubufAddr::Offen,
+        None => MubufAddr::Off,
+    };
+    m.src[0] = vaddr.map(|r| reg_operand(r, 0));
+    m.soffset = soffset.map_or(Operand(128), |r| reg_operand(r, 0));
+    m.imm = offset as i32;
+    m
 }

@@ -384,6 +384,10 @@ impl generated::Context for IsleContext<'_, '_> {
         self.store(inst, value, addr, offset)
     }
 
+    fn lower_stack_addr(&mut self, ty: ir::Type, slot: ir::StackSlot, offset: i32) -> InstOutput {
+        self.stack_addr(ty, slot, offset)
+    }
+
     fn lower_atomic_rmw(
         &mut self,
         inst: ir::Inst,

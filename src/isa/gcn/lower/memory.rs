@@ -32,7 +32,7 @@ impl GcnLower<'_> {
         let accesses_memory = func.layout.blocks().any(|b| {
             func.layout.block_insts(b).any(|i| {
                 let opcode = func.dfg.insts[i].opcode();
-                opcode.can_load() || opcode.can_store()
+                (opcode.can_load() || opcode.can_store()) && !self.accesses_private(func, i)
             })
         });
         if self.generation == Gen::Gfx6 && accesses_memory {
@@ -47,6 +47,16 @@ impl GcnLower<'_> {
 }
 
 impl GcnLower<'_> {
+    /// Whether `inst` is a load or store of private memory (`private.rs`).
+    fn accesses_private(&self, func: &ir::Function, inst: ir::Inst) -> bool {
+        let addr = match func.dfg.insts[inst] {
+            InstructionData::Load { arg, .. } => arg,
+            InstructionData::Store { args: [_, arg], .. } => arg,
+            _ => return false,
+        };
+        self.stack.contains(func.dfg.resolve_aliases(addr))
+    }
+
     /// gfx6–gfx8 check each DS access against M0 (`Inst::LdsBound`): set once at entry in a
     /// function that accesses workgroup memory (an i32 address).
     pub(super) fn set_lds_bound(&self, ctx: &mut Lower<'_, Inst>) {
@@ -69,7 +79,7 @@ impl GcnLower<'_> {
                     } => arg,
                     _ => return false,
                 };
-                func.dfg.value_type(addr) == types::I32
+                func.dfg.value_type(addr) == types::I32 && !self.accesses_private(func, i)
             })
         });
         if self.generation < Gen::Gfx9 && accesses_lds {
@@ -136,6 +146,10 @@ impl IsleContext<'_, '_> {
                 };
             }
             None => {}
+        }
+        if self.is_private(addr) {
+            let opcode = self.lower.dfg().insts[inst].opcode();
+            return self.private_load(opcode, ty, addr, offset);
         }
         if self.lower.dfg().value_type(addr) == types::I32 {
             return self.workgroup_load(inst, ty, addr, offset);
@@ -242,7 +256,7 @@ impl IsleContext<'_, '_> {
             Some(Role::Member) => return smallvec![],
             None => {}
         }
-        if self.lower.dfg().value_type(addr) == types::I32 {
+        if self.lower.dfg().value_type(addr) == types::I32 && !self.is_private(addr) {
             return self.workgroup_store(inst, value, addr, offset);
         }
         let opcode = self.lower.dfg().insts[inst].opcode();
@@ -258,6 +272,10 @@ impl IsleContext<'_, '_> {
                 return smallvec![];
             }
         };
+        if self.is_private(addr) {
+            self.private_store(op, value, addr, offset);
+            return smallvec![];
+        }
         self.global_store(op, addr, offset, |this| {
             let data = this.value_reg(value);
             this.vgpr_copy(data)

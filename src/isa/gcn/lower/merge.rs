@@ -15,6 +15,7 @@
 //! `allowsMisalignedMemoryAccesses` also assumes for global memory), the alignment of the
 //! members.
 
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::analysis::uniformity::Uniformity;
 use crate::ir::{self, InstructionData, Opcode, Value};
 use crate::machinst::Reg;
@@ -61,7 +62,7 @@ impl Merges {
 
     /// The groups of `func`: dword loads whose results are used and divergent (a uniform
     /// one reads the scalar cache instead), dword stores.
-    pub fn find(func: &ir::Function, uniformity: &Uniformity) -> Merges {
+    pub fn find(func: &ir::Function, uniformity: &Uniformity, stack: &StackAddresses) -> Merges {
         let mut used = HashSet::new();
         for block in func.layout.blocks() {
             for inst in func.layout.block_insts(block) {
@@ -75,13 +76,16 @@ impl Merges {
             let mut open: Vec<Candidate> = Vec::new();
             for inst in func.layout.block_insts(block) {
                 let opcode = func.dfg.insts[inst].opcode();
-                let access = dword_access(func, inst).filter(|a| match a.kind {
-                    Kind::Load => {
-                        let result = func.dfg.first_result(inst);
-                        used.contains(&result) && !uniformity.is_uniform(result)
-                    }
-                    Kind::Store => true,
-                });
+                // Private accesses are a dword each anyway (`private.rs`).
+                let access = dword_access(func, inst)
+                    .filter(|a| !stack.contains(a.addr))
+                    .filter(|a| match a.kind {
+                        Kind::Load => {
+                            let result = func.dfg.first_result(inst);
+                            used.contains(&result) && !uniformity.is_uniform(result)
+                        }
+                        Kind::Store => true,
+                    });
                 // What `inst` must not pass: for a load, any store; for a store, any access.
                 let ends = |c: &Candidate| match access {
                     Some(a) if a.kind == Kind::Load => c.kind == Kind::Store,

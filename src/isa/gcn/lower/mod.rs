@@ -12,6 +12,7 @@ use super::abi::{Frame, device_value_vgprs};
 use super::inst::{Inst, Src};
 use super::mc::{Gen, Op};
 use super::regs::{SGPR, VGPR, vgpr};
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::analysis::uniformity::Uniformity;
 use crate::ir::{self, Opcode, Value, types};
 use crate::machinst::lower::{Lower, LowerBackend};
@@ -35,6 +36,7 @@ mod memory;
 pub mod merge;
 mod nan_avoiding;
 mod operands;
+mod private;
 mod shuffles;
 mod sub_dword;
 mod workgroup;
@@ -63,6 +65,8 @@ pub struct GcnLower<'a> {
     pub base_resources: RefCell<HashMap<(Option<ir::Block>, Value), Reg>>,
     /// Adjacent dword accesses merged into one (`merge.rs`).
     pub merges: merge::Merges,
+    /// The values that address private memory (`private.rs`).
+    pub stack: &'a StackAddresses,
 }
 
 impl GcnLower<'_> {
@@ -263,6 +267,7 @@ impl LowerBackend for GcnLower<'_> {
             }
         }
         ctx.emit(Inst::Args { defs });
+        self.set_scratch_base(ctx);
         self.define_buffer_rsrc(ctx);
         self.set_lds_bound(ctx);
         Ok(())
@@ -393,14 +398,16 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
     use Opcode::*;
     Some(match opcode {
         Trap | Trapz | Trapnz | Debugtrap => "a GPU wave cannot trap",
-        StackAddr
-        | DynamicStackAddr
-        | StackSwitch
+        DynamicStackAddr => {
+            "dynamic stack slots are not supported (private memory is laid out at compile time)"
+        }
+        StackSwitch
         | GetFramePointer
         | GetStackPointer
         | GetReturnAddress
         | GetExceptionHandlerAddress => {
-            "GCN functions have no stack frame (scratch memory is not supported)"
+            "GCN stack frames hold stack slots only: there is no stack pointer, frame pointer \
+             or return address to read"
         }
         Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
         | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::table::{Enc, Form, KIMM, LANE_SELECT, OpInfo, SDST_OUT};
-use super::{Dpp, DppCtrl, DstUnused, Gen, McInst, Op, Operand, Sdwa, SdwaSel};
+use super::{Dpp, DppCtrl, DstUnused, Gen, McInst, MubufAddr, Op, Operand, Sdwa, SdwaSel};
 
 /// Why some bytes are not an instruction we know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -357,31 +357,52 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
         Enc::Mubuf => {
             let w1 = dword(bytes, 1)?;
             len = 8;
-            // Only the addr64 form with SOFFSET = 0: no OFFEN, IDXEN, LDS or TFE.
-            if bits(w0, 15, 15) != 1
-                || bits(w0, 13, 12) != 0
+            // The forms the encoder writes: `addr64` (gfx6/gfx7) with SOFFSET 0, `offen` and
+            // `off`; no IDXEN, LDS or TFE.
+            let gfx8plus = generation >= Gen::Gfx8;
+            let addr64 = !gfx8plus && bits(w0, 15, 15) == 1;
+            let offen = bits(w0, 12, 12) == 1;
+            inst.mubuf = match (addr64, offen) {
+                (true, false) => MubufAddr::Addr64,
+                (false, true) => MubufAddr::Offen,
+                (false, false) => MubufAddr::Off,
+                (true, true) => {
+                    return Err(DecodeError::BadOperand(
+                        "MUBUF with addr64 and offen".into(),
+                    ));
+                }
+            };
+            inst.soffset = Operand(bits(w1, 31, 24) as u16);
+            if bits(w0, 13, 13) != 0
                 || bits(w0, 16, 16) != 0
                 || bits(w1, 23, 23) != 0
-                || bits(w1, 31, 24) != 128
+                || (addr64 && inst.soffset.0 != 128)
+                || (gfx8plus && (bits(w0, 15, 15) != 0 || bits(w1, 22, 22) != 0))
+                || !(inst.soffset.0 < 104 || inst.soffset == Operand::M0 || inst.soffset.0 == 128)
             {
                 return Err(DecodeError::BadOperand(
-                    "MUBUF other than `addr64` with soffset 0".into(),
+                    "MUBUF other than `addr64`, `offen` or `off` with an SGPR or 0 soffset".into(),
                 ));
             }
             inst.glc = bits(w0, 14, 14) != 0;
-            inst.slc = bits(w1, 22, 22) != 0;
+            inst.slc = if gfx8plus {
+                bits(w0, 17, 17) != 0
+            } else {
+                bits(w1, 22, 22) != 0
+            };
             inst.imm = bits(w0, 11, 0) as i32;
-            let vaddr = Operand(256 + bits(w1, 7, 0) as u16);
+            let vaddr =
+                (inst.mubuf != MubufAddr::Off).then(|| Operand(256 + bits(w1, 7, 0) as u16));
             let vdata = Operand(256 + bits(w1, 15, 8) as u16);
             let srsrc = Operand((bits(w1, 20, 16) * 4) as u16);
             if matches!(info.form, Form::MubufStore | Form::MubufAtomic) {
-                inst.src = [Some(vaddr), Some(vdata), Some(srsrc)];
+                inst.src = [vaddr, Some(vdata), Some(srsrc)];
                 if info.form == Form::MubufAtomic && inst.glc {
                     inst.dst = Some(vdata);
                 }
             } else {
                 inst.dst = Some(vdata);
-                inst.src = [Some(vaddr), Some(srsrc), None];
+                inst.src = [vaddr, Some(srsrc), None];
             }
         }
     }

@@ -7,7 +7,7 @@
 //! "VOP_SDWAB" (gfx9) and "VOP_DPP" formats; DS from SI 12.8 and GCN3 12.10.
 
 use super::table::{Enc, FOUT, Form, KIMM, LANE_SELECT, OpInfo, SDST_OUT};
-use super::{DstUnused, Gen, McInst, Op, Operand, Sdwa, SdwaSel};
+use super::{DstUnused, Gen, McInst, MubufAddr, Op, Operand, Sdwa, SdwaSel};
 
 /// Appends the encoding of `inst` for `generation` to `out`: one or two dwords, then the
 /// literal dword if a source is [`Operand::LITERAL`].
@@ -620,8 +620,8 @@ fn encode_words(
         }
         // SI 12.5 MUBUF: 111000 | OP[24:18] | LDS[16] | ADDR64[15] | GLC[14] | IDXEN[13] |
         // OFFEN[12] | OFFSET[11:0]; second dword: SOFFSET[31:24] | TFE[23] | SLC[22] |
-        // SRSRC[20:16] (in quads of SGPRs) | VDATA[15:8] | VADDR[7:0]. Always ADDR64 with
-        // SOFFSET = 0 (inline constant).
+        // SRSRC[20:16] (in quads of SGPRs) | VDATA[15:8] | VADDR[7:0]. GCN3 12.6 moves SLC
+        // to bit 17 of the first dword and drops ADDR64. IDXEN, LDS and TFE stay 0.
         // The cache controls (`buffer_wbinvl1`, `buffer_wbinvl1_vol`): every field 0, as
         // llvm-mc-14 encodes them.
         Enc::Mubuf if info.form == Form::MubufNone => {
@@ -647,13 +647,29 @@ fn encode_words(
                 Some(o) if o.is_sgpr() && o.0 % 4 == 0 => o.0 as u32 / 4,
                 other => Err(format!("srsrc must be an SGPR quad, got {other:?}"))?,
             };
-            let w0 =
-                0b111000 << 26 | op << 18 | 1 << 15 | (inst.glc as u32) << 14 | inst.imm as u32;
-            let w1 = 128 << 24
-                | (inst.slc as u32) << 22
-                | srsrc << 16
-                | vgpr(vdata)? << 8
-                | vgpr(vaddr)?;
+            let soffset = match inst.soffset {
+                o if o.0 < 104 || o == Operand::M0 || o.0 == 128 => o.0 as u32,
+                o => Err(format!("soffset must be an SGPR, M0 or 0, got {o:?}"))?,
+            };
+            let (addr64, offen) = match inst.mubuf {
+                MubufAddr::Addr64 if gfx8plus => Err("addr64 needs gfx6 or gfx7")?,
+                MubufAddr::Addr64 => (1, 0),
+                MubufAddr::Offen => (0, 1),
+                MubufAddr::Off => (0, 0),
+            };
+            let (slc0, slc1) = if gfx8plus {
+                (inst.slc as u32, 0)
+            } else {
+                (0, inst.slc as u32)
+            };
+            let w0 = 0b111000 << 26
+                | op << 18
+                | slc0 << 17
+                | addr64 << 15
+                | (inst.glc as u32) << 14
+                | offen << 12
+                | inst.imm as u32;
+            let w1 = soffset << 24 | slc1 << 22 | srsrc << 16 | vgpr(vdata)? << 8 | vgpr(vaddr)?;
             Ok([Some(w0), Some(w1)])
         }
     }

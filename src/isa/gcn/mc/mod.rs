@@ -145,6 +145,23 @@ pub struct McInst {
     /// Memory cache-policy bits.
     pub glc: bool,
     pub slc: bool,
+    /// How a MUBUF instruction forms its address.
+    pub mubuf: MubufAddr,
+    /// MUBUF's SOFFSET (an SGPR or an inline constant): bytes added to the resource's base
+    /// after the swizzle. The inline constant 0 unless a device function's stack offset.
+    pub soffset: Operand,
+}
+
+/// The address of a MUBUF access (SI ISA 8.1.5 "Buffer addressing"; GCN3 ISA 8.1.5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MubufAddr {
+    /// gfx6/gfx7 `addr64`: a 64-bit VADDR pair added to the resource's base (global memory).
+    Addr64,
+    /// `offen`: a VGPR offset plus the instruction offset, swizzled with the lane id by a
+    /// scratch resource (private memory).
+    Offen,
+    /// `off`: the instruction offset alone (private memory at a constant offset).
+    Off,
 }
 
 impl McInst {
@@ -166,6 +183,8 @@ impl McInst {
             dpp: None,
             glc: false,
             slc: false,
+            mubuf: MubufAddr::Addr64,
+            soffset: Operand(128),
         }
     }
 
@@ -195,6 +214,13 @@ impl McInst {
         let mut widths = self.op.info().src;
         if self.op.info().form == Form::SmemLoad && self.src[1].is_some() {
             widths[1] = 1;
+        }
+        if self.enc == Enc::Mubuf && self.op.info().form != Form::MubufNone {
+            widths[0] = match self.mubuf {
+                MubufAddr::Addr64 => 2,
+                MubufAddr::Offen => 1,
+                MubufAddr::Off => 0,
+            };
         }
         if let Some(slot) = self.saddr_slot()
             && self.src[slot].is_some()

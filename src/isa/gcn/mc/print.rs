@@ -4,7 +4,27 @@
 use std::fmt::Write;
 
 use super::table::{Enc, Form, OpInfo, VOP2_GFX67};
-use super::{Gen, McInst, Operand};
+use super::{Gen, McInst, MubufAddr, Operand};
+
+/// A MUBUF instruction's address operands as llvm-mc prints them: VADDR (`off` when
+/// there is none), the resource, SOFFSET, and the addressing mode's keyword.
+fn mubuf_address(
+    inst: &McInst,
+    rsrc: Option<Operand>,
+    op: &dyn Fn(Option<Operand>, u8) -> String,
+) -> [String; 3] {
+    let vaddr = match inst.mubuf {
+        MubufAddr::Off => "off".to_string(),
+        _ => op(inst.src[0], inst.src_widths()[0]),
+    };
+    let soffset = op(Some(inst.soffset), 1);
+    let mode = match inst.mubuf {
+        MubufAddr::Addr64 => " addr64",
+        MubufAddr::Offen => " offen",
+        MubufAddr::Off => "",
+    };
+    [vaddr, op(rsrc, 4), format!("{soffset}{mode}")]
+}
 
 /// The assembly text of `inst`, exactly as `llvm-mc-14 -disassemble` prints it.
 pub fn print(inst: &McInst, generation: Gen) -> String {
@@ -43,30 +63,20 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
         ]),
         Form::FlatLoad => args.extend([op(inst.dst, info.dst), op(inst.src[0], widths[0])]),
         Form::FlatStore => args.extend([op(inst.src[0], widths[0]), op(inst.src[1], widths[1])]),
-        Form::MubufLoad => args.extend([
-            op(inst.dst, info.dst),
-            op(inst.src[0], info.src[0]),
-            op(inst.src[1], info.src[1]),
-            "0 addr64".into(),
-        ]),
-        Form::MubufStore => args.extend([
-            op(inst.src[1], info.src[1]),
-            op(inst.src[0], info.src[0]),
-            op(inst.src[2], info.src[2]),
-            "0 addr64".into(),
-        ]),
+        Form::MubufLoad => {
+            args.push(op(inst.dst, info.dst));
+            args.extend(mubuf_address(inst, inst.src[1], &op));
+        }
+        Form::MubufStore | Form::MubufAtomic => {
+            args.push(op(inst.src[1], info.src[1]));
+            args.extend(mubuf_address(inst, inst.src[2], &op));
+        }
         Form::FlatAtomic => {
             if inst.dst.is_some() {
                 args.push(op(inst.dst, info.dst));
             }
             args.extend([op(inst.src[0], widths[0]), op(inst.src[1], widths[1])]);
         }
-        Form::MubufAtomic => args.extend([
-            op(inst.src[1], info.src[1]),
-            op(inst.src[0], info.src[0]),
-            op(inst.src[2], info.src[2]),
-            "0 addr64".into(),
-        ]),
         Form::MubufNone => {}
         Form::DsSwizzle => args.extend([op(inst.dst, 1), op(inst.src[0], 1)]),
         Form::DsPermute => args.extend([op(inst.dst, 1), op(inst.src[0], 1), op(inst.src[1], 1)]),

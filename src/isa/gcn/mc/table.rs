@@ -14,8 +14,9 @@ use super::Gen;
 ///
 /// [`Enc::Smem`] is scalar memory in general: gfx8/gfx9 encode it as SMEM (12.4), gfx6/gfx7
 /// as SMRD (SI manual 12.3). [`Enc::Global`] is gfx9's FLAT encoding with SEG = global
-/// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF in its `addr64` form (SI manual 12.5), which
-/// only gfx6/gfx7 have, and the operand-less cache controls of every generation. [`Enc::Sdwa`]
+/// (Vega ISA 12.12); [`Enc::Mubuf`] is MUBUF (SI manual 12.5, GCN3 12.6) in the addressing
+/// [`super::MubufAddr`] says: `addr64` (gfx6/gfx7 global memory), `offen` and `off` (private
+/// memory on every generation), and the operand-less cache controls of every generation. [`Enc::Sdwa`]
 /// and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension dword; they use the operation's
 /// native opcode. [`Enc::Ds`] holds the LDS loads and stores of workgroup memory and the
 /// cross-lane operations of the LDS unit. Further formats (VINTRP)
@@ -318,8 +319,8 @@ macro_rules! table {
 // Columns: variant, gfx8 mnemonic, native encoding, operand form,
 // opcode in the native encoding [gfx6 gfx7 gfx8 gfx9], VOP3 opcode of the _e64 form
 // [gfx6 gfx7 gfx8 gfx9], widths in dwords of dst, sdst, [src0 src1 src2], flags.
-// `-`: the generation does not have it (the MUBUF rows are the `addr64` form, which gfx8
-// removed; v_readlane/v_writelane are VOP2 only on gfx6/gfx7 and VOP3 only on gfx8/gfx9).
+// `-`: the generation does not have it (the MUBUF atomics are used in the `addr64` form
+// only, which gfx8 removed; v_readlane/v_writelane are VOP2 only on gfx6/gfx7 and VOP3 only on gfx8/gfx9).
 table! {
     SMovB32              "s_mov_b32"            Sop1  Sop1             [3 3 0 0]          [- - - -]          1 0 [1 0 0] 0;
     SMovB64              "s_mov_b64"            Sop1  Sop1             [4 4 1 1]          [- - - -]          2 0 [2 0 0] 0;
@@ -586,18 +587,18 @@ table! {
     GlobalStoreDword     "global_store_dword"   Global FlatStore       [- - - 28]         [- - - -]          0 0 [2 1 0] 0;
     GlobalStoreDwordx2   "global_store_dwordx2" Global FlatStore       [- - - 29]         [- - - -]          0 0 [2 2 0] 0;
     GlobalStoreDwordx4   "global_store_dwordx4" Global FlatStore       [- - - 31]         [- - - -]          0 0 [2 4 0] 0;
-    BufferLoadUbyte      "buffer_load_ubyte"    Mubuf MubufLoad        [8 8 - -]          [- - - -]          1 0 [2 4 0] 0;
-    BufferLoadSbyte      "buffer_load_sbyte"    Mubuf MubufLoad        [9 9 - -]          [- - - -]          1 0 [2 4 0] 0;
-    BufferLoadUshort     "buffer_load_ushort"   Mubuf MubufLoad        [10 10 - -]        [- - - -]          1 0 [2 4 0] 0;
-    BufferLoadSshort     "buffer_load_sshort"   Mubuf MubufLoad        [11 11 - -]        [- - - -]          1 0 [2 4 0] 0;
-    BufferLoadDword      "buffer_load_dword"    Mubuf MubufLoad        [12 12 - -]        [- - - -]          1 0 [2 4 0] 0;
-    BufferLoadDwordx2    "buffer_load_dwordx2"  Mubuf MubufLoad        [13 13 - -]        [- - - -]          2 0 [2 4 0] 0;
-    BufferLoadDwordx4    "buffer_load_dwordx4"  Mubuf MubufLoad        [14 14 - -]        [- - - -]          4 0 [2 4 0] 0;
-    BufferStoreByte      "buffer_store_byte"    Mubuf MubufStore       [24 24 - -]        [- - - -]          0 0 [2 1 4] 0;
-    BufferStoreShort     "buffer_store_short"   Mubuf MubufStore       [26 26 - -]        [- - - -]          0 0 [2 1 4] 0;
-    BufferStoreDword     "buffer_store_dword"   Mubuf MubufStore       [28 28 - -]        [- - - -]          0 0 [2 1 4] 0;
-    BufferStoreDwordx2   "buffer_store_dwordx2" Mubuf MubufStore       [29 29 - -]        [- - - -]          0 0 [2 2 4] 0;
-    BufferStoreDwordx4   "buffer_store_dwordx4" Mubuf MubufStore       [30 30 - -]        [- - - -]          0 0 [2 4 4] 0;
+    BufferLoadUbyte      "buffer_load_ubyte"    Mubuf MubufLoad        [8 8 16 16]        [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadSbyte      "buffer_load_sbyte"    Mubuf MubufLoad        [9 9 17 17]        [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadUshort     "buffer_load_ushort"   Mubuf MubufLoad        [10 10 18 18]      [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadSshort     "buffer_load_sshort"   Mubuf MubufLoad        [11 11 19 19]      [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadDword      "buffer_load_dword"    Mubuf MubufLoad        [12 12 20 20]      [- - - -]          1 0 [2 4 0] 0;
+    BufferLoadDwordx2    "buffer_load_dwordx2"  Mubuf MubufLoad        [13 13 21 21]      [- - - -]          2 0 [2 4 0] 0;
+    BufferLoadDwordx4    "buffer_load_dwordx4"  Mubuf MubufLoad        [14 14 23 23]      [- - - -]          4 0 [2 4 0] 0;
+    BufferStoreByte      "buffer_store_byte"    Mubuf MubufStore       [24 24 24 24]      [- - - -]          0 0 [2 1 4] 0;
+    BufferStoreShort     "buffer_store_short"   Mubuf MubufStore       [26 26 26 26]      [- - - -]          0 0 [2 1 4] 0;
+    BufferStoreDword     "buffer_store_dword"   Mubuf MubufStore       [28 28 28 28]      [- - - -]          0 0 [2 1 4] 0;
+    BufferStoreDwordx2   "buffer_store_dwordx2" Mubuf MubufStore       [29 29 29 29]      [- - - -]          0 0 [2 2 4] 0;
+    BufferStoreDwordx4   "buffer_store_dwordx4" Mubuf MubufStore       [30 30 31 31]      [- - - -]          0 0 [2 4 4] 0;
     FlatAtomicSwap           "flat_atomic_swap"          Flat   FlatAtomic    [- 48 64 64]       [- - - -]          1 0 [2 1 0] 0;
     FlatAtomicCmpswap        "flat_atomic_cmpswap"       Flat   FlatAtomic    [- 49 65 65]       [- - - -]          1 0 [2 2 0] 0;
     FlatAtomicAdd            "flat_atomic_add"           Flat   FlatAtomic    [- 50 66 66]       [- - - -]          1 0 [2 1 0] 0;
