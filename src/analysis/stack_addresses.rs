@@ -31,6 +31,13 @@ impl StackAddresses {
     /// Finds the stack addresses of `func`, or the first instruction through which one
     /// escapes, with the reason.
     pub fn find(func: &ir::Function) -> Result<StackAddresses, (ir::Inst, String)> {
+        let found = Self::collect(func);
+        found.check(func)?;
+        Ok(found)
+    }
+
+    /// The values that are stack addresses by their definitions, whatever their uses.
+    pub fn collect(func: &ir::Function) -> StackAddresses {
         let dfg = &func.dfg;
         let mut values = HashSet::new();
         // Grow the set to a fixed point: results of address arithmetic on a stack address,
@@ -73,9 +80,7 @@ impl StackAddresses {
                 break;
             }
         }
-        let found = StackAddresses { values };
-        found.check(func)?;
-        Ok(found)
+        StackAddresses { values }
     }
 
     /// Every use of a stack address is one the set allows.

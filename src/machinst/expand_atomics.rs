@@ -9,12 +9,17 @@
 //!   that contains it, changing only its bytes (little-endian: the byte at address `a` is
 //!   bits `8 × (a mod 4)` up of the word).
 //!
+//! - an atomic on private memory (a stack address, `analysis::stack_addresses`), which no
+//!   other work-item can see, becomes the plain load, operation and store it amounts to
+//!   (as LLVM lowers atomics on `addrspace(5)`), on every target.
+//!
 //! The loops are ordinary CLIF: a loop whose exit depends on what each lane's swap
 //! returned, which the backends lower as any divergent loop. Each `atomic_cas` is
 //! sequentially consistent, so the operation is; where it succeeds is its place in the
 //! order. A narrow compare-and-swap that finds other bytes in its field fails at an
 //! `atomic_load` or `atomic_cas` that read them, so a failure too is one atomic read.
 
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir::{self, AtomicRmwOp, InstBuilder, InstructionData, Type, Value, types};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 
@@ -39,6 +44,34 @@ impl Native {
 /// help with (no native `atomic_cas` of the type or of i32 for narrow ones) are left for
 /// the backend to refuse.
 pub fn run(func: &mut ir::Function, native: Native) {
+    let private = StackAddresses::collect(func);
+    let on_stack: Vec<ir::Inst> = func
+        .layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b))
+        .filter(|&inst| match func.dfg.insts[inst] {
+            InstructionData::AtomicRmw {
+                args: [addr, _], ..
+            }
+            | InstructionData::AtomicCas {
+                args: [addr, _, _], ..
+            }
+            | InstructionData::LoadNoOffset {
+                opcode: ir::Opcode::AtomicLoad,
+                arg: addr,
+                ..
+            }
+            | InstructionData::StoreNoOffset {
+                opcode: ir::Opcode::AtomicStore,
+                args: [_, addr],
+                ..
+            } => private.contains(func.dfg.resolve_aliases(addr)),
+            _ => false,
+        })
+        .collect();
+    for inst in on_stack {
+        make_plain(func, inst);
+    }
     let mut todo = Vec::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
@@ -65,6 +98,52 @@ pub fn run(func: &mut ir::Function, native: Native) {
     for inst in todo {
         expand(func, inst);
     }
+}
+
+/// Replaces the atomic `inst` on private memory by plain accesses with its flags: a load,
+/// the operation and a store for `atomic_rmw`; a load, a compare and a store of the
+/// chosen value for `atomic_cas`; a load or a store for `atomic_load`/`atomic_store`.
+fn make_plain(func: &mut ir::Function, inst: ir::Inst) {
+    let data = func.dfg.insts[inst];
+    let mut pos = FuncCursor::new(func).at_inst(inst);
+    let result = match data {
+        InstructionData::AtomicRmw {
+            flags, op, args, ..
+        } => {
+            let flags = pos.func.dfg.mem_flags[flags];
+            let ty = pos.func.dfg.ctrl_typevar(inst);
+            let old = pos.ins().load(ty, flags, args[0], 0);
+            let new = apply(&mut pos, op, old, args[1]);
+            pos.ins().store(flags, new, args[0], 0);
+            Some(old)
+        }
+        InstructionData::AtomicCas { flags, args, .. } => {
+            let flags = pos.func.dfg.mem_flags[flags];
+            let ty = pos.func.dfg.ctrl_typevar(inst);
+            let old = pos.ins().load(ty, flags, args[0], 0);
+            let matches = pos.ins().icmp(ir::condcodes::IntCC::Equal, old, args[1]);
+            let new = pos.ins().select(matches, args[2], old);
+            pos.ins().store(flags, new, args[0], 0);
+            Some(old)
+        }
+        InstructionData::LoadNoOffset { flags, arg, .. } => {
+            let flags = pos.func.dfg.mem_flags[flags];
+            let ty = pos.func.dfg.ctrl_typevar(inst);
+            Some(pos.ins().load(ty, flags, arg, 0))
+        }
+        InstructionData::StoreNoOffset { flags, args, .. } => {
+            let flags = pos.func.dfg.mem_flags[flags];
+            pos.ins().store(flags, args[0], args[1], 0);
+            None
+        }
+        _ => unreachable!("only atomics are made plain"),
+    };
+    if let Some(value) = result {
+        let old = pos.func.dfg.first_result(inst);
+        pos.func.dfg.clear_results(inst);
+        pos.func.dfg.change_to_alias(old, value);
+    }
+    pos.remove_inst();
 }
 
 /// Whether a read-modify-write of `ty` at an address of type `space` can become a loop:

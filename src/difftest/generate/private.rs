@@ -1,8 +1,9 @@
 //! Private memory: a stack slot of one to eight dwords, every dword written first (so that
 //! each load reads bytes a store defined), then values of each type stored and loaded at
 //! constant offsets and at per-lane indexes (`stack_addr` plus a masked operand), each
-//! aligned to its size up to a dword (`docs/ir.md`, "Memory spaces"); the loaded values go
-//! into scope. The GCN backend keeps the slot in scratch (`src/isa/gcn/lower/private.rs`).
+//! aligned to its size up to a dword (`docs/ir.md`, "Memory spaces"), or accessed by an
+//! atomic of up to a dword (each lane's own memory: the single-work-item case of atomics);
+//! the loaded values go into scope. The GCN backend keeps the slot in scratch (`src/isa/gcn/lower/private.rs`).
 
 use super::{Generator, Spec};
 use crate::ir::types::{F32, F64, I8, I16, I32, I64};
@@ -53,7 +54,17 @@ impl Generator<'_, '_, '_> {
                 let at = align * self.u.int_in_range(0..=(4 * dwords - size) / align)?;
                 (base, at)
             };
-            if self.u.ratio(1, 2)? {
+            if ty.is_int() && size <= 4 && self.u.ratio(1, 3)? {
+                // An atomic, on the exact address (atomics take no offset).
+                let at = if offset == 0 {
+                    addr
+                } else {
+                    let k = self.cursor().ins().iconst(pointer, offset as i64);
+                    self.spec[k] = Spec::Exact;
+                    self.cursor().ins().iadd(addr, k)
+                };
+                self.private_atomic(ty, at)?;
+            } else if self.u.ratio(1, 2)? {
                 let v = self.exact_operand(ty)?;
                 self.cursor()
                     .ins()
@@ -64,6 +75,38 @@ impl Generator<'_, '_, '_> {
                     .ins()
                     .load(ty, MemFlagsData::trusted(), addr, offset as i32);
                 self.define(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// An atomic of `ty` (i8–i32, naturally aligned) on the stack address `addr`: a
+    /// read-modify-write of any operation, a compare-and-swap, an atomic load or store.
+    /// On private memory each is a plain access sequence (`machinst/expand_atomics.rs`).
+    fn private_atomic(&mut self, ty: ir::Type, addr: Value) -> Result<()> {
+        use ir::AtomicRmwOp::*;
+        let flags = MemFlagsData::trusted();
+        match self.u.int_in_range(0..=3)? {
+            0 => {
+                let ops = [Add, Sub, And, Nand, Or, Xor, Xchg, Umin, Umax, Smin, Smax];
+                let op = *self.u.choose(&ops)?;
+                let v = self.exact_operand(ty)?;
+                let old = self.cursor().ins().atomic_rmw(ty, flags, op, addr, v);
+                self.define(old);
+            }
+            1 => {
+                let expected = self.exact_operand(ty)?;
+                let new = self.exact_operand(ty)?;
+                let old = self.cursor().ins().atomic_cas(flags, addr, expected, new);
+                self.define(old);
+            }
+            2 => {
+                let v = self.cursor().ins().atomic_load(ty, flags, addr);
+                self.define(v);
+            }
+            _ => {
+                let v = self.exact_operand(ty)?;
+                self.cursor().ins().atomic_store(flags, v, addr);
             }
         }
         Ok(())
