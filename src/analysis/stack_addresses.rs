@@ -24,10 +24,6 @@ impl StackAddresses {
         self.values.contains(&value)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
     /// Finds the stack addresses of `func`, or the first instruction through which one
     /// escapes, with the reason.
     pub fn find(func: &ir::Function) -> Result<StackAddresses, (ir::Inst, String)> {

@@ -118,8 +118,9 @@ pub struct GcnInfo {
     /// the code object's `private_segment_fixed_size`. A device function's caller passes
     /// a frame of this size (`abi`).
     pub private_segment_size: u32,
-    /// Dwords of SGPRs and of VGPRs spilled to memory (the metadata's spill counts).
+    /// Dwords of SGPRs spilled to memory (VGPR lanes; the metadata's `.sgpr_spill_count`).
     pub sgpr_spills: u32,
+    /// Dwords of VGPRs spilled to scratch (the metadata's `.vgpr_spill_count`).
     pub vgpr_spills: u32,
 }
 
