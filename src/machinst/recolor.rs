@@ -53,7 +53,10 @@ pub type Copied = (Reg, SmallVec<[Reg; 2]>);
 pub struct Rules<'a, I> {
     /// Whether instruction `i` of a block writes only some lanes of its results and keeps
     /// the others' values (so the value before it flows on through it).
-    pub keeps_old: &'a dyn Fn(&[I], usize) -> bool,
+    /// Asked per file: only that file's results of the instruction keep old values (a VALU
+    /// under a lane mask keeps the other lanes of its VGPR result, but writes its SGPR
+    /// carry-out whole).
+    pub keeps_old: &'a dyn Fn(&[I], usize, RegFile) -> bool,
     /// Whether an instruction is one machine instruction, which reads all its sources
     /// before it writes: its results may then share units with sources of other widths.
     pub single: &'a dyn Fn(&I) -> bool,
@@ -413,7 +416,7 @@ impl Plan {
             .map(|b| {
                 (0..blocks[b].len())
                     .map(|i| {
-                        let keeps_old = (rules.keeps_old)(&blocks[b], i);
+                        let keeps_old = (rules.keeps_old)(&blocks[b], i, self.space.file);
                         Self::reads_writes(&shapes[self.ops(b, i)], keeps_old)
                     })
                     .collect()
@@ -485,7 +488,7 @@ impl Plan {
                     }
                     self.occurrences[k] = Some(s.occurrence(nodes));
                 }
-                let keeps_old = (rules.keeps_old)(block, i);
+                let keeps_old = (rules.keeps_old)(block, i, self.space.file);
                 for k in ops.clone() {
                     let Some(s) = shapes[k].as_ref().filter(|s| !s.role.reads()) else {
                         continue;
@@ -573,7 +576,7 @@ impl Plan {
             for (i, inst) in block.iter().enumerate().rev() {
                 let g = start + i as u32;
                 let ops = self.ops(b, i);
-                let keeps_old = (rules.keeps_old)(block, i);
+                let keeps_old = (rules.keeps_old)(block, i, self.space.file);
                 for occ in self.occurrences[ops.clone()].iter().flatten() {
                     let from = match occ.role {
                         Role::Def => 2 * g + 1,

@@ -5,7 +5,7 @@ use super::inst::Inst;
 use super::lower::linear::EXEC;
 use super::regs::{self, SGPR, VGPR};
 use crate::machinst::recolor::{self, Copied, Rules, Space};
-use crate::machinst::{MachInst, OperandKind};
+use crate::machinst::{MachInst, OperandKind, RegFile};
 use smallvec::smallvec;
 
 /// Places the allocator's VGPRs (below `vgpr_limit`: the lane-mask slots above stay) and
@@ -43,8 +43,10 @@ pub fn run(
 }
 
 /// A definition that took a masked move's place (`copies::coalesce`) writes only the lanes
-/// that are on: the move of its register to itself before it marks it.
-fn keeps_old(block: &[Inst], i: usize) -> bool {
+/// that are on: the move of its register to itself before it marks it. Only that register
+/// keeps old lanes: another result of the instruction in `file` (a VALU's carry-out or
+/// compare mask, an SGPR pair written whole) does not.
+fn keeps_old(block: &[Inst], i: usize, file: RegFile) -> bool {
     let Some(Inst::MaskedMove {
         dst,
         old,
@@ -54,7 +56,7 @@ fn keeps_old(block: &[Inst], i: usize) -> bool {
     else {
         return false;
     };
-    if !(dst == old && old == src && *mask == EXEC) {
+    if !(dst == old && old == src && *mask == EXEC) || dst.file() != file {
         return false;
     }
     let mut writes = false;

@@ -14,7 +14,7 @@ use smallvec::smallvec;
 /// Places the allocator's `$r` values again. Returns whether the code changed.
 pub fn run(blocks: &mut [Vec<Inst>], succs: &[Vec<usize>]) -> bool {
     let rules = Rules {
-        keeps_old: &|_, _| false,
+        keeps_old: &|_, _, _| false,
         single: &|_| false,
         pinned: &reads_a_half,
         copies: &copies,
