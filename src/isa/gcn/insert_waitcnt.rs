@@ -162,29 +162,22 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
                 lgkm: true,
                 exp: false,
             }),
-            // The lane permutes return through LGKM_CNT like an LDS load (GCN3 ISA 4.4).
-            Inst::Ds { dst, .. } => pending.push(Pending {
-                dst: Some(range(*dst)),
-                data: None,
-                vm: false,
-                lgkm: true,
-                exp: false,
-            }),
-            // LDS stores and atomics count in LGKM_CNT until done.
-            Inst::DsAtomic { dst, .. } => pending.push(Pending {
-                dst: dst.map(range),
-                data: None,
-                vm: false,
-                lgkm: true,
-                exp: false,
-            }),
-            Inst::DsWrite { .. } => pending.push(Pending {
-                dst: None,
-                data: None,
-                vm: false,
-                lgkm: true,
-                exp: false,
-            }),
+            // LDS loads, stores and atomics, and the lane permutes (which return like an LDS
+            // load, GCN3 ISA 4.4), count in LGKM_CNT until done.
+            Inst::Ds { .. } | Inst::DsAtomic { .. } | Inst::DsWrite { .. } => {
+                let dst = match &inst {
+                    Inst::Ds { dst, .. } => Some(*dst),
+                    Inst::DsAtomic { dst, .. } => *dst,
+                    _ => None,
+                };
+                pending.push(Pending {
+                    dst: dst.map(range),
+                    data: None,
+                    vm: false,
+                    lgkm: true,
+                    exp: false,
+                })
+            }
             Inst::Load { dst, .. } => pending.push(Pending {
                 dst: Some(range(*dst)),
                 data: None,

@@ -77,7 +77,7 @@ impl Backend for Nv50Backend {
                 _ if self.variant.has_global_atomics() => G84_ATOMICS,
                 _ => Native::ALL,
             },
-            workgroup_base: None,
+            workgroup_base: Some(WORKGROUP_BASE as i64),
         }
     }
 

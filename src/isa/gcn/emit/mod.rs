@@ -395,16 +395,7 @@ impl Emitter<'_> {
                 data,
                 data1,
                 offset,
-            } => {
-                let mut m = mc_inst(*op, self.generation);
-                m.src = [
-                    Some(reg_operand(*addr, 0)),
-                    Some(reg_operand(*data, 0)),
-                    data1.map(|r| reg_operand(r, 0)),
-                ];
-                m.imm = *offset as i32;
-                self.out.push(m);
-            }
+            } => self.ds_data(*op, None, *addr, *data, *data1, *offset),
             Inst::DsAtomic {
                 op,
                 dst,
@@ -412,17 +403,7 @@ impl Emitter<'_> {
                 data,
                 data1,
                 offset,
-            } => {
-                let mut m = mc_inst(*op, self.generation);
-                m.dst = dst.map(|r| reg_operand(r, 0));
-                m.src = [
-                    Some(reg_operand(*addr, 0)),
-                    Some(reg_operand(*data, 0)),
-                    data1.map(|r| reg_operand(r, 0)),
-                ];
-                m.imm = *offset as i32;
-                self.out.push(m);
-            }
+            } => self.ds_data(*op, *dst, *addr, *data, *data1, *offset),
             Inst::LdsBound => {
                 let mut m = mc_inst(Op::SMovB32, self.generation);
                 m.dst = Some(Operand::M0);
@@ -666,6 +647,28 @@ impl Emitter<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A DS instruction with data operands (`ds_write*`, the DS atomics): ADDR, DATA0 and
+    /// DATA1, the result (the atomics' `_rtn_` forms) and the offset field.
+    fn ds_data(
+        &mut self,
+        op: Op,
+        dst: Option<Reg>,
+        addr: Reg,
+        data: Reg,
+        data1: Option<Reg>,
+        offset: u16,
+    ) {
+        let mut m = mc_inst(op, self.generation);
+        m.dst = dst.map(|r| reg_operand(r, 0));
+        m.src = [
+            Some(reg_operand(addr, 0)),
+            Some(reg_operand(data, 0)),
+            data1.map(|r| reg_operand(r, 0)),
+        ];
+        m.imm = offset as i32;
+        self.out.push(m);
     }
 
     fn alu64(&mut self, op: Op64, dst: Reg, a: Reg, b: Src) -> Result<(), String> {

@@ -10,7 +10,6 @@
 //! are `ds_read2_b32`/`ds_write2_b32` pairs of dwords, which need 4 bytes only.
 
 use super::{InstOutput, IsleContext};
-use crate::intrinsics::Intrinsic;
 use crate::isa::gcn::inst::{Inst, Src};
 use crate::isa::gcn::mc::{Gen, Op};
 use crate::isa::gcn::regs::VGPR;
@@ -195,16 +194,13 @@ impl IsleContext<'_, '_> {
     }
 
     /// `addr + offset` as `x + c`: the constants added along a chain of `iadd`s gathered
-    /// into `c`, and the segment base (LDS address 0) dropped; `x` is `None` when nothing
-    /// but constants and the base remains.
+    /// into `c` (the segment base among them, a constant 0 by now); `x` is `None` when
+    /// nothing but constants remains.
     pub(super) fn lds_address(&mut self, addr: Value, offset: i64) -> (Option<Value>, i64) {
         let mut value = addr;
         let mut c = offset;
         loop {
-            if self.is_workgroup_base(value) {
-                return (None, c);
-            }
-            // The base itself, folded to LDS address 0 before the mid-end
+            // A constant address: the base, which the mid-end saw as LDS address 0
             // (`intrinsics::fold_workgroup_base`), plus constants.
             if let Some(k) = self.const32(value) {
                 return (None, c + k as i32 as i64);
@@ -225,28 +221,11 @@ impl IsleContext<'_, '_> {
             } else if let Some(k) = self.const32(a) {
                 c += k as i32 as i64;
                 value = b;
-            } else if self.is_workgroup_base(a) {
-                value = b;
-            } else if self.is_workgroup_base(b) {
-                value = a;
             } else {
                 break;
             }
         }
         (Some(value), c)
-    }
-
-    fn is_workgroup_base(&mut self, value: Value) -> bool {
-        let Some(inst) = self.def_inst_of(value) else {
-            return false;
-        };
-        match self.lower.dfg().insts[inst] {
-            InstructionData::Call { func_ref, .. } => {
-                Intrinsic::from_func_ref(self.lower.func, func_ref)
-                    == Some(Intrinsic::WorkgroupBase)
-            }
-            _ => false,
-        }
     }
 
     fn def_inst_of(&mut self, value: Value) -> Option<ir::Inst> {

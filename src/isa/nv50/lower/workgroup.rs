@@ -10,9 +10,7 @@
 
 use super::isle::generated::Context as _;
 use super::{InstOutput, IsleContext};
-use crate::intrinsics::Intrinsic;
 use crate::ir::{self, InstructionData, Opcode, Value};
-use crate::isa::nv50::abi::WORKGROUP_BASE;
 use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Op, Ty};
 use crate::machinst::{Reg, RegClass};
@@ -122,15 +120,15 @@ impl IsleContext<'_, '_> {
     }
 
     /// `addr + offset` as `x + c`: the constants added along a chain of `iadd`s gathered
-    /// into `c`, the segment's base ([`WORKGROUP_BASE`]) among them; `x` is `None` when
+    /// into `c`, the segment's base
+    /// ([`WORKGROUP_BASE`](crate::isa::nv50::abi::WORKGROUP_BASE)) among them; `x` is `None` when
     /// nothing but constants remains.
     fn shared_address(&mut self, addr: Value, offset: i64) -> (Option<Value>, i64) {
         let mut value = addr;
         let mut c = offset;
         loop {
-            if self.is_workgroup_base(value) {
-                return (None, c + WORKGROUP_BASE as i64);
-            }
+            // A constant address: the base, which the mid-end saw as the constant
+            // `WORKGROUP_BASE` (`intrinsics::fold_workgroup_base`), plus constants.
             if let Some(k) = self.const32(value) {
                 return (None, c + k as i32 as i64);
             }
@@ -150,30 +148,11 @@ impl IsleContext<'_, '_> {
             } else if let Some(k) = self.const32(a) {
                 c += k as i32 as i64;
                 value = b;
-            } else if self.is_workgroup_base(a) {
-                c += WORKGROUP_BASE as i64;
-                value = b;
-            } else if self.is_workgroup_base(b) {
-                c += WORKGROUP_BASE as i64;
-                value = a;
             } else {
                 break;
             }
         }
         (Some(value), c)
-    }
-
-    fn is_workgroup_base(&mut self, value: Value) -> bool {
-        let Some(inst) = self.def_inst_of(value) else {
-            return false;
-        };
-        match self.lower.dfg().insts[inst] {
-            InstructionData::Call { func_ref, .. } => {
-                Intrinsic::from_func_ref(self.lower.func, func_ref)
-                    == Some(Intrinsic::WorkgroupBase)
-            }
-            _ => false,
-        }
     }
 
     fn def_inst_of(&mut self, value: Value) -> Option<ir::Inst> {
