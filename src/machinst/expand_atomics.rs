@@ -188,18 +188,29 @@ fn expand(func: &mut ir::Function, inst: ir::Inst) {
     let word_addr = field.as_ref().map_or(addr, |f| f.word);
     match data {
         InstructionData::AtomicRmw { op, args, .. } => {
+            // The operand in its field's place (and, for `and`, ones around it), computed
+            // once before the loop.
+            let placed = field.as_ref().map(|f| {
+                let placed = place(&mut pos, f, args[1]);
+                if op == AtomicRmwOp::And {
+                    pos.ins().bor_not(placed, f.mask)
+                } else {
+                    placed
+                }
+            });
             let initial = pos.ins().load(word_ty, flags, word_addr, 0);
             pos.ins().jump(body, &[initial.into()]);
             pos.insert_block(body);
             let old = pos.func.dfg.append_block_param(body, word_ty);
-            let new = match &field {
-                None => apply(&mut pos, op, old, args[1]),
-                Some(f) => {
-                    let shifted = pos.ins().ushr(old, f.shift);
-                    let narrow = pos.ins().ireduce(ty, shifted);
-                    let updated = apply(&mut pos, op, narrow, args[1]);
-                    splice(&mut pos, f, old, updated)
-                }
+            let new = match (&field, placed) {
+                (Some(f), Some(placed)) => word_operation(&mut pos, op, f, old, placed)
+                    .unwrap_or_else(|| {
+                        let shifted = pos.ins().ushr(old, f.shift);
+                        let narrow = pos.ins().ireduce(ty, shifted);
+                        let updated = apply(&mut pos, op, narrow, args[1]);
+                        splice(&mut pos, f, old, updated)
+                    }),
+                _ => apply(&mut pos, op, old, args[1]),
             };
             let got = pos.ins().atomic_cas(flags, word_addr, old, new);
             let swapped = pos.ins().icmp(ir::condcodes::IntCC::Equal, got, old);
@@ -248,16 +259,58 @@ fn expand(func: &mut ir::Function, inst: ir::Inst) {
     }
 }
 
-/// The word containing the `ty` field at `addr`, the field's shift and its mask.
+/// The new word of a narrow read-modify-write `op` computed on the whole `old` word, where
+/// that is shorter than taking the field out and putting it back, as llc-19 does: `placed`
+/// is the operand in the field's bits, zero elsewhere (ones elsewhere for `and`). Carries
+/// and borrows of `add`/`sub` only run upwards, into bits the mask then drops.
+fn word_operation(
+    pos: &mut FuncCursor,
+    op: AtomicRmwOp,
+    f: &Field,
+    old: Value,
+    placed: Value,
+) -> Option<Value> {
+    let ins = pos.ins();
+    Some(match op {
+        AtomicRmwOp::And => ins.band(old, placed),
+        AtomicRmwOp::Or => ins.bor(old, placed),
+        AtomicRmwOp::Xor => ins.bxor(old, placed),
+        AtomicRmwOp::Xchg => {
+            let others = ins.band_not(old, f.mask);
+            pos.ins().bor(others, placed)
+        }
+        AtomicRmwOp::Add | AtomicRmwOp::Sub => {
+            let wide = if op == AtomicRmwOp::Add {
+                ins.iadd(old, placed)
+            } else {
+                ins.isub(old, placed)
+            };
+            let field = pos.ins().band(wide, f.mask);
+            let others = pos.ins().band_not(old, f.mask);
+            pos.ins().bor(others, field)
+        }
+        _ => return None,
+    })
+}
+
+/// The word containing the `ty` field at `addr`, the field's shift and its mask. The
+/// word's address is `addr` minus the byte's position rather than `addr & !3`: the
+/// mid-end computes an operation with an immediate again in every block that uses it,
+/// which would put it inside the loop.
 fn field(pos: &mut FuncCursor, addr: Value, ty: Type) -> Field {
     let addr_ty = pos.func.dfg.value_type(addr);
-    let word = pos.ins().band_imm_s(addr, !3);
     let low = if addr_ty == types::I32 {
         addr
     } else {
         pos.ins().ireduce(types::I32, addr)
     };
     let byte = pos.ins().band_imm_s(low, 3);
+    let position = if addr_ty == types::I32 {
+        byte
+    } else {
+        pos.ins().uextend(addr_ty, byte)
+    };
+    let word = pos.ins().isub(addr, position);
     let shift = pos.ins().ishl_imm_u(byte, 3);
     let ones = pos.ins().iconst(types::I32, ty.bounds(false).1 as i64);
     let mask = pos.ins().ishl(ones, shift);
