@@ -136,16 +136,7 @@ impl Wave {
             address: addr,
             message: format!("{size}-byte access outside every allocated region"),
         };
-        let mut pending = Pending {
-            index,
-            pc,
-            vm: true,
-            lgkm: false,
-            exp: false,
-            dst: RegSet::EMPTY,
-            data: RegSet::EMPTY,
-            payload: Payload::None,
-        };
+        let mut pending = Pending::vector_memory(index, pc);
         if store {
             let data_op = inst.src[1].ok_or_else(|| Violation::Other("missing vdata".into()))?;
             let data = Wave::vgpr_index(data_op, d.info.src[1])?;

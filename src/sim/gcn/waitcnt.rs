@@ -52,6 +52,32 @@ pub(crate) struct Pending {
     pub payload: Payload,
 }
 
+impl Pending {
+    /// A vector-memory access (VM_CNT) of the instruction at `pc` with nothing to deliver
+    /// yet: its caller fills in what it writes and reads.
+    pub fn vector_memory(index: u32, pc: u32) -> Pending {
+        Pending {
+            index,
+            pc,
+            vm: true,
+            lgkm: false,
+            exp: false,
+            dst: RegSet::EMPTY,
+            data: RegSet::EMPTY,
+            payload: Payload::None,
+        }
+    }
+
+    /// An LDS access (LGKM_CNT), as [`Pending::vector_memory`].
+    pub fn lds(index: u32, pc: u32) -> Pending {
+        Pending {
+            vm: false,
+            lgkm: true,
+            ..Pending::vector_memory(index, pc)
+        }
+    }
+}
+
 /// The outstanding memory operations of a wave, oldest first.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Outstanding {

@@ -832,16 +832,7 @@ impl Wave {
         env: &mut Env,
     ) -> Result<(), Violation> {
         let inst = &d.inst;
-        let mut pending = Pending {
-            index,
-            pc,
-            vm: false,
-            lgkm: true,
-            exp: false,
-            dst: RegSet::EMPTY,
-            data: RegSet::EMPTY,
-            payload: Payload::None,
-        };
+        let mut pending = Pending::lds(index, pc);
         if d.info.form == Form::SmemLoad {
             let base_op = inst.src[0].ok_or_else(|| Violation::Other("missing sbase".into()))?;
             let dst = inst
@@ -992,16 +983,7 @@ impl Wave {
             bound,
             by,
         )?;
-        let mut pending = Pending {
-            index,
-            pc,
-            vm: false,
-            lgkm: true,
-            exp: false,
-            dst: RegSet::EMPTY,
-            data: RegSet::EMPTY,
-            payload: Payload::None,
-        };
+        let mut pending = Pending::lds(index, pc);
         if let Some(dst) = inst.dst {
             Self::vgpr_index(dst, info.dst)?;
             pending.dst = RegSet::range(dst.0, info.dst as u16);
@@ -1091,16 +1073,7 @@ impl Wave {
         // A FLAT access waits in LGKM_CNT only for lanes that reach LDS; every FLAT address
         // here is global memory (the LDS aperture is not modelled), so like GLOBAL and MUBUF
         // it counts in VM_CNT alone (waitcnt.rs).
-        let mut pending = Pending {
-            index,
-            pc,
-            vm: true,
-            lgkm: false,
-            exp: false,
-            dst: RegSet::EMPTY,
-            data: RegSet::EMPTY,
-            payload: Payload::None,
-        };
+        let mut pending = Pending::vector_memory(index, pc);
         if atomic {
             let data_op = inst.src[1].ok_or_else(|| Violation::Other("missing vdata".into()))?;
             let width = d.info.src[1] as usize;
