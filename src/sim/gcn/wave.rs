@@ -120,6 +120,27 @@ fn bit_mask(bits: u32) -> u64 {
 
 /// Bit-field extract of an N-bit value (S_BFE_*: offset, then width bits, sign-extended
 /// from the top bit of the field for the signed forms; width 0 gives 0).
+/// A 32-bit scalar compare (`s_cmp_*`, `s_cmpk_*` with its constant already extended):
+/// signed for the `_i32` forms, unsigned for the `_u32` ones.
+fn scalar_compare(op: Op, a: u32, b: u32) -> bool {
+    use Op::*;
+    use std::cmp::Ordering::*;
+    let order = match op {
+        SCmpGtI32 | SCmpGeI32 | SCmpLtI32 | SCmpLeI32 | SCmpkGtI32 | SCmpkGeI32 | SCmpkLtI32
+        | SCmpkLeI32 => (a as i32).cmp(&(b as i32)),
+        _ => a.cmp(&b),
+    };
+    match op {
+        SCmpEqI32 | SCmpEqU32 | SCmpkEqI32 | SCmpkEqU32 => order == Equal,
+        SCmpLgI32 | SCmpLgU32 | SCmpkLgI32 | SCmpkLgU32 => order != Equal,
+        SCmpGtI32 | SCmpGtU32 | SCmpkGtI32 | SCmpkGtU32 => order == Greater,
+        SCmpGeI32 | SCmpGeU32 | SCmpkGeI32 | SCmpkGeU32 => order != Less,
+        SCmpLtI32 | SCmpLtU32 | SCmpkLtI32 | SCmpkLtU32 => order == Less,
+        SCmpLeI32 | SCmpLeU32 | SCmpkLeI32 | SCmpkLeU32 => order != Greater,
+        _ => unreachable!("{op:?} is not a 32-bit scalar compare"),
+    }
+}
+
 fn bfe(value: u64, bits: u32, offset: u32, width: u32, signed: bool) -> u64 {
     let shifted = if signed {
         let wide = ((value << (64 - bits)) as i64) >> (64 - bits);
@@ -561,44 +582,9 @@ impl Wave {
                 let r = bfe(a, 64, b32 & 63, b32 >> 16 & 0x7f, inst.op == SBfeI64);
                 Some(nz64(r, &mut scc))
             }
-            SCmpEqI32 | SCmpEqU32 => {
-                scc = a32 == b32;
-                None
-            }
-            SCmpLgI32 | SCmpLgU32 => {
-                scc = a32 != b32;
-                None
-            }
-            SCmpGtI32 => {
-                scc = (a32 as i32) > (b32 as i32);
-                None
-            }
-            SCmpGeI32 => {
-                scc = (a32 as i32) >= (b32 as i32);
-                None
-            }
-            SCmpLtI32 => {
-                scc = (a32 as i32) < (b32 as i32);
-                None
-            }
-            SCmpLeI32 => {
-                scc = (a32 as i32) <= (b32 as i32);
-                None
-            }
-            SCmpGtU32 => {
-                scc = a32 > b32;
-                None
-            }
-            SCmpGeU32 => {
-                scc = a32 >= b32;
-                None
-            }
-            SCmpLtU32 => {
-                scc = a32 < b32;
-                None
-            }
-            SCmpLeU32 => {
-                scc = a32 <= b32;
+            SCmpEqI32 | SCmpEqU32 | SCmpLgI32 | SCmpLgU32 | SCmpGtI32 | SCmpGeI32 | SCmpLtI32
+            | SCmpLeI32 | SCmpGtU32 | SCmpGeU32 | SCmpLtU32 | SCmpLeU32 => {
+                scc = scalar_compare(inst.op, a32, b32);
                 None
             }
             SCmpEqU64 => {
@@ -631,28 +617,14 @@ impl Wave {
                     Some((old as i32).wrapping_mul(inst.imm) as u32 as u64)
                 }
             }
+            // The 16-bit constant sign-extended for the signed forms, zero-extended for
+            // the unsigned ones.
             SCmpkEqI32 | SCmpkLgI32 | SCmpkGtI32 | SCmpkGeI32 | SCmpkLtI32 | SCmpkLeI32 => {
-                let (a, k) = (a32 as i32, inst.imm);
-                scc = match inst.op {
-                    SCmpkEqI32 => a == k,
-                    SCmpkLgI32 => a != k,
-                    SCmpkGtI32 => a > k,
-                    SCmpkGeI32 => a >= k,
-                    SCmpkLtI32 => a < k,
-                    _ => a <= k,
-                };
+                scc = scalar_compare(inst.op, a32, inst.imm as u32);
                 None
             }
             SCmpkEqU32 | SCmpkLgU32 | SCmpkGtU32 | SCmpkGeU32 | SCmpkLtU32 | SCmpkLeU32 => {
-                let k = inst.imm as u16 as u32;
-                scc = match inst.op {
-                    SCmpkEqU32 => a32 == k,
-                    SCmpkLgU32 => a32 != k,
-                    SCmpkGtU32 => a32 > k,
-                    SCmpkGeU32 => a32 >= k,
-                    SCmpkLtU32 => a32 < k,
-                    _ => a32 <= k,
-                };
+                scc = scalar_compare(inst.op, a32, inst.imm as u16 as u32);
                 None
             }
             SGetregB32 => {
