@@ -67,17 +67,6 @@ struct Area {
 impl IsleContext<'_, '_> {
     /// A cross-lane intrinsic `intrinsic` with arguments `args`.
     pub(super) fn cross_lane(&mut self, intrinsic: Intrinsic, args: &[Value]) -> InstOutput {
-        if let Intrinsic::Reduce(WaveOp::FAdd)
-        | Intrinsic::InclusiveScan(WaveOp::FAdd)
-        | Intrinsic::ExclusiveScan(WaveOp::FAdd) = intrinsic
-        {
-            self.fail(format!(
-                "`{}`: the f32 sum across lanes is not supported on NV50 yet (its exact f32 add \
-                 is a software sequence, `docs/nv50.md`)",
-                intrinsic.name()
-            ));
-            return InstOutput::new();
-        }
         let area = self.warp_area();
         let reg = match intrinsic {
             Intrinsic::Ballot => {
@@ -142,6 +131,9 @@ impl IsleContext<'_, '_> {
                 self.store_own(&area, x);
                 self.read_active(&area, m, src)
             }
+            Intrinsic::Reduce(WaveOp::FAdd) => self.wave_fsum(&area, args[0], None),
+            Intrinsic::InclusiveScan(WaveOp::FAdd) => self.wave_fsum(&area, args[0], Some(2)),
+            Intrinsic::ExclusiveScan(WaveOp::FAdd) => self.wave_fsum(&area, args[0], Some(1)),
             Intrinsic::Reduce(op) => self.wave_scan(&area, op, args[0], None),
             Intrinsic::InclusiveScan(op) => self.wave_scan(&area, op, args[0], Some(2)),
             Intrinsic::ExclusiveScan(op) => self.wave_scan(&area, op, args[0], Some(1)),
@@ -370,6 +362,118 @@ impl IsleContext<'_, '_> {
         acc
     }
 
+    /// The f32 sum across the warp in the association order of `docs/ir.md` (W = 32), for
+    /// a reduction (`below` `None`) or a scan (`below` as in [`Self::wave_scan`]). Thread i's
+    /// result is s[j] of that order, j = 31, i or i − 1: after step 2, s[j] is the balanced
+    /// tree of the 16 positions j − 15 … j, those before j's row and the inactive ones
+    /// holding −0.0 (the row clipping of step 2 adds −0.0 trees, which change nothing), and
+    /// step 3 adds the tree of row 0 to the positions of row 1. So every thread sums two
+    /// trees of 16 leaves read from the area, the first over row 0 (all −0.0 where j < 16),
+    /// the second over its window, and adds them: 31 exact adds, the same in every thread,
+    /// without loops or divergence (`docs/decisions.md`, "The f32 sum across lanes on
+    /// NV50").
+    fn wave_fsum(&mut self, area: &Area, x: Value, below: Option<u32>) -> Reg {
+        let m = self.ballot_mask(area, None);
+        let x = self.put_in_reg(x);
+        self.store_own(area, x);
+        // `sel`: the active positions up to j.
+        let (sel, j) = match below {
+            None => (m, self.mov_imm(31)),
+            Some(first) => {
+                let one = self.mov_imm(first);
+                let t = self.op2(Op::Shl, Ty::B32, Src::Reg(one), Src::Reg(area.lane));
+                let t = self.op2(Op::Sub, Ty::B32, Src::Reg(t), Src::Imm(1));
+                let sel = self.op2(Op::And, Ty::B32, Src::Reg(m), Src::Reg(t));
+                let j = match first {
+                    2 => area.lane,
+                    _ => self.op2(Op::Sub, Ty::B32, Src::Reg(area.lane), Src::Imm(1)),
+                };
+                (sel, j)
+            }
+        };
+        let neg_zero = self.mov_imm(0x8000_0000);
+
+        // Row 0's tree: leaf t is position t, active and j in row 1.
+        let row1 = self.set_reg(Cond::Ge, Ty::S32, Src::Reg(j), Src::Imm(16));
+        let low = self.op2(Op::And, Ty::B32, Src::Reg(m), Src::Imm(0xffff));
+        let row0 = self.op2(Op::And, Ty::B32, Src::Reg(low), Src::Reg(row1));
+        self.emit(Inst::SetSharedAddr { addr: area.values });
+        let first = self.fsum_tree(|this, t| {
+            let v = this.vreg(RegClass::Int);
+            this.emit(Inst::SharedLoad {
+                ty: Ty::B32,
+                dst: v,
+                addr: None,
+                offset: 4 * t,
+                via_a3: true,
+            });
+            this.leaf_if_bit(row0, t, v, neg_zero)
+        });
+
+        // j's window: leaf t is position j − 15 + t of j's row, the bits of `sel` in that
+        // row shifted so that bit t is leaf t's (0 before the row). A leaf before the row
+        // reads the row's first word instead, to stay inside the warp's area.
+        let o = self.op2(Op::And, Ty::B32, Src::Reg(j), Src::Imm(15));
+        let row = self.op2(Op::And, Ty::B32, Src::Reg(j), Src::Imm(16));
+        let bits = self.op2(Op::Shr, Ty::U32, Src::Reg(sel), Src::Reg(row));
+        let bits = self.op2(Op::And, Ty::B32, Src::Reg(bits), Src::Imm(0xffff));
+        let bits = self.op2(Op::Shl, Ty::B32, Src::Reg(bits), Src::Imm(15));
+        let window = self.op2(Op::Shr, Ty::U32, Src::Reg(bits), Src::Reg(o));
+        let row_at = self.op2(Op::Shl, Ty::B32, Src::Reg(row), Src::Imm(2));
+        let row_at = self.op2(Op::Add, Ty::B32, Src::Reg(area.values), Src::Reg(row_at));
+        let o_at = self.op2(Op::Shl, Ty::B32, Src::Reg(o), Src::Imm(2));
+        let start = self.op2(Op::Add, Ty::B32, Src::Reg(row_at), Src::Reg(o_at));
+        let start = self.op2(Op::Sub, Ty::B32, Src::Reg(start), Src::Imm(60));
+        let second = self.fsum_tree(|this, t| {
+            let at = this.op2(Op::Add, Ty::B32, Src::Reg(start), Src::Imm(4 * t));
+            let at = this.op2(Op::Max, Ty::S32, Src::Reg(at), Src::Reg(row_at));
+            let v = this.vreg(RegClass::Int);
+            this.emit(Inst::SharedLoad {
+                ty: Ty::B32,
+                dst: v,
+                addr: Some(at),
+                offset: 0,
+                via_a3: false,
+            });
+            this.leaf_if_bit(window, t, v, neg_zero)
+        });
+        self.fadd32(first, second)
+    }
+
+    /// `v` where bit `t` of `bits` is set, else `other`: the bit shifted into the sign flag.
+    fn leaf_if_bit(&mut self, bits: Reg, t: u32, v: Reg, other: Reg) -> Reg {
+        let c = self.lower.new_vreg(FLAG, RegClass::Int);
+        let mut test = Alu::new(
+            Op::Shl,
+            Some(Ty::B32),
+            None,
+            &[Src::Reg(bits), Src::Imm(31 - t)],
+        );
+        test.cdst = Some(c);
+        self.emit(Inst::Alu(test));
+        self.select_on(c, Cond::S, v, other)
+    }
+
+    /// The balanced tree of f32 sums over the 16 leaves `leaf(0)`, …, `leaf(15)` (pairs
+    /// first, then pairs of pairs, …), evaluated leaf by leaf so that at most five partial
+    /// sums are live.
+    fn fsum_tree(&mut self, mut leaf: impl FnMut(&mut Self, u32) -> Reg) -> Reg {
+        let mut stack: Vec<Reg> = Vec::new();
+        for t in 0..16u32 {
+            let mut v = leaf(self, t);
+            let mut n = t;
+            while n & 1 == 1 {
+                let left = stack.pop().expect("a left subtree per trailing one");
+                v = self.fadd32(left, v);
+                n >>= 1;
+            }
+            stack.push(v);
+        }
+        let sum = stack.pop().expect("the whole tree");
+        debug_assert!(stack.is_empty());
+        sum
+    }
+
     /// `a op b` for the operations of the integer reductions and f32 min/max.
     fn wave_op(&mut self, op: WaveOp, a: Reg, b: Reg) -> Reg {
         let (a, b) = (Src::Reg(a), Src::Reg(b));
@@ -388,7 +492,7 @@ impl IsleContext<'_, '_> {
                 };
                 self.fminmax32_regs(op == WaveOp::FMax, a, b)
             }
-            WaveOp::FAdd => unreachable!("refused in `cross_lane`"),
+            WaveOp::FAdd => unreachable!("the f32 sum is `wave_fsum`"),
         }
     }
 }

@@ -242,9 +242,7 @@ impl IsleContext<'_, '_> {
     /// zero. Below that both operands are scaled by 2^64 (exactly, denormals too), added,
     /// and scaled back: the sum of values that small is either normal, and then its
     /// rounding is the same at either scale, or an exact denormal.
-    pub(super) fn fadd32_g80(&mut self, sub: bool, x: Value, y: Value) -> Reg {
-        let x = Context::put_in_reg(self, x);
-        let y = Context::put_in_reg(self, y);
+    pub(super) fn fadd32_g80(&mut self, sub: bool, x: Reg, y: Reg) -> Reg {
         let y = if sub {
             self.op2(Op::Xor, Ty::B32, Src::Reg(y), Src::Imm(0x8000_0000))
         } else {

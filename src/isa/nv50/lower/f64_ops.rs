@@ -486,6 +486,18 @@ impl IsleContext<'_, '_> {
         self.cvt(Ty::F64, Ty::F32, None, x, RegClass::Float)
     }
 
+    /// `x + y` of f32 registers, exact on every variant: `fadd`'s lowering
+    /// ([`Self::f32_via_f64`]) on registers.
+    pub(super) fn fadd32(&mut self, x: Reg, y: Reg) -> Reg {
+        if self.backend.variant < Variant::G200 {
+            return self.fadd32_g80(false, x, y);
+        }
+        let a = self.cvt(Ty::F64, Ty::F32, None, Src::Reg(x), RegClass::Float);
+        let b = self.cvt(Ty::F64, Ty::F32, None, Src::Reg(y), RegClass::Float);
+        let r = self.f64_alu(Op::Add, Mods::NONE, &[a, b]);
+        self.demote(r)
+    }
+
     fn demote(&mut self, x: Reg) -> Reg {
         self.cvt(
             Ty::F32,
@@ -504,6 +516,8 @@ impl IsleContext<'_, '_> {
         if self.backend.variant < Variant::G200 {
             match opcode {
                 Opcode::Fadd | Opcode::Fsub => {
+                    let x = Context::put_in_reg(self, x);
+                    let y = Context::put_in_reg(self, y);
                     return self.fadd32_g80(opcode == Opcode::Fsub, x, y);
                 }
                 Opcode::Fmul => return self.fmul32_g80(x, y),
