@@ -274,6 +274,9 @@ impl LowerBackend for Nv50Lower<'_> {
         inst: ir::Inst,
         targets: &[usize],
     ) -> Result<Vec<usize>, CompileError> {
+        if let Some(reason) = i128_use(ctx.func, inst) {
+            return Err(ctx.error(reason));
+        }
         let mut isle = IsleContext {
             lower: ctx,
             backend: self,
@@ -291,6 +294,9 @@ impl LowerBackend for Nv50Lower<'_> {
         ctx: &mut Lower<'_, Inst>,
         inst: ir::Inst,
     ) -> Result<Vec<Reg>, CompileError> {
+        if let Some(reason) = i128_use(ctx.func, inst) {
+            return Err(ctx.error(reason));
+        }
         let mut isle = IsleContext {
             lower: ctx,
             backend: self,
@@ -347,6 +353,33 @@ fn unsupported_reason(func: &ir::Function, inst: ir::Inst, variant: Variant) -> 
     } else {
         format!("`{opcode}` on type {ty} is not supported by {target} yet")
     }
+}
+
+/// Why `inst` cannot be lowered if it computes on an i128 value: NV50 keeps i128 in a
+/// register quad for loads and stores (`b128`) and has no operation on it, not even taking
+/// it apart (`isplit`) or building it (`iconcat`).
+fn i128_use(func: &ir::Function, inst: ir::Inst) -> Option<String> {
+    use Opcode::*;
+    let dfg = &func.dfg;
+    let opcode = dfg.insts[inst].opcode();
+    let wide = match opcode {
+        Load | Store | Return => false,
+        // The arguments of the target blocks are copies; the condition is not.
+        Jump | Brif | BrTable => dfg
+            .inst_args(inst)
+            .iter()
+            .any(|&v| dfg.value_type(v) == types::I128),
+        _ => dfg
+            .inst_values(inst)
+            .chain(dfg.inst_results(inst).iter().copied())
+            .any(|v| dfg.value_type(v) == types::I128),
+    };
+    wide.then(|| {
+        format!(
+            "`{opcode}` on an i128 value is not supported by the NV50 backend: i128 values \
+             can only be loaded and stored"
+        )
+    })
 }
 
 /// Why the backend rejects every use of `opcode`, for the opcodes rejected whatever their
