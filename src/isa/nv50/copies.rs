@@ -57,6 +57,9 @@ fn reads(inst: &Inst) -> Units {
         Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
         Inst::SetSharedAddr { addr } => units(*addr),
         Inst::Atomic { addr, src, cmp, .. } => src_units(addr) | units(*src) | cmp.map_or(0, units),
+        Inst::SharedAtomic { addr, src, cmp, .. } => {
+            units(*addr) | src.map_or(0, units) | cmp.map_or(0, units)
+        }
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
         Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
@@ -80,6 +83,7 @@ fn writes(inst: &Inst) -> Units {
         | Inst::Atomic { dst: Some(dst), .. }
         | Inst::Copy { dst, .. }
         | Inst::Combine { dst, .. } => units(*dst),
+        Inst::SharedAtomic { dst, tmp, tmp2, .. } => units(*dst) | units(*tmp) | tmp2.map_or(0, units),
         Inst::Args { defs } => defs.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
         _ => 0,
     }
@@ -224,7 +228,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
             }
         }
         Inst::SetSharedAddr { addr } => reg(addr)?,
-        Inst::Atomic { .. } => {
+        Inst::Atomic { .. } | Inst::SharedAtomic { .. } => {
             if reads(&inst) & hit != 0 {
                 return None;
             }

@@ -6,8 +6,8 @@
 //! branches to the next block are left out, and branch targets are absolute addresses for
 //! code placed at 0, listed for relocation.
 
-use super::inst::{Alu, Inst, Src};
-use super::mc::{self, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant};
+use super::inst::{Alu, Inst, SharedRmw, Src};
+use super::mc::{self, Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant};
 use super::reconverge::{Join, Plan};
 use super::regs::{GPR, gpr};
 use crate::machinst::{Reg, RegClass};
@@ -160,17 +160,20 @@ enum Dest {
     Break,
 }
 
-/// An instruction of the layout: encoded but for a branch target.
+/// An instruction of the layout: encoded but for a branch target, a label's or (`Local`)
+/// the item that many items after this one in the same block (a loop inside one VCode
+/// instruction).
 #[derive(Clone)]
 enum Item {
     Mc(McInst),
     Branch(McInst, Label),
+    Local(McInst, isize),
 }
 
 impl Item {
     fn words(&self) -> usize {
         match self {
-            Item::Mc(i) | Item::Branch(i, _) => i.words(),
+            Item::Mc(i) | Item::Branch(i, _) | Item::Local(i, _) => i.words(),
         }
     }
 }
@@ -326,6 +329,29 @@ fn lower_block(
                         &[Operand::R((data.hw() + k) as u8)],
                     )));
                 }
+            }
+            Inst::SharedAtomic {
+                op,
+                dst,
+                addr,
+                src,
+                cmp,
+                tmp,
+                tmp2,
+                c,
+            } => {
+                let hw = |r: &Option<Reg>| r.map(|r| r.hw());
+                let regs = SharedAtomicRegs {
+                    dst: dst.hw(),
+                    src: hw(src),
+                    cmp: hw(cmp),
+                    tmp: tmp.hw(),
+                    tmp2: hw(tmp2),
+                    c: c.hw() as u8,
+                };
+                let mut offset = 0;
+                let areg = shared_address(&mut out, Some(*addr), &mut offset, None, 1);
+                shared_atomic(&mut out, *op, regs, areg)?;
             }
             Inst::Atomic {
                 op,
@@ -491,6 +517,109 @@ fn shared_address(
     areg
 }
 
+/// The registers of an [`Inst::SharedAtomic`], allocated.
+struct SharedAtomicRegs {
+    dst: u16,
+    src: Option<u16>,
+    cmp: Option<u16>,
+    tmp: u16,
+    tmp2: Option<u16>,
+    c: u8,
+}
+
+/// The lock loop of an atomic on the `s[]` word at `$a<areg>` (GT200; nouveau's
+/// `handleSharedATOM`, with the unlocking path predicated rather than branched to):
+///
+/// ```text
+///     breakaddr done
+/// try:
+///     ld lock $c $dst b32 s[$a]        locked: `lt` (sign set); else the value is kept
+///     (lt $c) <new value into $tmp>
+///     (lt $c) st unlock b32 s[$a] $tmp
+///     (lt $c) break
+///     bra try
+/// done:
+/// ```
+///
+/// `ld lock` locks the word for one thread of the warp per try (`isa.rst`: one locked
+/// location per warp), so the threads leave one by one, each after storing and unlocking;
+/// a word another warp holds fails for all of them until it is unlocked.
+fn shared_atomic(
+    out: &mut Vec<Item>,
+    op: SharedRmw,
+    r: SharedAtomicRegs,
+    areg: u8,
+) -> Result<(), String> {
+    let word = Operand::Shared {
+        ty: Ty::B32,
+        areg,
+        offset: 0,
+    };
+    let pred = Pred {
+        cond: Cond::L,
+        reg: r.c,
+    };
+    let operand = |x: Option<u16>, what: &str| {
+        x.map(|x| Operand::R(x as u8))
+            .ok_or_else(|| format!("an atomic on s[] without its {what}"))
+    };
+    let alu = |op: Op, ty: Ty, dst: u16, a: Operand, b: Operand| {
+        let mut inst = McInst::with(op, Form::Long, Some(ty), Some(Operand::R(dst as u8)), &[a, b]);
+        inst.pred = Some(pred);
+        inst
+    };
+    let old = Operand::R(r.dst as u8);
+    let mut compute = Vec::new();
+    let stored = match op {
+        SharedRmw::Alu(op, ty) => {
+            compute.push(alu(op, ty, r.tmp, old, operand(r.src, "operand")?));
+            r.tmp
+        }
+        SharedRmw::Nand => {
+            let mut or = alu(Op::Or, Ty::B32, r.tmp, old, operand(r.src, "operand")?);
+            or.mods = Mods::NOT0 | Mods::NOT1;
+            compute.push(or);
+            r.tmp
+        }
+        SharedRmw::Exch => r.src.ok_or("an exchange on s[] without its operand")?,
+        SharedRmw::Load => r.dst,
+        // old ^ ((new ^ old) & (old == cmp ? −1 : 0)).
+        SharedRmw::Cas => {
+            let tmp2 = r.tmp2.ok_or("a compare-and-swap on s[] without its second temporary")?;
+            let mut eq = alu(Op::Set, Ty::U32, tmp2, old, operand(r.cmp, "compared value")?);
+            eq.cmp = Some(Cond::E);
+            compute.push(eq);
+            compute.push(alu(Op::Xor, Ty::B32, r.tmp, operand(r.src, "new value")?, old));
+            compute.push(alu(Op::And, Ty::B32, r.tmp, Operand::R(r.tmp as u8), Operand::R(tmp2 as u8)));
+            compute.push(alu(Op::Xor, Ty::B32, r.tmp, Operand::R(r.tmp as u8), old));
+            r.tmp
+        }
+    };
+    let mut lock = McInst::with(Op::Ld, Form::Long, None, Some(old), &[word]);
+    lock.mods = Mods::LOCK;
+    lock.cdst = Some(r.c);
+    let mut unlock = McInst::with(Op::St, Form::Long, None, Some(word), &[Operand::R(stored as u8)]);
+    unlock.mods = Mods::UNLOCK;
+    unlock.pred = Some(pred);
+    let mut brk = McInst::new(Op::Break, Form::Long);
+    brk.pred = Some(pred);
+    // breakaddr, ld lock, the computation, st unlock, break, bra.
+    let body = 1 + compute.len() + 3;
+    out.push(Item::Local(
+        McInst::new(Op::Breakaddr, Form::Long),
+        1 + body as isize,
+    ));
+    out.push(Item::Mc(lock));
+    out.extend(compute.into_iter().map(Item::Mc));
+    out.push(Item::Mc(unlock));
+    out.push(Item::Mc(brk));
+    out.push(Item::Local(
+        McInst::new(Op::Bra, Form::Long),
+        1 - body as isize,
+    ));
+    Ok(())
+}
+
 /// The `$a` register of workgroup-memory and scratch accesses (`$a1`, `$a2` may hold the
 /// bases of far kernel arguments on G80: `lower::far_argument_bases`).
 const SHARED_AREG: u8 = 3;
@@ -608,6 +737,7 @@ fn predicated_arm(
                 | Inst::Ret { .. }
                 | Inst::Args { .. }
                 | Inst::SetAddr { .. }
+                | Inst::SharedAtomic { .. }
         )
     }) {
         return Ok(None);
@@ -898,14 +1028,29 @@ pub fn assemble(
     };
     let mut code = Vec::new();
     let mut relocations = Vec::new();
-    for (_, items) in &layout {
+    for (i, (_, items)) in layout.iter().enumerate() {
+        // The address of each item of the block, and of the end.
+        let mut at = vec![addresses[i].1];
         for item in items {
+            at.push(at[at.len() - 1] + 4 * item.words() as u32);
+        }
+        for (k, item) in items.iter().enumerate() {
             let inst = match item {
                 Item::Mc(inst) => inst.clone(),
                 Item::Branch(inst, label) => {
                     relocations.push(code.len() as u32);
                     let mut inst = inst.clone();
                     inst.src[0] = Some(Operand::Target(address(*label)?));
+                    inst
+                }
+                Item::Local(inst, delta) => {
+                    let target = k
+                        .checked_add_signed(*delta)
+                        .and_then(|t| at.get(t))
+                        .ok_or_else(|| format!("a local branch outside its block: {delta}"))?;
+                    relocations.push(code.len() as u32);
+                    let mut inst = inst.clone();
+                    inst.src[0] = Some(Operand::Target(*target));
                     inst
                 }
             };

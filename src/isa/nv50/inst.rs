@@ -8,6 +8,22 @@ use super::reconverge::Join;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use smallvec::SmallVec;
 
+/// What an atomic on `s[]` ([`Inst::SharedAtomic`]) stores back, from the old value `old`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SharedRmw {
+    /// `op ty old src`: `add` (`sub` adds the negated operand), `and`, `or`, `xor`, `min`,
+    /// `max`.
+    Alu(Op, Ty),
+    /// `!(old & src)`: `or b32 ~old ~src`.
+    Nand,
+    /// `src`.
+    Exch,
+    /// `old == cmp ? src : old`.
+    Cas,
+    /// `old` itself: an atomic load.
+    Load,
+}
+
 /// A source operand.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Src {
@@ -160,6 +176,25 @@ pub enum Inst {
         src: Reg,
         cmp: Option<Reg>,
     },
+    /// An atomic on the `s[]` word at `addr` (GT200), the loop of `ld lock` and `st unlock`
+    /// emission expands (`docs/nv50.md`, "Atomics"): `breakaddr` past the loop; `ld lock
+    /// $c dst` (the old value; the `$c` says whether this thread got the lock, which one
+    /// thread of the warp does per try); in the threads that did, the new value into
+    /// `tmp`, `st unlock` of it and `break`; the others try again. `src` is the operand
+    /// (`cas`: the new value), `cmp` `cas`'s compared value. The defs are written before
+    /// the uses are read for the last time.
+    SharedAtomic {
+        op: SharedRmw,
+        dst: Reg,
+        addr: Reg,
+        src: Option<Reg>,
+        cmp: Option<Reg>,
+        tmp: Reg,
+        /// `cas`'s second temporary.
+        tmp2: Option<Reg>,
+        /// The lock's `$c`.
+        c: Reg,
+    },
     /// `add $a<areg> 0x0 value`: the base of `s[]` arguments beyond an operand's offset
     /// field on G80 (`lower::far_argument_bases`). Nothing else writes `$a`, so the fixed
     /// register needs no allocation.
@@ -266,6 +301,27 @@ impl MachInst for Inst {
                     visit(d, OperandKind::Def);
                 }
             }
+            Inst::SharedAtomic {
+                dst,
+                addr,
+                src,
+                cmp,
+                tmp,
+                tmp2,
+                c,
+                ..
+            } => {
+                visit(addr, OperandKind::Use);
+                for r in [src, cmp].into_iter().flatten() {
+                    visit(r, OperandKind::Use);
+                }
+                for r in [Some(dst), Some(tmp), tmp2.as_mut(), Some(c)]
+                    .into_iter()
+                    .flatten()
+                {
+                    visit(r, OperandKind::EarlyDef);
+                }
+            }
             Inst::Copy { dst, src } => {
                 visit(src, OperandKind::Use);
                 visit(dst, OperandKind::Def);
@@ -298,6 +354,7 @@ impl MachInst for Inst {
                 | Inst::SharedStore { .. }
                 | Inst::SetSharedAddr { .. }
                 | Inst::Atomic { .. }
+                | Inst::SharedAtomic { .. }
                 | Inst::Barrier
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }

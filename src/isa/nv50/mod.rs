@@ -48,23 +48,26 @@ const G84_ATOMICS: Native = Native {
 };
 
 /// GT200's: G84's, and of 64 bits add, exchange and compare-and-swap (the other i64
-/// operations become loops on the latter).
+/// operations become loops on the latter); on workgroup memory every 32-bit operation, the
+/// lock loop (i8 and i16 become loops on its compare-and-swap; i64 stays refused).
 const GT200_ATOMICS: Native = Native {
-    rmw: |op, ty, space| {
-        space == ir::types::I32
-            || match ty.bytes() {
-                4 => op != ir::AtomicRmwOp::Nand,
-                8 => matches!(op, ir::AtomicRmwOp::Add | ir::AtomicRmwOp::Xchg),
-                _ => false,
-            }
+    rmw: |op, ty, space| match ty.bytes() {
+        4 => space == ir::types::I32 || op != ir::AtomicRmwOp::Nand,
+        8 => space == ir::types::I32 || matches!(op, ir::AtomicRmwOp::Add | ir::AtomicRmwOp::Xchg),
+        _ => false,
     },
-    cas: |ty, space| space == ir::types::I32 || matches!(ty.bytes(), 4 | 8),
+    cas: |ty, space| match ty.bytes() {
+        4 => true,
+        8 => space == ir::types::I64,
+        _ => false,
+    },
 };
 
 impl Backend for Nv50Backend {
     /// Global atomics from G84 (32-bit; GT200 adds 64-bit add, exchange and
-    /// compare-and-swap: `docs/nv50.md`, "Atomics"); workgroup-memory atomics and G80's
-    /// are refused by the backend, so they are "native" here and never expanded.
+    /// compare-and-swap, and workgroup-memory atomics: `docs/nv50.md`, "Atomics"); G80's
+    /// and G84–G98's workgroup-memory atomics are refused by the backend, so they are
+    /// "native" here and never expanded.
     fn facts(&self) -> TargetFacts {
         TargetFacts {
             types: if self.variant.has_f64() {
@@ -204,8 +207,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     super::barriers::check_barriers(func, &cfg, kind)?;
     let uniformity = uniform_values::analyze(func, &cfg, kind);
     let collective = reconverge::collective_blocks(func, &cfg);
-    let plan =
-        reconverge::plan(&cfg, &uniformity, &collective).map_err(|e| CompileError::new(func, e))?;
+    let locks = reconverge::lock_blocks(func, &cfg);
+    let plan = reconverge::plan(&cfg, &uniformity, &collective, &locks)
+        .map_err(|e| CompileError::new(func, e))?;
     let low_words = low_words::LowWords::analyze(func);
     let backend = lower::Nv50Lower {
         variant,

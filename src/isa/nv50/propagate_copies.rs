@@ -160,6 +160,12 @@ pub fn run(vcode: &mut VCode<Inst>) {
                     *c = defs.whole(*c);
                 }
             }
+            Inst::SharedAtomic { addr, src, cmp, .. } => {
+                *addr = defs.whole(*addr);
+                for r in [src, cmp].into_iter().flatten() {
+                    *r = defs.whole(*r);
+                }
+            }
             Inst::SharedStore { data, addr, .. } => {
                 *data = defs.whole(*data);
                 if let Some(a) = addr {

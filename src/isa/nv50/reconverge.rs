@@ -76,14 +76,18 @@ impl Plan {
 /// its own branch is uniform, or else the loop's header pushes one of its latch at its
 /// start. Adding one changes which regions nest, so planning starts again with it; each
 /// round adds one, so this ends.
+///
+/// `locks` are the blocks with an atomic on workgroup memory, whose lock loop pushes one
+/// `breakaddr` of its own (`Inst::SharedAtomic`): one stack entry more there.
 pub fn plan(
     cfg: &Cfg,
     uniformity: &Uniformity,
     collective: &BTreeSet<usize>,
+    locks: &BTreeSet<usize>,
 ) -> Result<Plan, String> {
     let mut anchors = BTreeSet::new();
     loop {
-        match plan_with(cfg, uniformity, collective, &anchors)? {
+        match plan_with(cfg, uniformity, collective, locks, &anchors)? {
             Planned::Done(plan) => return Ok(plan),
             Planned::Anchor(a) => {
                 if !anchors.insert(a) {
@@ -115,6 +119,7 @@ fn plan_with(
     cfg: &Cfg,
     uniformity: &Uniformity,
     collective: &BTreeSet<usize>,
+    locks: &BTreeSet<usize>,
     anchors: &BTreeSet<Anchor>,
 ) -> Result<Planned, String> {
     let mut plan = Plan::default();
@@ -242,6 +247,9 @@ fn plan_with(
         preds.insert(b);
         preds.extend(region.iter().copied());
         regions.push((region, join, b));
+    }
+    for &b in locks {
+        depth[b] += 1;
     }
     if let Some((b, &most)) = depth.iter().enumerate().max_by_key(|&(_, d)| *d)
         && most > STACK_ENTRIES
@@ -421,6 +429,35 @@ pub fn collective_blocks(func: &ir::Function, cfg: &Cfg) -> BTreeSet<usize> {
                 };
                 Intrinsic::from_func_ref(func, func_ref)
                     .is_some_and(|i| i.is_cross_lane() || i == Intrinsic::Barrier)
+            })
+        })
+        .collect()
+}
+
+/// The blocks (CFG indices) with an atomic on workgroup memory (an i32 address): the lock
+/// loops of GT200.
+pub fn lock_blocks(func: &ir::Function, cfg: &Cfg) -> BTreeSet<usize> {
+    (0..cfg.len())
+        .filter(|&b| {
+            func.layout.block_insts(cfg.order[b]).any(|inst| {
+                let addr = match func.dfg.insts[inst] {
+                    ir::InstructionData::AtomicRmw { args: [a, _], .. }
+                    | ir::InstructionData::AtomicCas {
+                        args: [a, _, _], ..
+                    }
+                    | ir::InstructionData::LoadNoOffset {
+                        opcode: ir::Opcode::AtomicLoad,
+                        arg: a,
+                        ..
+                    }
+                    | ir::InstructionData::StoreNoOffset {
+                        opcode: ir::Opcode::AtomicStore,
+                        args: [_, a],
+                        ..
+                    } => a,
+                    _ => return false,
+                };
+                func.dfg.value_type(addr) == ir::types::I32
             })
         })
         .collect()

@@ -11,7 +11,7 @@
 
 use super::alu::{S, Z};
 use super::warp::{Env, Warp, lanes, le, shared_range};
-use crate::isa::nv50::mc::{AtomOp, McInst, Op, Operand, Ty};
+use crate::isa::nv50::mc::{AtomOp, McInst, Mods, Op, Operand, Ty};
 use crate::sim::Violation;
 
 /// The flags `vote` and `ld lock` write for "true": those of `set`'s all-ones true result
@@ -145,21 +145,30 @@ impl Warp {
         Ok(())
     }
 
-    /// A plain access to the `s[]` word holding `address`, which another warp may have
-    /// locked: on the hardware this warp would wait until that one unlocks it. The
-    /// simulator reports it instead: an access that is not an atomic racing with one.
-    pub(super) fn check_lock(&self, env: &Env, address: u32, t: usize) -> Result<(), Violation> {
-        let word = address & !3;
-        if env.locked.contains(&word) && self.lock != Some(word) {
-            return Err(Violation::Memory {
-                lane: Some(t as u32),
-                address: word as u64,
-                message: "s[] word locked by another warp of the block (`ld lock`): a plain \
-                          access racing with an atomic"
-                    .into(),
-            });
+    /// Whether `inst` waits for a lock: a plain access, in a thread that runs it, to an
+    /// `s[]` word another warp of the block has locked. On the hardware the warp waits
+    /// until that one unlocks it (`isa.rst`: "all other warps will block when trying to
+    /// access this location"); here it tries again in the next round. `ld lock` does not
+    /// wait (it fails, and nouveau's loop tries again), and `st unlock` stores to the
+    /// warp's own locked word.
+    pub(super) fn waits_for_lock(&self, inst: &McInst, env: &Env) -> bool {
+        if env.locked.is_empty() || inst.mods.contains(Mods::LOCK) {
+            return false;
         }
-        Ok(())
+        let mask = self.predicated(inst);
+        inst.src
+            .iter()
+            .chain(std::iter::once(&inst.dst))
+            .flatten()
+            .any(|operand| {
+                let Operand::Shared { areg, offset, .. } = *operand else {
+                    return false;
+                };
+                lanes(mask).any(|t| {
+                    let word = (self.a[areg as usize & 7][t] as u32 + offset) & !3;
+                    env.locked.contains(&word) && self.lock != Some(word)
+                })
+            })
     }
 
     /// `vote any`/`vote all`: the predicate holds in the threads of `mask` out of the

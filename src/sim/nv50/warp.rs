@@ -141,8 +141,27 @@ impl Warp {
             return Err(program.error(pc, Violation::StepLimit));
         }
         self.inst_pc = pc;
+        // Waiting for another warp's lock: the instruction runs in a later round.
+        if self.waits_for_lock(&inst, env) {
+            return Ok(());
+        }
         self.step(&inst, pc + 4 * words as u32, env)
-            .map_err(|v| program.error(pc, v))
+            .map_err(|v| program.error(pc, v))?;
+        if self.state == State::Done
+            && let Some(word) = self.lock
+        {
+            return Err(program.error(
+                pc,
+                Violation::Memory {
+                    lane: None,
+                    address: word as u64,
+                    message: "the warp ends holding the lock of this s[] word (`ld lock` \
+                              without `st unlock`): the other warps would wait for it forever"
+                        .into(),
+                },
+            ));
+        }
+        Ok(())
     }
 
     /// This warp as the race check names it.
@@ -232,7 +251,7 @@ impl Warp {
     }
 
     /// The threads of the running path where the instruction's predicate holds.
-    fn predicated(&self, inst: &McInst) -> u32 {
+    pub(super) fn predicated(&self, inst: &McInst) -> u32 {
         let Some(pred) = inst.pred else {
             return self.active;
         };
@@ -364,7 +383,6 @@ impl Warp {
             Operand::Shared { ty, areg, offset } => {
                 let address = self.a[areg as usize & 7][t] as u32 + offset;
                 let range = shared_range(env.shared.len(), address, ty.bytes(), t)?;
-                self.check_lock(env, address, t)?;
                 env.races
                     .read(address, ty.bytes() as usize, self.accessor())?;
                 let v = le(&env.shared[range]);
@@ -493,7 +511,6 @@ impl Warp {
             Operand::Shared { areg, offset, .. } => {
                 let address = self.a[areg as usize & 7][t] as u32 + offset;
                 let range = shared_range(env.shared.len(), address, size as u32, t)?;
-                self.check_lock(env, address, t)?;
                 // A locked word is the lock's to order (`ld lock` .. `st unlock`).
                 let unlock = inst.mods.contains(Mods::UNLOCK);
                 match (&data, unlock) {

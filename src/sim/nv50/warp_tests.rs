@@ -1064,6 +1064,7 @@ fn shared_atomic_add_with_ld_lock_and_st_unlock() {
         long(Op::St, None, Some(shared_word(0x40)), &[R(2)]),
         lock_load(2, 1, 0x40),
         long(Op::Mov, None, Some(R(3)), &[Operand::C(2)]),
+        pred(unlock_store(0x40, 1), Cond::L, 2),
         exit(),
     ];
     let r = call(&insts, &[vec![0], vec![0]], 4).unwrap();
@@ -1074,6 +1075,7 @@ fn shared_atomic_add_with_ld_lock_and_st_unlock() {
         lock_load(0, 1, 0x40),
         lock_load(1, 1, 0x80),
         long(Op::Mov, None, Some(R(2)), &[Operand::C(1)]),
+        pred(unlock_store(0x40, 1), Cond::L, 0),
         exit(),
     ];
     assert_eq!(call(&insts, &[vec![0]], 3).unwrap()[0][2], Z);
@@ -1096,12 +1098,63 @@ fn shared_atomic_add_with_ld_lock_and_st_unlock() {
 }
 
 #[test]
-fn a_word_locked_by_another_warp_fails_to_lock_and_blocks_plain_accesses() {
-    // Warp 0 locks s[0x40] and exits holding it; warp 1 (16 rounds later) fails to lock
-    // it, and its plain read of the word is reported: on the hardware it would wait.
+fn a_plain_access_to_a_word_another_warp_locked_waits_for_its_unlock() {
+    // Thread 0 of warp 0 locks s[0x40], holds it through 24 `nop`s, then stores 7 and
+    // unlocks it; every thread reads the word right after the lock and writes what it read
+    // to out[tid]. Warp 0 (which holds the lock) reads 0; warp 1, 16 rounds behind, reaches
+    // the read while the word is locked and waits, so it reads 7.
     let variant = Variant::G200;
-    let read = long(Op::Ld, None, Some(R(3)), &[shared_word(0x40)]);
-    let code = assemble(&[lock_load(0, 1, 0x40), read, exit()], variant);
+    let mut insts = vec![
+        mov_imm(5, 32),
+        compare(1, 0, 5),
+        pred(lock_load(0, 1, 0x40), Cond::L, 1),
+        long(Op::Ld, None, Some(R(3)), &[shared_word(0x40)]),
+    ];
+    insts.extend((0..24).map(|_| long(Op::Nop, None, None, &[])));
+    insts.extend([
+        mov_imm(6, 7),
+        pred(unlock_store(0x40, 6), Cond::L, 0),
+        long(
+            Op::Ld,
+            None,
+            Some(R(4)),
+            &[Operand::Shared {
+                ty: Ty::B32,
+                areg: 0,
+                offset: 0x14,
+            }],
+        ),
+        long(Op::Shl, Some(Ty::B32), Some(R(7)), &[R(0), Imm(2)]),
+        long(Op::Add, Some(Ty::B32), Some(R(7)), &[R(7), R(4)]),
+        long(
+            Op::St,
+            Some(Ty::B32),
+            Some(Operand::Global { space: 15, addr: 7 }),
+            &[R(3)],
+        ),
+        exit(),
+    ]);
+    let code = assemble(&insts, variant);
+    let sim = Nv50Simulator { variant };
+    let mut memory = sim.memory();
+    let out = memory.alloc_zeroed(4 * 64);
+    let grid = Launch {
+        workgroup_size: [64, 1, 1],
+        groups: [1, 1, 1],
+        params: (out as u32).to_le_bytes().to_vec(),
+    };
+    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    let bytes = memory.read(out, 4 * 64).unwrap();
+    for t in 0..64usize {
+        let v = u32::from_le_bytes(bytes[4 * t..][..4].try_into().unwrap());
+        assert_eq!(v, if t < 32 { 0 } else { 7 }, "thread {t}");
+    }
+}
+
+#[test]
+fn a_warp_that_ends_holding_a_lock_is_an_error() {
+    let variant = Variant::G200;
+    let code = assemble(&[lock_load(0, 1, 0x40), exit()], variant);
     let mut memory = Memory::with_base(MEMORY_BASE);
     let grid = Launch {
         workgroup_size: [64, 1, 1],
@@ -1110,8 +1163,8 @@ fn a_word_locked_by_another_warp_fails_to_lock_and_blocks_plain_accesses() {
     };
     let err =
         dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap_err();
-    assert!(err.to_string().contains("locked by another warp"), "{err}");
-    // One warp alone is fine, and so are two that unlock.
+    assert!(err.to_string().contains("ends holding the lock"), "{err}");
+    // Two warps that unlock are fine.
     let insts = [
         lock_load(0, 1, 0x40),
         pred(unlock_store(0x40, 1), Cond::L, 0),
