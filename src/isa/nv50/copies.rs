@@ -83,7 +83,9 @@ fn writes(inst: &Inst) -> Units {
         | Inst::Atomic { dst: Some(dst), .. }
         | Inst::Copy { dst, .. }
         | Inst::Combine { dst, .. } => units(*dst),
-        Inst::SharedAtomic { dst, tmp, tmp2, .. } => units(*dst) | units(*tmp) | tmp2.map_or(0, units),
+        Inst::SharedAtomic { dst, tmp, tmp2, .. } => {
+            units(*dst) | units(*tmp) | tmp2.map_or(0, units)
+        }
         Inst::Args { defs } => defs.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
         _ => 0,
     }

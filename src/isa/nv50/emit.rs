@@ -564,7 +564,13 @@ fn shared_atomic(
             .ok_or_else(|| format!("an atomic on s[] without its {what}"))
     };
     let alu = |op: Op, ty: Ty, dst: u16, a: Operand, b: Operand| {
-        let mut inst = McInst::with(op, Form::Long, Some(ty), Some(Operand::R(dst as u8)), &[a, b]);
+        let mut inst = McInst::with(
+            op,
+            Form::Long,
+            Some(ty),
+            Some(Operand::R(dst as u8)),
+            &[a, b],
+        );
         inst.pred = Some(pred);
         inst
     };
@@ -582,15 +588,34 @@ fn shared_atomic(
             r.tmp
         }
         SharedRmw::Exch => r.src.ok_or("an exchange on s[] without its operand")?,
-        SharedRmw::Load => r.dst,
         // old ^ ((new ^ old) & (old == cmp ? −1 : 0)).
         SharedRmw::Cas => {
-            let tmp2 = r.tmp2.ok_or("a compare-and-swap on s[] without its second temporary")?;
-            let mut eq = alu(Op::Set, Ty::U32, tmp2, old, operand(r.cmp, "compared value")?);
+            let tmp2 = r
+                .tmp2
+                .ok_or("a compare-and-swap on s[] without its second temporary")?;
+            let mut eq = alu(
+                Op::Set,
+                Ty::U32,
+                tmp2,
+                old,
+                operand(r.cmp, "compared value")?,
+            );
             eq.cmp = Some(Cond::E);
             compute.push(eq);
-            compute.push(alu(Op::Xor, Ty::B32, r.tmp, operand(r.src, "new value")?, old));
-            compute.push(alu(Op::And, Ty::B32, r.tmp, Operand::R(r.tmp as u8), Operand::R(tmp2 as u8)));
+            compute.push(alu(
+                Op::Xor,
+                Ty::B32,
+                r.tmp,
+                operand(r.src, "new value")?,
+                old,
+            ));
+            compute.push(alu(
+                Op::And,
+                Ty::B32,
+                r.tmp,
+                Operand::R(r.tmp as u8),
+                Operand::R(tmp2 as u8),
+            ));
             compute.push(alu(Op::Xor, Ty::B32, r.tmp, Operand::R(r.tmp as u8), old));
             r.tmp
         }
@@ -598,7 +623,13 @@ fn shared_atomic(
     let mut lock = McInst::with(Op::Ld, Form::Long, None, Some(old), &[word]);
     lock.mods = Mods::LOCK;
     lock.cdst = Some(r.c);
-    let mut unlock = McInst::with(Op::St, Form::Long, None, Some(word), &[Operand::R(stored as u8)]);
+    let mut unlock = McInst::with(
+        Op::St,
+        Form::Long,
+        None,
+        Some(word),
+        &[Operand::R(stored as u8)],
+    );
     unlock.mods = Mods::UNLOCK;
     unlock.pred = Some(pred);
     let mut brk = McInst::new(Op::Break, Form::Long);

@@ -20,8 +20,6 @@ pub enum SharedRmw {
     Exch,
     /// `old == cmp ? src : old`.
     Cas,
-    /// `old` itself: an atomic load.
-    Load,
 }
 
 /// A source operand.

@@ -45,6 +45,14 @@ impl IsleContext<'_, '_> {
         self.lower.dfg().value_type(addr) == types::I32
     }
 
+    /// Refuses an atomic on `ty` in `s[]` that neither a lock nor one access covers.
+    fn refuse_shared(&mut self, ty: ir::Type) {
+        self.fail(format!(
+            "atomics on {ty} in workgroup memory are not supported on NV50: `ld lock` locks \
+             one 32-bit word of `s[]`, and `s[]` is accessed by words"
+        ));
+    }
+
     /// An atomic on the `s[]` word at `addr` (GT200): the lock loop of
     /// [`Inst::SharedAtomic`], its old value in a new register. Only 32-bit words lock:
     /// i8 and i16 are compare-and-swap loops on their word by then
@@ -58,10 +66,7 @@ impl IsleContext<'_, '_> {
         cmp: Option<Reg>,
     ) -> InstOutput {
         if ty.bytes() != 4 {
-            self.fail(format!(
-                "atomics on {ty} in workgroup memory are not supported on NV50: `ld lock` \
-                 locks one 32-bit word of `s[]`"
-            ));
+            self.refuse_shared(ty);
             return InstOutput::new();
         }
         let addr = self.put_in_reg(addr);
@@ -209,16 +214,18 @@ impl IsleContext<'_, '_> {
 
     /// `atomic_load`: a plain load (a naturally aligned access of up to 8 bytes is
     /// single-copy atomic; `g[]` is not cached in the multiprocessor).
-    /// On `s[]` (GT200), the lock loop storing the old value back: a plain load of a word
-    /// another warp has locked would wait on the hardware, and the simulator reports it as
-    /// a race with the atomic instead.
+    /// On `s[]` (GT200) too, up to 32 bits: a plain load of a word another warp has
+    /// locked waits until that one unlocks it (`isa.rst`).
     pub(super) fn atomic_load(&mut self, ty: ir::Type, addr: Value) -> InstOutput {
         if self.is_shared(addr) {
             if let Some(reason) = self.atomic_unsupported(addr) {
                 self.fail(reason);
                 return InstOutput::new();
             }
-            return self.shared_atomic(ty, SharedRmw::Load, addr, None, None);
+            if ty.bytes() > 4 {
+                self.refuse_shared(ty);
+                return InstOutput::new();
+            }
         }
         let aty = match ty.bytes() {
             1 => Ty::U8,
