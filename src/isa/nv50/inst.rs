@@ -1,7 +1,7 @@
 //! The NV50 machine instruction (VCode level): one MC operation with virtual-register
 //! operands ([`Alu`], its form chosen at emission), memory accesses through `g[15]`, and the
 //! few pseudo-instructions emission expands (selects, copies of pairs, branches, the
-//! function's end).
+//! function's end, the lock loops of atomics on `s[]`).
 
 use super::mc::{AtomOp, Cond, Mods, Op, Round, SReg, Ty};
 use super::reconverge::Join;
