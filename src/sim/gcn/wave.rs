@@ -307,6 +307,10 @@ impl Wave {
             Kind::Vmem => self.vmem(d, index, pc, generation, env),
             Kind::Lds if vskip => Ok(()),
             Kind::Lds => self.lds(d, index, pc, generation, env),
+            Kind::Interp | Kind::Export => Err(Violation::Unsupported(format!(
+                "{}: shader-stage launches are not simulated yet",
+                d.text(generation)
+            ))),
         }?;
         // What the instruction wrote is defined again, except what it left undefined.
         self.undefined = self.undefined.without(d.writes);
