@@ -664,17 +664,17 @@ fn encode_words(
             }
             let mut vsrc = [0u32; 4];
             if exp.compr {
-                for pair in 0..2 {
-                    let [a, b] = [exp.src[2 * pair], exp.src[2 * pair + 1]];
-                    if a != b {
+                for (pair, (field, channels)) in vsrc.iter_mut().zip(exp.src.chunks(2)).enumerate()
+                {
+                    if channels[0] != channels[1] {
                         return Err(format!(
                             "compressed channels {} and {} must name one VGPR or both be off",
                             2 * pair,
                             2 * pair + 1
                         ));
                     }
-                    if a.is_some() {
-                        vsrc[pair] = vgpr(a)?;
+                    if channels[0].is_some() {
+                        *field = vgpr(channels[0])?;
                     }
                 }
             } else {
