@@ -157,6 +157,88 @@ impl Shuffle {
     }
 }
 
+/// A shader stage: what a function that declares [`Intrinsic::Stage`] is (`docs/ir.md`,
+/// "Shader stages").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Runs once per vertex; writes a position and parameters.
+    Vertex,
+    /// Runs once per covered pixel or sample; reads interpolated parameters, writes
+    /// colours and depth, may discard.
+    Fragment,
+}
+
+impl Stage {
+    /// `vertex`, `fragment`: the name's part and the word in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+        }
+    }
+}
+
+/// How an input varies across a primitive: perspective-correct or linear in screen space.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// Perspective-correct (WGSL `perspective`, SPIR-V's default).
+    Perspective,
+    /// Linear in screen space (WGSL `linear`, SPIR-V `NoPerspective`).
+    Linear,
+}
+
+/// Where in the pixel the barycentrics are evaluated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SamplePoint {
+    /// The pixel's centre.
+    Center,
+    /// The centroid of the pixel's covered samples.
+    Centroid,
+    /// The sample the invocation runs for.
+    Sample,
+}
+
+/// An interpolation mode: which barycentrics an interpolated input uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InterpMode {
+    /// Perspective-correct or linear.
+    pub interpolation: Interpolation,
+    /// Where in the pixel.
+    pub at: SamplePoint,
+}
+
+impl InterpMode {
+    /// Every mode, perspective then linear, each at sample, centre, centroid: the order of
+    /// GCN's `SPI_PS_INPUT_ADDR` bits.
+    pub const ALL: [InterpMode; 6] = [
+        InterpMode::new(Interpolation::Perspective, SamplePoint::Sample),
+        InterpMode::new(Interpolation::Perspective, SamplePoint::Center),
+        InterpMode::new(Interpolation::Perspective, SamplePoint::Centroid),
+        InterpMode::new(Interpolation::Linear, SamplePoint::Sample),
+        InterpMode::new(Interpolation::Linear, SamplePoint::Center),
+        InterpMode::new(Interpolation::Linear, SamplePoint::Centroid),
+    ];
+
+    /// The mode `interpolation` at `at`.
+    pub const fn new(interpolation: Interpolation, at: SamplePoint) -> InterpMode {
+        InterpMode { interpolation, at }
+    }
+
+    /// The name's part: `perspective_center`, `linear_sample`, ….
+    fn suffix(self) -> String {
+        let interpolation = match self.interpolation {
+            Interpolation::Perspective => "perspective",
+            Interpolation::Linear => "linear",
+        };
+        let at = match self.at {
+            SamplePoint::Center => "center",
+            SamplePoint::Centroid => "centroid",
+            SamplePoint::Sample => "sample",
+        };
+        format!("{interpolation}_{at}")
+    }
+}
+
 /// How uniform an intrinsic's result is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ResultUniformity {
@@ -216,6 +298,34 @@ pub enum Intrinsic {
     /// workgroup and global memory accesses before it complete and visible to the
     /// work-group after it (`docs/ir.md`, "Barriers").
     Barrier,
+    /// Declared (never called), it makes the function a shader of this stage.
+    Stage(Stage),
+    /// A fragment shader's input `(location, component)` interpolated in this mode.
+    Interp(InterpMode),
+    /// A fragment shader's input `(location, component)` at the provoking vertex (flat).
+    InterpFlat,
+    /// A fragment shader's input `(location, component)` at the barycentrics `(i, j)`.
+    InterpAt,
+    /// The barycentric I (`which` = 0) or J (1) of a mode.
+    Barycentric(InterpMode),
+    /// The fragment's window position along x, y, z (0–2), or 1/w (3).
+    FragCoord(u8),
+    /// 1 when the fragment's primitive is front-facing, else 0.
+    FrontFacing,
+    /// Ends the fragment invocation without outputs.
+    Discard,
+    /// Writes colour target `target` (r, g, b, a).
+    OutputColor,
+    /// Writes the fragment's depth.
+    OutputDepth,
+    /// The vertex shader's vertex index.
+    VertexId,
+    /// The vertex shader's instance index.
+    InstanceId,
+    /// Writes the vertex's clip-space position.
+    OutputPosition,
+    /// Writes vertex parameter `location` (x, y, z, w).
+    OutputParam,
 }
 
 const DIMS: [char; 3] = ['x', 'y', 'z'];
@@ -249,7 +359,60 @@ impl Intrinsic {
         all.push(Intrinsic::QuadBroadcast);
         all.extend([1, 2, 3].map(Intrinsic::QuadSwap));
         all.extend([Intrinsic::WorkgroupBase, Intrinsic::Barrier]);
+        all.extend([Stage::Vertex, Stage::Fragment].map(Intrinsic::Stage));
+        all.extend(InterpMode::ALL.map(Intrinsic::Interp));
+        all.extend([Intrinsic::InterpFlat, Intrinsic::InterpAt]);
+        all.extend(InterpMode::ALL.map(Intrinsic::Barycentric));
+        all.extend((0..4).map(Intrinsic::FragCoord));
+        all.extend([
+            Intrinsic::FrontFacing,
+            Intrinsic::Discard,
+            Intrinsic::OutputColor,
+            Intrinsic::OutputDepth,
+            Intrinsic::VertexId,
+            Intrinsic::InstanceId,
+            Intrinsic::OutputPosition,
+            Intrinsic::OutputParam,
+        ]);
         all
+    }
+
+    /// The stage the intrinsic belongs to: the one a marker declares, or the only one in
+    /// which the intrinsic may be called. `None` for the others, which every function
+    /// may call.
+    pub fn stage(self) -> Option<Stage> {
+        match self {
+            Intrinsic::Stage(stage) => Some(stage),
+            Intrinsic::Interp(_)
+            | Intrinsic::InterpFlat
+            | Intrinsic::InterpAt
+            | Intrinsic::Barycentric(_)
+            | Intrinsic::FragCoord(_)
+            | Intrinsic::FrontFacing
+            | Intrinsic::Discard
+            | Intrinsic::OutputColor
+            | Intrinsic::OutputDepth => Some(Stage::Fragment),
+            Intrinsic::VertexId
+            | Intrinsic::InstanceId
+            | Intrinsic::OutputPosition
+            | Intrinsic::OutputParam => Some(Stage::Vertex),
+            _ => None,
+        }
+    }
+
+    /// The arguments that must be `iconst`s, with the range each must lie in: the
+    /// location and component of an input, a colour target, a parameter's location,
+    /// which barycentric.
+    pub fn constant_args(self) -> &'static [(&'static str, std::ops::RangeInclusive<u32>)] {
+        match self {
+            Intrinsic::Interp(_) | Intrinsic::InterpFlat | Intrinsic::InterpAt => {
+                &[("location", 0..=31), ("component", 0..=3)]
+            }
+            Intrinsic::Barycentric(_) => &[("which", 0..=1)],
+            Intrinsic::OutputColor => &[("target", 0..=7)],
+            Intrinsic::OutputParam => &[("location", 0..=31)],
+            _ => &[],
+        }
     }
 
     /// The reserved external name (a CLIF test-case name, `%name` in text).
@@ -280,6 +443,25 @@ impl Intrinsic {
             }
             Intrinsic::WorkgroupBase => "wavelift_workgroup_base".to_string(),
             Intrinsic::Barrier => "wavelift_barrier".to_string(),
+            Intrinsic::Stage(stage) => format!("wavelift_stage_{}", stage.name()),
+            Intrinsic::Interp(mode) => format!("wavelift_interp_{}", mode.suffix()),
+            Intrinsic::InterpFlat => "wavelift_interp_flat".to_string(),
+            Intrinsic::InterpAt => "wavelift_interp_at".to_string(),
+            Intrinsic::Barycentric(mode) => format!("wavelift_barycentric_{}", mode.suffix()),
+            Intrinsic::FragCoord(d) => {
+                format!(
+                    "wavelift_frag_coord_{}",
+                    ['x', 'y', 'z', 'w'][d as usize & 3]
+                )
+            }
+            Intrinsic::FrontFacing => "wavelift_front_facing".to_string(),
+            Intrinsic::Discard => "wavelift_discard".to_string(),
+            Intrinsic::OutputColor => "wavelift_output_color".to_string(),
+            Intrinsic::OutputDepth => "wavelift_output_depth".to_string(),
+            Intrinsic::VertexId => "wavelift_vertex_id".to_string(),
+            Intrinsic::InstanceId => "wavelift_instance_id".to_string(),
+            Intrinsic::OutputPosition => "wavelift_output_position".to_string(),
+            Intrinsic::OutputParam => "wavelift_output_param".to_string(),
         }
     }
 
@@ -319,8 +501,25 @@ impl Intrinsic {
 
     /// The CLIF signature calls must use.
     pub fn signature(self) -> Signature {
-        use types::{I8, I32, I64};
+        use types::{F32, I8, I32, I64};
+        let no_result = |params: &[Type]| {
+            let mut sig = Signature::new(CallConv::Fast);
+            sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+            sig
+        };
         let (params, result): (&[Type], Type) = match self {
+            Intrinsic::Stage(_) | Intrinsic::Discard => return no_result(&[]),
+            Intrinsic::OutputColor | Intrinsic::OutputParam => {
+                return no_result(&[I32, F32, F32, F32, F32]);
+            }
+            Intrinsic::OutputPosition => return no_result(&[F32, F32, F32, F32]),
+            Intrinsic::OutputDepth => return no_result(&[F32]),
+            Intrinsic::Interp(_) | Intrinsic::InterpFlat => (&[I32, I32], F32),
+            Intrinsic::InterpAt => (&[I32, I32, F32, F32], F32),
+            Intrinsic::Barycentric(_) => (&[I32], F32),
+            Intrinsic::FragCoord(_) => (&[], F32),
+            Intrinsic::FrontFacing => (&[], I8),
+            Intrinsic::VertexId | Intrinsic::InstanceId => (&[], I32),
             Intrinsic::WorkitemId(_)
             | Intrinsic::WorkgroupId(_)
             | Intrinsic::WorkgroupSize(_)
@@ -367,21 +566,37 @@ impl Intrinsic {
             | Intrinsic::Shuffle(_)
             | Intrinsic::QuadBroadcast
             | Intrinsic::QuadSwap(_) => ResultUniformity::Divergent,
+            // Per-pixel and per-vertex values; the others have no result.
+            Intrinsic::Stage(_)
+            | Intrinsic::Interp(_)
+            | Intrinsic::InterpFlat
+            | Intrinsic::InterpAt
+            | Intrinsic::Barycentric(_)
+            | Intrinsic::FragCoord(_)
+            | Intrinsic::FrontFacing
+            | Intrinsic::Discard
+            | Intrinsic::OutputColor
+            | Intrinsic::OutputDepth
+            | Intrinsic::VertexId
+            | Intrinsic::InstanceId
+            | Intrinsic::OutputPosition
+            | Intrinsic::OutputParam => ResultUniformity::Divergent,
         }
     }
 
     /// Whether the result depends on other lanes (and so on which lanes are active).
     pub fn is_cross_lane(self) -> bool {
-        !matches!(
-            self,
-            Intrinsic::WorkitemId(_)
-                | Intrinsic::WorkgroupId(_)
-                | Intrinsic::WorkgroupSize(_)
-                | Intrinsic::LaneId
-                | Intrinsic::WaveSize
-                | Intrinsic::WorkgroupBase
-                | Intrinsic::Barrier
-        )
+        self.stage().is_none()
+            && !matches!(
+                self,
+                Intrinsic::WorkitemId(_)
+                    | Intrinsic::WorkgroupId(_)
+                    | Intrinsic::WorkgroupSize(_)
+                    | Intrinsic::LaneId
+                    | Intrinsic::WaveSize
+                    | Intrinsic::WorkgroupBase
+                    | Intrinsic::Barrier
+            )
     }
 
     /// Whether it concerns the whole work-group (its shared memory, its barrier), which
@@ -474,6 +689,156 @@ pub fn workgroup_segment_size(func: &ir::Function) -> Result<u32, (ir::Inst, Str
     Ok(size)
 }
 
+/// The stage `func` declares (`None`: a kernel or device function), after checking the
+/// rules of `docs/ir.md`, "Shader stages": at most one stage, markers declared and never
+/// called, a stage only on an entry point (`system_v` without results), each stage
+/// intrinsic called only in its stage with its constant arguments `iconst`s in range,
+/// and the outputs written in the block of the function's one `return`, each at most
+/// once. Err: the instruction to blame, if one is, and the reason.
+pub fn check_stage(func: &ir::Function) -> Result<Option<Stage>, (Option<ir::Inst>, String)> {
+    let mut stage: Option<Stage> = None;
+    for (func_ref, data) in func.dfg.ext_funcs.iter() {
+        let Some(Intrinsic::Stage(declared)) = Intrinsic::from_func_ref(func, func_ref) else {
+            continue;
+        };
+        let sig = &func.dfg.signatures[data.signature];
+        if !sig.params.is_empty() || !sig.returns.is_empty() {
+            return Err((
+                None,
+                format!(
+                    "`wavelift_stage_{}` must be declared with signature ()",
+                    declared.name()
+                ),
+            ));
+        }
+        match stage {
+            Some(other) if other != declared => {
+                return Err((
+                    None,
+                    format!(
+                        "the function declares both `wavelift_stage_{}` and `wavelift_stage_{}`",
+                        other.name(),
+                        declared.name()
+                    ),
+                ));
+            }
+            _ => stage = Some(declared),
+        }
+    }
+    let sig = &func.signature;
+    let entry = sig.call_conv == CallConv::SystemV && sig.returns.is_empty();
+    if let Some(stage) = stage
+        && !entry
+    {
+        return Err((
+            None,
+            format!(
+                "a {} shader is an entry point: `system_v` without results",
+                stage.name()
+            ),
+        ));
+    }
+    let returns = |block| {
+        func.layout
+            .last_inst(block)
+            .is_some_and(|t| func.dfg.insts[t].opcode() == ir::Opcode::Return)
+    };
+    let return_blocks = func.layout.blocks().filter(|&b| returns(b)).count();
+    let mut outputs: Vec<(Intrinsic, u32)> = Vec::new();
+    for block in func.layout.blocks() {
+        let returning = returns(block);
+        for inst in func.layout.block_insts(block) {
+            let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
+                continue;
+            };
+            let Some(intrinsic) = Intrinsic::from_func_ref(func, func_ref) else {
+                continue;
+            };
+            let Some(wanted) = intrinsic.stage() else {
+                continue;
+            };
+            if let Some(Err(reason)) = Intrinsic::of_call(func, func_ref) {
+                return Err((Some(inst), reason));
+            }
+            let name = intrinsic.name();
+            if let Intrinsic::Stage(_) = intrinsic {
+                return Err((
+                    Some(inst),
+                    format!("`{name}` declares the stage; it is not called"),
+                ));
+            }
+            if stage != Some(wanted) {
+                return Err((
+                    Some(inst),
+                    format!(
+                        "`{name}` may only be called in a {0} shader (one that declares \
+                         `wavelift_stage_{0}`)",
+                        wanted.name()
+                    ),
+                ));
+            }
+            let args = func.dfg.inst_args(inst);
+            let mut key = 0;
+            for (k, (what, range)) in intrinsic.constant_args().iter().enumerate() {
+                let value = args.get(k).and_then(|&arg| iconst_value(func, arg));
+                let Some(value) = value.filter(|v| range.contains(v)) else {
+                    return Err((
+                        Some(inst),
+                        format!(
+                            "the {what} of `{name}` must be an `iconst` in {}–{}",
+                            range.start(),
+                            range.end()
+                        ),
+                    ));
+                };
+                key = key << 8 | value;
+            }
+            if matches!(
+                intrinsic,
+                Intrinsic::OutputColor
+                    | Intrinsic::OutputDepth
+                    | Intrinsic::OutputPosition
+                    | Intrinsic::OutputParam
+            ) {
+                if return_blocks > 1 {
+                    return Err((
+                        Some(inst),
+                        "a shader that writes outputs must have exactly one `return`".into(),
+                    ));
+                }
+                if !returning {
+                    return Err((
+                        Some(inst),
+                        format!("`{name}` must be in the block that ends with `return`"),
+                    ));
+                }
+                if outputs.contains(&(intrinsic, key)) {
+                    return Err((
+                        Some(inst),
+                        format!("the output of `{name}` is written twice"),
+                    ));
+                }
+                outputs.push((intrinsic, key));
+            }
+        }
+    }
+    Ok(stage)
+}
+
+/// The value of `arg` when an `iconst` defines it, as a u32 (`None` for negative values
+/// and for anything but an `iconst`).
+fn iconst_value(func: &ir::Function, arg: ir::Value) -> Option<u32> {
+    let arg = func.dfg.resolve_aliases(arg);
+    let def = func.dfg.value_def(arg).inst()?;
+    match func.dfg.insts[def] {
+        ir::InstructionData::UnaryImm {
+            opcode: ir::Opcode::Iconst,
+            imm,
+        } => u32::try_from(imm.bits()).ok(),
+        _ => None,
+    }
+}
+
 fn unary(ty: Type) -> Signature {
     let mut sig = Signature::new(CallConv::Fast);
     sig.params.push(AbiParam::new(ty));
@@ -506,6 +871,35 @@ mod tests {
             Intrinsic::from_name("wavelift_scan_exclusive_umax_i32"),
             Some(Intrinsic::ExclusiveScan(WaveOp::UMax))
         );
+    }
+
+    #[test]
+    fn stage_intrinsics_are_named_as_documented() {
+        let mode = InterpMode::new(Interpolation::Linear, SamplePoint::Centroid);
+        assert_eq!(
+            Intrinsic::from_name("wavelift_interp_linear_centroid"),
+            Some(Intrinsic::Interp(mode))
+        );
+        assert_eq!(
+            Intrinsic::from_name("wavelift_barycentric_perspective_sample"),
+            Some(Intrinsic::Barycentric(InterpMode::ALL[0]))
+        );
+        assert_eq!(
+            Intrinsic::from_name("wavelift_stage_fragment"),
+            Some(Intrinsic::Stage(Stage::Fragment))
+        );
+        assert_eq!(Intrinsic::FragCoord(3).name(), "wavelift_frag_coord_w");
+        for i in Intrinsic::all() {
+            // Every stage intrinsic is per lane, and no other intrinsic needs a stage.
+            if i.stage().is_some() {
+                assert!(!i.is_cross_lane() && !i.is_workgroup_wide(), "{i:?}");
+            }
+            // The constant arguments are leading i32 parameters.
+            let sig = i.signature();
+            for k in 0..i.constant_args().len() {
+                assert_eq!(sig.params[k].value_type, types::I32, "{i:?}");
+            }
+        }
     }
 
     #[test]

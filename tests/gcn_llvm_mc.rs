@@ -658,6 +658,204 @@ fn swizzle_sweep() -> Vec<McInst> {
         .collect()
 }
 
+/// A VINTRP instruction: `v_interp_p1_f32`/`_p2_f32` with the barycentric in `src`, or
+/// `v_interp_mov_f32` with `param`.
+fn interp(op: Op, dst: u8, src: Option<u8>, attr: u8, chan: u8) -> McInst {
+    let mut inst = McInst::new(op, Enc::Vintrp);
+    inst.dst = Some(v(dst));
+    inst.src[0] = src.map(v);
+    inst.interp = Some(Interp {
+        attr,
+        chan,
+        param: None,
+    });
+    inst
+}
+
+fn interp_mov(dst: u8, param: InterpParam, attr: u8, chan: u8) -> McInst {
+    let mut inst = McInst::new(Op::VInterpMovF32, Enc::Vintrp);
+    inst.dst = Some(v(dst));
+    inst.interp = Some(Interp {
+        attr,
+        chan,
+        param: Some(param),
+    });
+    inst
+}
+
+/// An export of `src` (`None`: `off`) to `target`; `flags` is "done", "compr", "vm" as a
+/// string of those words.
+fn export(target: ExpTarget, src: [Option<u8>; 4], flags: &str) -> McInst {
+    let mut inst = McInst::new(Op::Exp, Enc::Exp);
+    inst.export = Some(Export {
+        target,
+        src: src.map(|r| r.map(v)),
+        compr: flags.contains("compr"),
+        done: flags.contains("done"),
+        vm: flags.contains("vm"),
+    });
+    inst
+}
+
+/// The interpolation and export rows: the text llvm-mc-14 prints on `generation` (VINTRP
+/// takes `_e32` on gfx8/gfx9, which also have a VOP3 form). Every field at its extremes:
+/// attributes 0–63, every channel and parameter, VGPRs 0 and 255, every kind of export
+/// target and flag, compressed pairs.
+fn shader_io_rows(generation: Gen) -> Vec<(McInst, String)> {
+    use ExpTarget::*;
+    use Op::*;
+    let e32 = if generation >= Gen::Gfx8 { "_e32" } else { "" };
+    let vintrp = [
+        (
+            interp(VInterpP1F32, 1, Some(2), 3, 1),
+            "v_interp_p1_f32{} v1, v2, attr3.y",
+        ),
+        (
+            interp(VInterpP2F32, 1, Some(2), 31, 3),
+            "v_interp_p2_f32{} v1, v2, attr31.w",
+        ),
+        (
+            interp(VInterpP1F32, 255, Some(254), 0, 0),
+            "v_interp_p1_f32{} v255, v254, attr0.x",
+        ),
+        (
+            interp(VInterpP2F32, 0, Some(255), 63, 2),
+            "v_interp_p2_f32{} v0, v255, attr63.z",
+        ),
+        (
+            interp_mov(1, InterpParam::P10, 0, 0),
+            "v_interp_mov_f32{} v1, p10, attr0.x",
+        ),
+        (
+            interp_mov(255, InterpParam::P20, 32, 2),
+            "v_interp_mov_f32{} v255, p20, attr32.z",
+        ),
+        (
+            interp_mov(0, InterpParam::P0, 63, 3),
+            "v_interp_mov_f32{} v0, p0, attr63.w",
+        ),
+    ];
+    let exports = [
+        (
+            export(Mrt(0), [Some(0), Some(1), Some(2), Some(3)], "done vm"),
+            "exp mrt0 v0, v1, v2, v3 done vm",
+        ),
+        (
+            export(MrtZ, [Some(0), None, None, None], ""),
+            "exp mrtz v0, off, off, off",
+        ),
+        (
+            export(Pos(0), [Some(1), Some(2), Some(3), Some(4)], "done"),
+            "exp pos0 v1, v2, v3, v4 done",
+        ),
+        (
+            export(Pos(3), [Some(1), Some(2), Some(3), Some(4)], ""),
+            "exp pos3 v1, v2, v3, v4",
+        ),
+        (
+            export(Param(31), [Some(1), None, Some(3), None], ""),
+            "exp param31 v1, off, v3, off",
+        ),
+        (
+            export(Param(0), [Some(255), Some(254), Some(253), Some(252)], ""),
+            "exp param0 v255, v254, v253, v252",
+        ),
+        (
+            export(Mrt(7), [Some(1), Some(1), Some(2), Some(2)], "compr"),
+            "exp mrt7 v1, v1, v2, v2 compr",
+        ),
+        (
+            export(Mrt(1), [Some(1), Some(1), None, None], "done compr vm"),
+            "exp mrt1 v1, v1, off, off done compr vm",
+        ),
+        (
+            export(Mrt(5), [None, None, None, None], ""),
+            "exp mrt5 off, off, off, off",
+        ),
+        (
+            export(Null, [None, None, None, None], "done vm"),
+            "exp null off, off, off, off done vm",
+        ),
+        (
+            export(Mrt(0), [None, None, None, Some(9)], "vm"),
+            "exp mrt0 off, off, off, v9 vm",
+        ),
+    ];
+    vintrp
+        .into_iter()
+        .map(|(inst, text)| (inst, text.replace("{}", e32)))
+        .chain(
+            exports
+                .into_iter()
+                .map(|(inst, text)| (inst, text.to_string())),
+        )
+        .collect()
+}
+
+#[test]
+fn shader_io_gfx8_gfx9() {
+    for (generation, cpu) in [(Gen::Gfx8, "tonga"), (Gen::Gfx9, "gfx900")] {
+        let cases: Vec<_> = shader_io_rows(generation)
+            .into_iter()
+            .map(|(inst, text)| (inst, Some(text)))
+            .collect();
+        let cases: Vec<(McInst, Option<&str>)> = cases
+            .iter()
+            .map(|(inst, text)| (inst.clone(), text.as_deref()))
+            .collect();
+        check(generation, cpu, &cases);
+    }
+}
+
+#[test]
+fn shader_io_gfx6_gfx7_by_assembling() {
+    for (generation, cpu) in [(Gen::Gfx6, "tahiti"), (Gen::Gfx7, "bonaire")] {
+        let rows = shader_io_rows(generation);
+        let rows: Vec<(McInst, &str)> = rows
+            .iter()
+            .map(|(inst, text)| (inst.clone(), text.as_str()))
+            .collect();
+        check_by_assembling(generation, cpu, &rows);
+    }
+}
+
+/// What the decoder refuses: the encodings llvm-mc-14 prints as invalid, and fields the
+/// encoder never sets (so that encoding what was decoded gives the same bytes).
+#[test]
+fn shader_io_bad_encodings() {
+    for generation in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
+        let (vintrp, exp): (u32, u32) = if generation >= Gen::Gfx8 {
+            (0xd400_0000, 0xc400_0000)
+        } else {
+            (0xc800_0000, 0xf800_0000)
+        };
+        // v_interp_mov_f32 with parameter code 3 (llvm-mc: `invalid_param_3`).
+        let bad_param = (vintrp | 2 << 16 | 3).to_le_bytes();
+        assert!(decode(&bad_param, generation).is_err(), "{generation:?}");
+        let two = |w0: u32, w1: u32| [w0.to_le_bytes(), w1.to_le_bytes()].concat();
+        // Targets 10, 11 and 16–31 are not defined (llvm-mc: `invalid_target_N`).
+        for target in [10, 11, 16, 31] {
+            let bytes = two(exp | target << 4 | 0xf, 0x0403_0201);
+            assert!(decode(&bytes, generation).is_err(), "target {target}");
+        }
+        // A VSRC field of a channel that is off; a half-enabled compressed pair.
+        assert!(decode(&two(exp | 0x1, 0x0000_0201), generation).is_err());
+        assert!(decode(&two(exp | 1 << 10 | 0x1, 0x0000_0001), generation).is_err());
+        // The same without the stray bits decode.
+        assert!(decode(&two(exp | 0x1, 0x0000_0001), generation).is_ok());
+        assert!(decode(&two(exp | 1 << 10 | 0x3, 0x0000_0001), generation).is_ok());
+        // Reserved bits 25:13 of EXP.
+        assert!(decode(&two(exp | 1 << 13 | 0x1, 0x0000_0001), generation).is_err());
+    }
+    // The encodings do not carry over between generation groups: gfx8's EXP prefix is
+    // gfx6's SMRD.
+    let gfx8_exp = [0x0f, 0x18, 0x00, 0xc4, 0x00, 0x01, 0x02, 0x03];
+    assert_ne!(
+        decode(&gfx8_exp, Gen::Gfx6).map(|(inst, _)| inst.op),
+        Ok(Op::Exp)
+    );
+}
+
 /// A generated instance of `op` in `enc` (for the sweep): v1/v2/v3, s4/s8/s12, VCC for the
 /// implicit operands of the 32-bit forms.
 fn sample(op: Op, enc: Enc) -> McInst {
@@ -777,6 +975,32 @@ fn sample(op: Op, enc: Enc) -> McInst {
             inst.src[0] = Some(LIT);
             inst.literal = Some(0xabcd);
             inst.imm = 0x1234;
+        }
+        Form::Vintrp => {
+            inst.dst = Some(v(1));
+            inst.src[0] = Some(v(2));
+            inst.interp = Some(Interp {
+                attr: 5,
+                chan: 2,
+                param: None,
+            });
+        }
+        Form::VintrpMov => {
+            inst.dst = Some(v(1));
+            inst.interp = Some(Interp {
+                attr: 5,
+                chan: 2,
+                param: Some(InterpParam::P20),
+            });
+        }
+        Form::Exp => {
+            inst.export = Some(Export {
+                target: ExpTarget::Param(4),
+                src: [Some(v(1)), Some(v(2)), None, Some(v(4))],
+                compr: false,
+                done: true,
+                vm: false,
+            });
         }
         Form::SoppImm | Form::SoppBranch => inst.imm = 1,
         Form::SoppWaitcnt => inst.imm = 0x70,

@@ -811,8 +811,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
                     let all: Vec<Intrinsic> = Intrinsic::all()
                         .into_iter()
                         .filter(|i| {
+                            // Shader-stage intrinsics need a stage: not in kernels.
                             let sig = i.signature();
-                            sig.params.is_empty() && !sig.returns.is_empty()
+                            sig.params.is_empty() && !sig.returns.is_empty() && i.stage().is_none()
                         })
                         .collect();
                     let intrinsic = *self.u.choose(&all)?;

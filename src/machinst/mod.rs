@@ -163,6 +163,18 @@ pub fn prepare(
         ));
     }
     type_gate::run(func, target.types)?;
+    // The shader stages are specified (`docs/ir.md`, "Shader stages") but no target
+    // compiles them yet: a well-formed shader is refused here, for every target alike.
+    let stage = crate::intrinsics::check_stage(func).map_err(|(inst, reason)| match inst {
+        Some(inst) => CompileError::at_inst(func, inst, reason),
+        None => CompileError::new(func, reason),
+    })?;
+    if let Some(stage) = stage {
+        return Err(CompileError::new(
+            func,
+            format!("{} shaders are not supported yet", stage.name()),
+        ));
+    }
     expand_atomics::run(&mut ctx.func, target.atomics);
     if let Some(base) = target.workgroup_base {
         crate::intrinsics::fold_workgroup_base(&mut ctx.func, base);

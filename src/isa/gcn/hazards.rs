@@ -134,6 +134,23 @@ fn valu_exec_writes(inst: &McInst, generation: Gen) -> Vec<u16> {
     regs
 }
 
+/// M0, when a scalar ALU instruction writes it.
+fn salu_m0_writes(inst: &McInst, _: Gen) -> Vec<u16> {
+    let salu = matches!(inst.enc, Enc::Sop1 | Enc::Sop2 | Enc::Sopk);
+    match inst.dst {
+        Some(d) if salu && d == Operand::M0 => vec![Operand::M0.0],
+        _ => Vec::new(),
+    }
+}
+
+/// M0, as parameter interpolation reads it (the primitive mask and the LDS offset).
+fn interp_m0_reads(inst: &McInst, _: Gen) -> Vec<u16> {
+    match inst.enc {
+        Enc::Vintrp => vec![Operand::M0.0],
+        _ => Vec::new(),
+    }
+}
+
 fn always(_: Gen) -> bool {
     true
 }
@@ -180,6 +197,13 @@ const RULES: &[Rule] = &[
         wait_states: 5,
         writes: valu_exec_writes,
         reads: dpp_exec_reads,
+    },
+    Rule {
+        name: "SALU writes M0, then VINTRP reads it (gfx9)",
+        applies: |g| g == Gen::Gfx9,
+        wait_states: 1,
+        writes: salu_m0_writes,
+        reads: interp_m0_reads,
     },
     Rule {
         name: "VALU writes an SGPR, then SMRD reads it (gfx6)",
@@ -490,6 +514,26 @@ mod tests {
         // The offset register counts too.
         (load.src[0], load.src[1]) = (Some(s(2)), Some(s(4)));
         assert_eq!(run(vec![write(Gen::Gfx6), load], Gen::Gfx6).len(), 3);
+    }
+
+    #[test]
+    fn interpolation_after_m0_write_only_on_gfx9() {
+        let mut set_m0 = McInst::new(Op::SMovB32, Enc::Sop1);
+        (set_m0.dst, set_m0.src[0]) = (Some(Operand::M0), Some(Operand::sgpr(2)));
+        let mut interp = McInst::new(Op::VInterpMovF32, Enc::Vintrp);
+        interp.dst = Some(Operand::vgpr(0));
+        interp.interp = Some(crate::isa::gcn::mc::Interp {
+            attr: 0,
+            chan: 1,
+            param: Some(crate::isa::gcn::mc::InterpParam::P0),
+        });
+        for g in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9] {
+            let out = run(vec![set_m0.clone(), interp.clone()], g);
+            assert_eq!(out.len(), if g == Gen::Gfx9 { 3 } else { 2 }, "{g:?}");
+            // Another instruction between them is the wait state.
+            let out = run(vec![set_m0.clone(), filler(), interp.clone()], g);
+            assert_eq!(out.len(), 3, "{g:?}");
+        }
     }
 
     #[test]

@@ -63,6 +63,36 @@ impl Lds {
         Ok(&self.bytes[address as usize..address as usize + len])
     }
 
+    /// The dword at `address` for `lane`, recording the read: parameter interpolation
+    /// (`interp.rs`), whose addresses come from M0 and the attribute, not from a VGPR.
+    /// Outside the allocation (or unaligned) it is a memory violation.
+    pub(crate) fn read_dword(
+        &mut self,
+        address: u32,
+        lane: u32,
+        by: Accessor,
+    ) -> Result<u32, Violation> {
+        if !address.is_multiple_of(4) || address as usize + 4 > self.bytes.len() {
+            return Err(Violation::Memory {
+                lane: Some(lane),
+                address: address as u64,
+                message: format!(
+                    "interpolation parameter outside the {} bytes of LDS (or unaligned)",
+                    self.bytes.len()
+                ),
+            });
+        }
+        let bytes = self.read(address, 4, by)?;
+        Ok(u32::from_le_bytes(bytes.try_into().expect("four bytes")))
+    }
+
+    /// Places `data` at `address` before a launch (the parameters the hardware would have
+    /// written), outside the race check.
+    #[cfg(test)]
+    pub(crate) fn fill(&mut self, address: u32, data: &[u8]) {
+        self.bytes[address as usize..address as usize + data.len()].copy_from_slice(data);
+    }
+
     /// Writes `data` at `address` (in range), recording the write.
     fn write(&mut self, address: u32, data: &[u8], by: Accessor) -> Result<(), Violation> {
         self.races.write(address, data.len(), by)?;

@@ -34,6 +34,7 @@ mod dpp;
 mod expansions;
 pub(crate) mod float;
 mod hazard;
+mod interp;
 mod lds;
 mod program;
 mod scratch;

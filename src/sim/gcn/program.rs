@@ -112,6 +112,10 @@ pub(crate) enum Kind {
     Vmem,
     /// The LDS unit (DS): the lane permutes.
     Lds,
+    /// Parameter interpolation (VINTRP): reads its parameters from LDS through M0.
+    Interp,
+    /// Exports (EXP).
+    Export,
 }
 
 /// One decoded instruction and its register footprint.
@@ -128,7 +132,8 @@ pub(crate) struct Decoded {
     pub writes: RegSet,
     /// A DPP instruction.
     pub dpp: bool,
-    /// Reads M0 the way LDS/GDS/`s_sendmsg`/interpolation/`s_movrel` do (none yet).
+    /// Reads M0 the way GDS/`s_sendmsg` (none yet), or interpolation, `s_movrel`, LDS
+    /// add-TID/DMA and `lds_direct` (VINTRP) do.
     pub m0_gds_sendmsg: bool,
     pub m0_interp_movrel_lds: bool,
 }
@@ -143,6 +148,8 @@ impl Decoded {
             Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa | Enc::Dpp => Kind::Valu,
             Enc::Flat | Enc::Global | Enc::Mubuf => Kind::Vmem,
             Enc::Ds => Kind::Lds,
+            Enc::Vintrp => Kind::Interp,
+            Enc::Exp => Kind::Export,
         };
         let (reads, writes) = footprint(&inst, info, kind, generation);
         let dpp = inst.enc == Enc::Dpp;
@@ -155,7 +162,7 @@ impl Decoded {
             writes,
             dpp,
             m0_gds_sendmsg: false,
-            m0_interp_movrel_lds: false,
+            m0_interp_movrel_lds: kind == Kind::Interp,
         }
     }
 
@@ -205,8 +212,26 @@ fn footprint(inst: &McInst, info: &OpInfo, kind: Kind, generation: Gen) -> (RegS
     if let Some(s) = inst.sdst {
         writes = writes.union(operand_regs(s, 2));
     }
-    if matches!(kind, Kind::Valu | Kind::Vmem | Kind::Lds) {
+    if matches!(
+        kind,
+        Kind::Valu | Kind::Vmem | Kind::Lds | Kind::Interp | Kind::Export
+    ) {
         reads = reads.union(EXEC);
+    }
+    // VINTRP reads M0 (the primitive mask and the parameters' LDS offset); `p2` adds to
+    // what `p1` left in its destination.
+    if kind == Kind::Interp {
+        reads = reads.union(M0);
+        if inst.op == Op::VInterpP2F32
+            && let Some(d) = inst.dst
+        {
+            reads = reads.union(operand_regs(d, 1));
+        }
+    }
+    if let Some(exp) = inst.export {
+        for v in exp.src.into_iter().flatten() {
+            reads = reads.union(operand_regs(v, 1));
+        }
     }
     // SDWA keeps the destination's other bits with dst_unused:UNUSED_PRESERVE: it reads them.
     if let (Some(sel), Some(d)) = (inst.sdwa, inst.dst)

@@ -9,6 +9,7 @@
 use super::atomics;
 use super::dpp::{self, Fetch};
 use super::hazard::History;
+use super::interp::{self, Exported};
 use super::lds;
 use super::program::{Decoded, Kind, Program, RegSet};
 use super::valu::{self, LaneInputs};
@@ -74,6 +75,8 @@ pub(crate) struct Wave {
     /// The addresses of this wave's part of the scratch memory, which its private-memory
     /// accesses must stay in (`dispatch.rs`, `scratch.rs`).
     pub scratch: Option<std::ops::Range<u64>>,
+    /// The exports issued, in order (`interp.rs`).
+    pub exports: Vec<Exported>,
 }
 
 /// A register range by its assembler name.
@@ -204,6 +207,7 @@ impl Wave {
             left_undefined: RegSet::EMPTY,
             history: History::default(),
             scratch: None,
+            exports: Vec::new(),
         }
     }
 
@@ -307,6 +311,8 @@ impl Wave {
             Kind::Vmem => self.vmem(d, index, pc, generation, env),
             Kind::Lds if vskip => Ok(()),
             Kind::Lds => self.lds(d, index, pc, generation, env),
+            Kind::Interp => self.interp(d, pc, env),
+            Kind::Export => self.export(d, index, pc, env),
         }?;
         // What the instruction wrote is defined again, except what it left undefined.
         self.undefined = self.undefined.without(d.writes);
@@ -909,6 +915,62 @@ impl Wave {
                 values: vec![values],
             },
         };
+        self.complete_or_queue(pending, env);
+        Ok(())
+    }
+
+    /// A VINTRP instruction (`interp.rs`): it reads LDS and writes its VGPR at once, with
+    /// no wait counter (the SI ISA's "Parameter interpolation": interpolation is a VALU
+    /// operation reading LDS directly).
+    fn interp(&mut self, d: &Decoded, pc: u32, env: &mut Env) -> Result<(), Violation> {
+        let inst = &d.inst;
+        let missing = |what: &str| Violation::Other(format!("missing {what}"));
+        let interp = inst.interp.ok_or_else(|| missing("attribute"))?;
+        let dst = Self::vgpr_index(inst.dst.ok_or_else(|| missing("vdst"))?, 1)?;
+        let src = match inst.src[0] {
+            Some(o) => self.vgpr[Self::vgpr_index(o, 1)?],
+            None => [0; 64],
+        };
+        let by = lds::Accessor { wave: env.wave, pc };
+        let exec = self.exec();
+        self.vgpr[dst] = interp::interpolate(
+            env.lds,
+            inst.op,
+            interp,
+            self.sgpr[124],
+            &src,
+            &self.vgpr[dst],
+            exec,
+            by,
+        )?;
+        Ok(())
+    }
+
+    /// An export: its channels are read now and recorded with EXEC; the instruction counts
+    /// in EXP_CNT, and overwriting a VGPR it reads before `s_waitcnt expcnt` retires it is
+    /// a violation (the hardware reads them after issue; SI ISA 4.4).
+    fn export(&mut self, d: &Decoded, index: u32, pc: u32, env: &mut Env) -> Result<(), Violation> {
+        let exp = d
+            .inst
+            .export
+            .ok_or_else(|| Violation::Other("EXP without its operands".into()))?;
+        let mut channels = [None; 4];
+        for (channel, src) in channels.iter_mut().zip(exp.src) {
+            if let Some(v) = src {
+                *channel = Some(self.vgpr[Self::vgpr_index(v, 1)?]);
+            }
+        }
+        self.exports.push(Exported {
+            target: exp.target,
+            exec: self.exec(),
+            channels,
+            compr: exp.compr,
+            done: exp.done,
+            vm: exp.vm,
+        });
+        let mut pending = Pending::vector_memory(index, pc);
+        (pending.vm, pending.exp) = (false, true);
+        pending.data = d.reads.vector();
         self.complete_or_queue(pending, env);
         Ok(())
     }

@@ -624,3 +624,172 @@ fn dpp_carry_out_of_lanes_that_do_not_write_is_undefined_until_written() {
         "{err}"
     );
 }
+
+/// The attribute values of the interpolation test at vertex `vertex` (0–2) of primitive
+/// `prim`, attribute `attr`, channel `chan`: small integers, so that every interpolated
+/// value below is exact.
+fn vertex_value(prim: u32, attr: u8, chan: u8, vertex: u32) -> f32 {
+    (prim * 7 + attr as u32 * 5 + chan as u32 * 3) as f32 + [0.0, 8.0, -4.0][vertex as usize]
+}
+
+/// A pixel-shader wave on its own: three primitives packed in the wave (quads 1 and 5
+/// start new ones), the parameters in LDS from byte 16, lane 5 inactive. It interpolates
+/// attribute 1's z with barycentrics (I, J) in v0, v1, moves attribute 0's w at vertex 0
+/// (flat), and exports both to mrt0 with `done vm`. The reference is computed from the
+/// vertex values (`vertex_value`), not from the parameters: A0 + I·(A1 − A0) + J·(A2 − A0),
+/// each lane's primitive counted quad by quad.
+#[test]
+fn interpolation_and_export() {
+    let mask: u32 = 1 << 0 | 1 << 4; // quads 1 and 5 start primitives 1 and 2
+    let (m0, base) = (mask << 16 | 16, 16u32);
+    let prims = 3u32;
+    for generation in ALL {
+        let mut program: Vec<McInst> = vec![sop(Op::SMovB32, Some(Operand::M0), &[s(0)], None)];
+        if generation == Gen::Gfx9 {
+            program.push(sopp(Op::SNop, 0));
+        }
+        let interp = |op, dst: u8, src: Option<u8>, attr, chan, param| {
+            let mut m = McInst::new(op, Enc::Vintrp);
+            m.dst = Some(Operand::vgpr(dst));
+            m.src[0] = src.map(Operand::vgpr);
+            m.interp = Some(mc::Interp { attr, chan, param });
+            m
+        };
+        program.push(interp(Op::VInterpP1F32, 2, Some(0), 1, 2, None));
+        program.push(interp(Op::VInterpP2F32, 2, Some(1), 1, 2, None));
+        let flat = Some(mc::InterpParam::P0);
+        program.push(interp(Op::VInterpMovF32, 3, None, 0, 3, flat));
+        let mut exp = McInst::new(Op::Exp, Enc::Exp);
+        exp.export = Some(mc::Export {
+            target: mc::ExpTarget::Mrt(0),
+            src: [Some(Operand::vgpr(2)), Some(Operand::vgpr(3)), None, None],
+            compr: false,
+            done: true,
+            vm: true,
+        });
+        program.push(exp);
+        program.push(McInst::new(Op::SEndpgm, Enc::Sopp));
+        let mut code = Vec::new();
+        for inst in &program {
+            encode(inst, generation, &mut code).unwrap();
+        }
+        let mut lds = super::lds::Lds::new(1024, generation);
+        for prim in 0..prims {
+            for attr in 0..2u8 {
+                for chan in 0..4u8 {
+                    let a = |v| vertex_value(prim, attr, chan, v);
+                    for (param, value) in [
+                        (mc::InterpParam::P0, a(0)),
+                        (mc::InterpParam::P10, a(1) - a(0)),
+                        (mc::InterpParam::P20, a(2) - a(0)),
+                    ] {
+                        let address = interp::param_address(m0, attr, chan, prim, param);
+                        lds.fill(address, &value.to_bits().to_le_bytes());
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            interp::param_address(m0, 0, 0, 0, mc::InterpParam::P0),
+            base
+        );
+        let mut wave = Wave::new();
+        let exec = !(1u64 << 5);
+        wave.set_exec(exec);
+        wave.sgpr[0] = m0;
+        for lane in 0..64 {
+            wave.vgpr[0][lane] = ((lane % 8) as f32 / 8.0).to_bits();
+            wave.vgpr[1][lane] = ((lane / 8) as f32 / 8.0).to_bits();
+            wave.vgpr[2][lane] = 0xdead;
+        }
+        let mut memory = Memory::new();
+        let options = Options::default();
+        let mut env = Env {
+            memory: &mut memory,
+            options: &options,
+            return_address: None,
+            lds: &mut lds,
+            wave: 0,
+        };
+        wave.run(&mut Program::new(&code, generation), &mut env)
+            .unwrap_or_else(|e| panic!("{generation:?}: {e:?}"));
+        let [exported] = wave.exports.as_slice() else {
+            panic!("{generation:?}: one export, got {:?}", wave.exports);
+        };
+        assert_eq!(exported.target, mc::ExpTarget::Mrt(0));
+        assert!(exported.done && exported.vm && !exported.compr);
+        assert_eq!(exported.exec, exec);
+        assert!(exported.channels[2].is_none() && exported.channels[3].is_none());
+        let (z, w) = (exported.channels[0].unwrap(), exported.channels[1].unwrap());
+        for lane in (0..64).filter(|&l| exec >> l & 1 != 0) {
+            // Primitive boundaries counted quad by quad.
+            let prim = (1..=lane / 4).filter(|&q| mask >> (q - 1) & 1 != 0).count() as u32;
+            let (i, j) = ((lane % 8) as f64 / 8.0, (lane / 8) as f64 / 8.0);
+            let a = |v| vertex_value(prim, 1, 2, v) as f64;
+            let want = a(0) + i * (a(1) - a(0)) + j * (a(2) - a(0));
+            assert_eq!(
+                f32::from_bits(z[lane]) as f64,
+                want,
+                "{generation:?} lane {lane}"
+            );
+            assert_eq!(f32::from_bits(w[lane]), vertex_value(prim, 0, 3, 0));
+        }
+        assert_eq!(wave.vgpr[2][5], 0xdead, "the inactive lane keeps its value");
+    }
+}
+
+/// gfx9 needs a wait state between an SALU write of M0 and VINTRP; an export's VGPRs may
+/// not be overwritten before `s_waitcnt expcnt(0)`.
+#[test]
+fn interpolation_hazard_and_export_wait() {
+    let interp = {
+        let mut m = McInst::new(Op::VInterpMovF32, Enc::Vintrp);
+        m.dst = Some(Operand::vgpr(1));
+        m.interp = Some(mc::Interp {
+            attr: 0,
+            chan: 0,
+            param: Some(mc::InterpParam::P10),
+        });
+        m
+    };
+    let set_m0 = sop(Op::SMovB32, Some(Operand::M0), &[int(0)], None);
+    for generation in ALL {
+        let hazard = run(generation, &[set_m0.clone(), interp.clone()]).err();
+        match generation {
+            Gen::Gfx9 => assert!(
+                matches!(hazard, Some(SimError { ref violation, .. }) if matches!(violation, Violation::Hazard { .. })),
+                "{hazard:?}"
+            ),
+            // Reading LDS byte 4 of a zero-sized allocation: past the hazard check.
+            _ => assert!(
+                matches!(hazard, Some(SimError { ref violation, .. }) if matches!(violation, Violation::Memory { .. })),
+                "{generation:?}: {hazard:?}"
+            ),
+        }
+    }
+    let mut exp = McInst::new(Op::Exp, Enc::Exp);
+    exp.export = Some(mc::Export {
+        target: mc::ExpTarget::Param(3),
+        src: [Some(Operand::vgpr(4)), None, None, None],
+        compr: false,
+        done: false,
+        vm: false,
+    });
+    let mut overwrite = McInst::new(Op::VMovB32, Enc::Vop1);
+    overwrite.dst = Some(Operand::vgpr(4));
+    overwrite.src[0] = Some(int(1));
+    let wait = sopp(
+        Op::SWaitcnt,
+        mc::waitcnt_imm(Gen::Gfx8, None, Some(0), None) as i32,
+    );
+    for generation in [Gen::Gfx8, Gen::Gfx9] {
+        let early = run(generation, &[exp.clone(), overwrite.clone()]).err();
+        assert!(
+            matches!(early, Some(SimError { ref violation, .. }) if matches!(violation, Violation::Waitcnt { .. })),
+            "{early:?}"
+        );
+        let wave = run(generation, &[exp.clone(), wait.clone(), overwrite.clone()]).unwrap();
+        assert_eq!(wave.exports.len(), 1);
+        assert_eq!(wave.exports[0].target, mc::ExpTarget::Param(3));
+    }
+}

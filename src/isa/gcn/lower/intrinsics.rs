@@ -121,6 +121,9 @@ impl IsleContext<'_, '_> {
                 self.barrier();
                 None
             }
+            // `machinst::prepare` rejects every function with a shader stage, and calls of
+            // a stage's intrinsics only pass its checks in such a function.
+            _ => unreachable!("shader-stage intrinsic {intrinsic:?} past machinst::prepare"),
         }
     }
 

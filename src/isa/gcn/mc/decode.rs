@@ -4,7 +4,10 @@
 use std::fmt;
 
 use super::table::{Enc, Form, KIMM, LANE_SELECT, OpInfo, SDST_OUT};
-use super::{Dpp, DppCtrl, DstUnused, Gen, McInst, MubufAddr, Op, Operand, Sdwa, SdwaSel};
+use super::{
+    Dpp, DppCtrl, DstUnused, ExpTarget, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op,
+    Operand, Sdwa, SdwaSel,
+};
 
 /// Why some bytes are not an instruction we know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +90,11 @@ fn encoding(w: u32, generation: Gen) -> Result<Enc, DecodeError> {
         _ if w >> 26 == 0b110111 && generation >= Gen::Gfx7 => Enc::Flat,
         _ if w >> 26 == 0b111000 => Enc::Mubuf,
         _ if w >> 26 == 0b110110 => Enc::Ds,
+        // Before SMRD: gfx6/gfx7's SMRD prefix 11000 covers EXP's gfx8/gfx9 110001 too.
+        _ if generation >= Gen::Gfx8 && w >> 26 == 0b110101 => Enc::Vintrp,
+        _ if generation <= Gen::Gfx7 && w >> 26 == 0b110010 => Enc::Vintrp,
+        _ if generation >= Gen::Gfx8 && w >> 26 == 0b110001 => Enc::Exp,
+        _ if generation <= Gen::Gfx7 && w >> 26 == 0b111110 => Enc::Exp,
         _ if generation >= Gen::Gfx8 && w >> 26 == 0b110000 => Enc::Smem,
         _ if generation <= Gen::Gfx7 && w >> 27 == 0b11000 => Enc::Smem,
         _ => return Err(DecodeError::UnknownEncoding(w)),
@@ -111,6 +119,9 @@ fn opcode(w: u32, enc: Enc, generation: Gen) -> u16 {
         Enc::Flat | Enc::Global | Enc::Mubuf => bits(w, 24, 18),
         Enc::Ds if gfx8plus => bits(w, 24, 17),
         Enc::Ds => bits(w, 25, 18),
+        Enc::Vintrp => bits(w, 17, 16),
+        // EXP has one operation.
+        Enc::Exp => 0,
         // Found by their VOP1/VOP2/VOPC word.
         Enc::Sdwa | Enc::Dpp => unreachable!("encoding() never returns SDWA or DPP"),
     }) as u16
@@ -341,6 +352,57 @@ pub fn decode(bytes: &[u8], generation: Gen) -> Result<(McInst, usize), DecodeEr
                 return Err(DecodeError::BadOperand(format!(
                     "DS word {w0:#010x} {w1:#010x} of {} sets bits the encoder never sets",
                     info.name
+                )));
+            }
+        }
+        Enc::Vintrp => {
+            inst.dst = Some(Operand::vgpr(bits(w0, 25, 18) as u8));
+            let vsrc = bits(w0, 7, 0);
+            let param = if info.form == Form::VintrpMov {
+                let param = InterpParam::from_code(vsrc).ok_or_else(|| {
+                    DecodeError::BadOperand(format!("v_interp_mov_f32 parameter code {vsrc}"))
+                })?;
+                Some(param)
+            } else {
+                inst.src[0] = Some(Operand::vgpr(vsrc as u8));
+                None
+            };
+            inst.interp = Some(Interp {
+                attr: bits(w0, 15, 10) as u8,
+                chan: bits(w0, 9, 8) as u8,
+                param,
+            });
+        }
+        Enc::Exp => {
+            let w1 = dword(bytes, 1)?;
+            len = 8;
+            let code = bits(w0, 9, 4);
+            let target = ExpTarget::from_code(code).ok_or_else(|| {
+                DecodeError::BadOperand(format!("export target {code} is not defined"))
+            })?;
+            let (en, compr) = (bits(w0, 3, 0), bits(w0, 10, 10) != 0);
+            let mut src = [None; 4];
+            for (k, slot) in src.iter_mut().enumerate() {
+                // Compressed, channels 2k and 2k + 1 read VSRCk.
+                let field = if compr { k / 2 } else { k } as u32;
+                if en >> k & 1 != 0 {
+                    *slot = Some(Operand::vgpr(bits(w1, 8 * field + 7, 8 * field) as u8));
+                }
+            }
+            inst.export = Some(Export {
+                target,
+                src,
+                compr,
+                done: bits(w0, 11, 11) != 0,
+                vm: bits(w0, 12, 12) != 0,
+            });
+            // Reserved bits, VSRC fields of channels not written, half-enabled compressed
+            // pairs: the encoder never writes them, so encoding again must give the bytes.
+            let mut again = Vec::new();
+            super::encode(&inst, generation, &mut again).map_err(DecodeError::BadOperand)?;
+            if again != bytes[..8] {
+                return Err(DecodeError::BadOperand(format!(
+                    "EXP word {w0:#010x} {w1:#010x} sets bits the encoder never sets"
                 )));
             }
         }

@@ -111,6 +111,17 @@ fn check_shape(inst: &McInst, info: &OpInfo) -> Result<(), String> {
             }
         }
     }
+    if inst.interp.is_some() != (inst.enc == Enc::Vintrp) {
+        return Err("an attribute operand exactly on VINTRP".into());
+    }
+    if let Some(interp) = inst.interp
+        && interp.param.is_some() != (info.form == Form::VintrpMov)
+    {
+        return Err("a parameter (p0, p10, p20) exactly on v_interp_mov_f32".into());
+    }
+    if inst.export.is_some() != (inst.enc == Enc::Exp) {
+        return Err("export operands exactly on EXP".into());
+    }
     let vmem = matches!(inst.enc, Enc::Flat | Enc::Global | Enc::Mubuf);
     if (inst.glc && !vmem && inst.enc != Enc::Smem) || (inst.slc && !vmem) {
         return Err("glc/slc only apply to memory instructions".into());
@@ -616,6 +627,73 @@ fn encode_words(
             Ok([
                 Some(w0),
                 Some(vgpr(inst.dst)? << 24 | vgpr(s2)? << 16 | vgpr(s1)? << 8 | vgpr(s0)?),
+            ])
+        }
+        // SI 12.11 VINTRP: 110010 | VDST[25:18] | OP[17:16] | ATTR[15:10] | ATTRCHAN[9:8] |
+        // VSRC[7:0]; GCN3 12.10 the same fields under 110101. VSRC is the barycentric's
+        // VGPR, or v_interp_mov_f32's parameter code.
+        Enc::Vintrp => {
+            let interp = inst.interp.ok_or("no attribute operand")?;
+            if interp.attr > 63 || interp.chan > 3 {
+                return Err(format!(
+                    "attr{}.{} is out of range (attr0–attr63, channels x–w)",
+                    interp.attr, interp.chan
+                ));
+            }
+            let vsrc = match interp.param {
+                Some(param) => param as u32,
+                None => vgpr(s0)?,
+            };
+            let prefix: u32 = if gfx8plus { 0b110101 } else { 0b110010 };
+            one(prefix << 26
+                | vgpr(inst.dst)? << 18
+                | op << 16
+                | (interp.attr as u32) << 10
+                | (interp.chan as u32) << 8
+                | vsrc)
+        }
+        // SI 12.12 EXP: 111110 | VM[12] | DONE[11] | COMPR[10] | TGT[9:4] | EN[3:0]; second
+        // dword VSRC3[31:24] | VSRC2[23:16] | VSRC1[15:8] | VSRC0[7:0]. GCN3 12.11 the same
+        // under 110001. A channel not written has EN clear and its VSRC 0 (as llvm-mc
+        // encodes `off`); compressed, VSRC0 and VSRC1 hold channels 0–1 and 2–3 and EN
+        // enables them in pairs.
+        Enc::Exp => {
+            let exp = inst.export.ok_or("no export operands")?;
+            if !exp.target.valid() {
+                return Err(format!("export target {:?} is out of range", exp.target));
+            }
+            let mut vsrc = [0u32; 4];
+            if exp.compr {
+                for (pair, (field, channels)) in vsrc.iter_mut().zip(exp.src.chunks(2)).enumerate()
+                {
+                    if channels[0] != channels[1] {
+                        return Err(format!(
+                            "compressed channels {} and {} must name one VGPR or both be off",
+                            2 * pair,
+                            2 * pair + 1
+                        ));
+                    }
+                    if channels[0].is_some() {
+                        *field = vgpr(channels[0])?;
+                    }
+                }
+            } else {
+                for (field, src) in vsrc.iter_mut().zip(exp.src) {
+                    if src.is_some() {
+                        *field = vgpr(src)?;
+                    }
+                }
+            }
+            let prefix: u32 = if gfx8plus { 0b110001 } else { 0b111110 };
+            let w0 = prefix << 26
+                | (exp.vm as u32) << 12
+                | (exp.done as u32) << 11
+                | (exp.compr as u32) << 10
+                | exp.target.code() << 4
+                | exp.enable_mask();
+            Ok([
+                Some(w0),
+                Some(vsrc[3] << 24 | vsrc[2] << 16 | vsrc[1] << 8 | vsrc[0]),
             ])
         }
         // SI 12.5 MUBUF: 111000 | OP[24:18] | LDS[16] | ADDR64[15] | GLC[14] | IDXEN[13] |

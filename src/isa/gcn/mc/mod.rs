@@ -150,6 +150,146 @@ pub struct McInst {
     /// MUBUF's SOFFSET (an SGPR or an inline constant): bytes added to the resource's base
     /// after the swizzle. The inline constant 0 unless a device function's stack offset.
     pub soffset: Operand,
+    /// VINTRP's attribute and channel (and `v_interp_mov_f32`'s parameter), exactly when
+    /// `enc` is [`Enc::Vintrp`].
+    pub interp: Option<Interp>,
+    /// EXP's target, channels and flags, exactly when `enc` is [`Enc::Exp`].
+    pub export: Option<Export>,
+}
+
+/// The attribute a VINTRP instruction reads (SI ISA 12.11, GCN3 ISA 12.10 "VINTRP"):
+/// `attr<attr>.<chan>` in assembly. The parameters it names are in LDS, where M0 says
+/// (`docs/isa-notes.md`, "Parameter interpolation").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Interp {
+    /// The attribute, 0–63 (ATTR, bits 15:10).
+    pub attr: u8,
+    /// The channel, 0–3 for x, y, z, w (ATTRCHAN, bits 9:8).
+    pub chan: u8,
+    /// The parameter `v_interp_mov_f32` copies (its VSRC field); `None` for
+    /// `v_interp_p1_f32`/`v_interp_p2_f32`, whose VSRC is the barycentric's VGPR.
+    pub param: Option<InterpParam>,
+}
+
+/// A parameter of an attribute's plane: `P0` (the value at vertex 0), `P10` and `P20`
+/// (the differences to vertices 1 and 2), by their VSRC codes in `v_interp_mov_f32`
+/// (llvm-mc-14: `p10` 0, `p20` 1, `p0` 2; 3 is invalid).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InterpParam {
+    P10 = 0,
+    P20 = 1,
+    P0 = 2,
+}
+
+impl InterpParam {
+    /// The parameter with VSRC code `code`, if it is one.
+    pub fn from_code(code: u32) -> Option<InterpParam> {
+        match code {
+            0 => Some(InterpParam::P10),
+            1 => Some(InterpParam::P20),
+            2 => Some(InterpParam::P0),
+            _ => None,
+        }
+    }
+
+    /// llvm-mc's name: `p10`, `p20`, `p0`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InterpParam::P10 => "p10",
+            InterpParam::P20 => "p20",
+            InterpParam::P0 => "p0",
+        }
+    }
+}
+
+/// Where an export sends its data (EXP's TGT field; SI ISA 12.12, GCN3 ISA 12.11 "EXP").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ExpTarget {
+    /// A colour target, 0–7 (codes 0–7).
+    Mrt(u8),
+    /// Depth, stencil and sample mask (code 8).
+    MrtZ,
+    /// Nothing: a pixel shader's export that only ends it (code 9).
+    Null,
+    /// A vertex position, 0–3 (codes 12–15).
+    Pos(u8),
+    /// A vertex parameter, 0–31 (codes 32–63).
+    Param(u8),
+}
+
+impl ExpTarget {
+    /// The TGT code.
+    pub fn code(self) -> u32 {
+        match self {
+            ExpTarget::Mrt(n) => n as u32,
+            ExpTarget::MrtZ => 8,
+            ExpTarget::Null => 9,
+            ExpTarget::Pos(n) => 12 + n as u32,
+            ExpTarget::Param(n) => 32 + n as u32,
+        }
+    }
+
+    /// The target with TGT code `code`; `None` for the codes gfx6–gfx9 do not define (10,
+    /// 11, 16–31; llvm-mc-14 prints them `invalid_target_N`).
+    pub fn from_code(code: u32) -> Option<ExpTarget> {
+        match code {
+            0..=7 => Some(ExpTarget::Mrt(code as u8)),
+            8 => Some(ExpTarget::MrtZ),
+            9 => Some(ExpTarget::Null),
+            12..=15 => Some(ExpTarget::Pos(code as u8 - 12)),
+            32..=63 => Some(ExpTarget::Param(code as u8 - 32)),
+            _ => None,
+        }
+    }
+
+    /// Whether the index is in range (`Mrt` 0–7, `Pos` 0–3, `Param` 0–31).
+    pub fn valid(self) -> bool {
+        match self {
+            ExpTarget::Mrt(n) => n < 8,
+            ExpTarget::Pos(n) => n < 4,
+            ExpTarget::Param(n) => n < 32,
+            ExpTarget::MrtZ | ExpTarget::Null => true,
+        }
+    }
+
+    /// llvm-mc's name: `mrt0`, `mrtz`, `null`, `pos0`, `param0`, ….
+    pub fn name(self) -> String {
+        match self {
+            ExpTarget::Mrt(n) => format!("mrt{n}"),
+            ExpTarget::MrtZ => "mrtz".to_string(),
+            ExpTarget::Null => "null".to_string(),
+            ExpTarget::Pos(n) => format!("pos{n}"),
+            ExpTarget::Param(n) => format!("param{n}"),
+        }
+    }
+}
+
+/// An export's operands and flags. `src[k]` is channel k's VGPR, `None` for a channel not
+/// written (`off`; EN bit k clear). Compressed (`compr`) exports carry two VGPRs of two
+/// 16-bit halves each: channels 0 and 1 name the first (VSRC0), channels 2 and 3 the
+/// second (VSRC1), so `src` is `[a, a, b, b]` with `a` and `b` each present or `off` — the
+/// form llvm-mc-14 prints (`exp mrt0 v1, v1, v2, v2 compr`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Export {
+    pub target: ExpTarget,
+    pub src: [Option<Operand>; 4],
+    /// Two 16-bit values per VGPR (COMPR).
+    pub compr: bool,
+    /// The last export of its kind: of a pixel shader, or the last position of a vertex
+    /// shader (DONE).
+    pub done: bool,
+    /// EXEC is the valid mask of the pixels exported (VM): lanes outside EXEC are killed.
+    pub vm: bool,
+}
+
+impl Export {
+    /// The EN field: bit k set when channel k is written.
+    pub fn enable_mask(&self) -> u32 {
+        (0..4)
+            .filter(|&k| self.src[k].is_some())
+            .map(|k| 1 << k)
+            .sum()
+    }
 }
 
 /// The address of a MUBUF access (SI ISA 8.1.5 "Buffer addressing"; GCN3 ISA 8.1.5).
@@ -185,6 +325,8 @@ impl McInst {
             slc: false,
             mubuf: MubufAddr::Addr64,
             soffset: Operand(128),
+            interp: None,
+            export: None,
         }
     }
 

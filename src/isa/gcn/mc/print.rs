@@ -96,6 +96,40 @@ pub fn print(inst: &McInst, generation: Gen) -> String {
                 args.push(op(inst.src[2], info.src[2]));
             }
         }
+        Form::Vintrp | Form::VintrpMov => {
+            // gfx8/gfx9 also have a VOP3 form, so llvm-mc names this one `_e32`.
+            if generation >= Gen::Gfx8 {
+                s.push_str("_e32");
+            }
+            args.push(op(inst.dst, 1));
+            if let Some(interp) = inst.interp {
+                args.push(match interp.param {
+                    Some(param) => param.name().to_string(),
+                    None => op(inst.src[0], 1),
+                });
+                let chan = ["x", "y", "z", "w"][interp.chan as usize & 3];
+                args.push(format!("attr{}.{chan}", interp.attr));
+            }
+        }
+        Form::Exp => {
+            if let Some(exp) = inst.export {
+                s.push(' ');
+                s.push_str(&exp.target.name());
+                let channels: Vec<String> = exp
+                    .src
+                    .iter()
+                    .map(|&src| src.map_or("off".to_string(), |v| op(Some(v), 1)))
+                    .collect();
+                args.push(channels.join(", "));
+                for (flag, name) in [(exp.done, "done"), (exp.compr, "compr"), (exp.vm, "vm")] {
+                    if flag {
+                        args.last_mut()
+                            .expect("the channels")
+                            .push_str(&format!(" {name}"));
+                    }
+                }
+            }
+        }
         Form::Valu => {
             s.push_str(valu_suffix(inst, info, generation));
             if info.dst != 0 {

@@ -19,8 +19,8 @@ use super::Gen;
 /// memory on every generation), and the operand-less cache controls of every generation. [`Enc::Sdwa`]
 /// and [`Enc::Dpp`] are VOP1/VOP2/VOPC with an extension dword; they use the operation's
 /// native opcode. [`Enc::Ds`] holds the LDS loads and stores of workgroup memory and the
-/// cross-lane operations of the LDS unit. Further formats (VINTRP)
-/// are added as new variants with their own layout in `encode.rs`/`decode.rs`.
+/// cross-lane operations of the LDS unit. [`Enc::Vintrp`] and [`Enc::Exp`] are the
+/// pixel and vertex shaders' parameter interpolation and exports.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Enc {
     Sop1,
@@ -46,6 +46,12 @@ pub enum Enc {
     /// stores, and the lane permutes, which use the LDS hardware without reading or writing
     /// LDS memory.
     Ds,
+    /// Parameter interpolation (SI ISA 12.11, GCN3 ISA 12.10 "VINTRP"): one dword, `110010`
+    /// on gfx6/gfx7, `110101` on gfx8/gfx9.
+    Vintrp,
+    /// Export (SI ISA 12.12, GCN3 ISA 12.11 "EXP"): two dwords, `111110` on gfx6/gfx7,
+    /// `110001` on gfx8/gfx9.
+    Exp,
 }
 
 /// How an operation's operands map to instruction fields and to assembly text.
@@ -128,6 +134,14 @@ pub enum Form {
     /// vdata0, vdata1]) with the 16-bit byte offset in `imm`: `vdst`, the old value, exactly
     /// in the `_rtn_` forms; `ds_cmpst_*` compares with `vdata0` and writes `vdata1`.
     DsAtomic,
+    /// `vdst, vsrc, attrN.c` (`v_interp_p1_f32`, `v_interp_p2_f32`): `src[0]` is the
+    /// barycentric I or J; `p2` also reads `vdst`, the value `p1` left there.
+    Vintrp,
+    /// `vdst, p0|p10|p20, attrN.c` (`v_interp_mov_f32`): the parameter is
+    /// [`super::Interp::param`].
+    VintrpMov,
+    /// `exp target, v, v, v, v [done] [compr] [vm]`: everything is in [`super::Export`].
+    Exp,
 }
 
 /// `OpInfo::flags`: source n takes the float input modifiers abs/neg (bit n); the others
@@ -793,4 +807,8 @@ table! {
     DsWrxchgRtnB64       "ds_wrxchg_rtn_b64"    Ds    DsAtomic         [109 109 109 109]  [- - - -]          2 0 [1 2 0] 0;
     DsCmpstB64           "ds_cmpst_b64"         Ds    DsAtomic         [80 80 80 80]      [- - - -]          0 0 [1 2 2] 0;
     DsCmpstRtnB64        "ds_cmpst_rtn_b64"     Ds    DsAtomic         [112 112 112 112]  [- - - -]          2 0 [1 2 2] 0;
+    VInterpP1F32         "v_interp_p1_f32"      Vintrp Vintrp          [0 0 0 0]          [- - - -]          1 0 [1 0 0] 0;
+    VInterpP2F32         "v_interp_p2_f32"      Vintrp Vintrp          [1 1 1 1]          [- - - -]          1 0 [1 0 0] 0;
+    VInterpMovF32        "v_interp_mov_f32"     Vintrp VintrpMov       [2 2 2 2]          [- - - -]          1 0 [0 0 0] 0;
+    Exp                  "exp"                  Exp   Exp              [0 0 0 0]          [- - - -]          0 0 [0 0 0] 0;
 }
