@@ -327,6 +327,57 @@ fn lower_block(
                     )));
                 }
             }
+            Inst::LocalLoad {
+                ty,
+                dst,
+                addr,
+                offset,
+            } => {
+                let mut offset = *offset;
+                let step = ty.bytes().max(4);
+                let count = (4 * dst.width() as u32 / step).max(1);
+                let areg = shared_address(&mut out, *addr, &mut offset, None, 1);
+                for k in 0..count {
+                    let reg = dst.hw() + (k * step / 4) as u16;
+                    out.push(Item::Mc(McInst::with(
+                        Op::Ld,
+                        Form::Long,
+                        Some(*ty),
+                        Some(wide_operand(reg, step)),
+                        &[Operand::Local {
+                            areg,
+                            offset: offset + k * step,
+                        }],
+                    )));
+                }
+            }
+            Inst::LocalStore {
+                ty,
+                data,
+                addr,
+                offset,
+            } => {
+                let mut offset = *offset;
+                let step = ty.bytes().max(4);
+                let count = (4 * data.width() as u32 / step).max(1);
+                let areg = shared_address(&mut out, *addr, &mut offset, None, 1);
+                for k in 0..count {
+                    let reg = data.hw() + (k * step / 4) as u16;
+                    out.push(Item::Mc(McInst::with(
+                        Op::St,
+                        Form::Long,
+                        Some(*ty),
+                        Some(Operand::Local {
+                            areg,
+                            offset: offset + k * step,
+                        }),
+                        &[wide_operand(reg, step)],
+                    )));
+                }
+            }
+            Inst::Spill { .. } | Inst::Reload { .. } => {
+                return Err("a spill or reload not placed in `l[]` (`place_spills.rs`)".into());
+            }
             Inst::Atomic {
                 op,
                 ty,
@@ -451,7 +502,7 @@ fn lower_block(
     Ok(out)
 }
 
-/// The `$a` register through which an `s[]` access of `words` words at `addr + offset`
+/// The `$a` register through which an `s[]` or `l[]` access of `words` words at `addr + offset`
 /// goes (`$a0`, which reads 0, without `addr`), after the instructions that set it: `shl
 /// $a3 addr 0x0` (`$a` takes the low 16 bits; `s[]` is at most 16 KiB), and, when the
 /// offset field reaches only `reach` bytes (G80's `mov` operand: 31 units), `add $a3 $a
@@ -491,7 +542,16 @@ fn shared_address(
     areg
 }
 
-/// The `$a` register of workgroup-memory and scratch accesses (`$a1`, `$a2` may hold the
+/// The register operand of an access of `bytes` (4, 8, 16) from `$r<hw>`.
+fn wide_operand(hw: u16, bytes: u32) -> Operand {
+    match bytes {
+        8 => Operand::D(hw as u8),
+        16 => Operand::Q(hw as u8),
+        _ => Operand::R(hw as u8),
+    }
+}
+
+/// The `$a` register of workgroup-memory, scratch and `l[]` accesses (`$a1`, `$a2` may hold the
 /// bases of far kernel arguments on G80: `lower::far_argument_bases`).
 const SHARED_AREG: u8 = 3;
 

@@ -95,6 +95,7 @@ fn call_variant(
     call_device(
         &code,
         variant,
+        0,
         args,
         results,
         &mut memory,
@@ -519,8 +520,16 @@ fn global_local_and_shared_memory() {
     ];
     let code = assemble(&insts, variant);
     let args = vec![vec![buf as u32]];
-    let (r, stats) =
-        call_device(&code, variant, &args, 7, &mut memory, &Options::default()).unwrap();
+    let (r, stats) = call_device(
+        &code,
+        variant,
+        0x20,
+        &args,
+        7,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(r[0][1], 1);
     assert_eq!(r[0][3], 0xffff_fffe, "s16 sign-extends");
     assert_eq!(r[0][4], 0xffff_fffe);
@@ -540,6 +549,7 @@ fn global_local_and_shared_memory() {
         let err = call_device(
             &code,
             variant,
+            0,
             &[vec![address as u32]],
             1,
             &mut memory,
@@ -602,7 +612,8 @@ fn launch_writes_the_system_area_and_parameters() {
         groups: [2, 1, 1],
         params: (out as u32).to_le_bytes().to_vec(),
     };
-    let stats = dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    let stats =
+        dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap();
     assert_eq!(stats.waves, 2);
     let bytes = memory.read(out, 4 * 64).unwrap();
     for i in 0..64u32 {
@@ -690,7 +701,7 @@ fn exchange_between_warps(barrier: bool) -> Result<Vec<u32>, SimError> {
         groups: [1, 1, 1],
         params: (out as u32).to_le_bytes().to_vec(),
     };
-    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default())?;
+    dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default())?;
     let bytes = memory.read(out, 4 * 64).unwrap();
     Ok((0..64).map(|i| word(bytes, i)).collect())
 }
@@ -720,6 +731,7 @@ fn failures_are_errors_not_hangs() {
     let err = call_device(
         &code,
         Variant::G200,
+        0,
         &[vec![0]],
         1,
         &mut memory,
@@ -781,6 +793,7 @@ fn every_encodable_form_runs_or_fails_cleanly() {
         let _ = call_device(
             &code,
             Variant::G200,
+            0,
             &[vec![0; 8]],
             1,
             &mut memory,
@@ -813,6 +826,7 @@ fn with_buffer(
     let (r, _) = call_device(
         &code,
         variant,
+        0,
         &args,
         results,
         &mut memory,
@@ -975,6 +989,7 @@ fn atomics_need_g84_and_64_bit_ones_gt200() {
     let err = call_device(
         &code,
         Variant::G80,
+        0,
         &[vec![buf as u32, 1]],
         1,
         &mut memory,
@@ -990,6 +1005,7 @@ fn atomics_need_g84_and_64_bit_ones_gt200() {
     let err = call_device(
         &code,
         Variant::G84,
+        0,
         &[vec![buf as u32]],
         1,
         &mut memory,
@@ -1003,6 +1019,7 @@ fn atomics_need_g84_and_64_bit_ones_gt200() {
     let err = call_device(
         &code,
         Variant::G84,
+        0,
         &[vec![buf as u32 + 2, 1]],
         1,
         &mut memory,
@@ -1086,6 +1103,7 @@ fn shared_atomic_add_with_ld_lock_and_st_unlock() {
     let err = call_device(
         &code,
         Variant::G84,
+        0,
         &[vec![0]],
         1,
         &mut memory,
@@ -1109,7 +1127,7 @@ fn a_word_locked_by_another_warp_fails_to_lock_and_blocks_plain_accesses() {
         params: Vec::new(),
     };
     let err =
-        dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap_err();
+        dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap_err();
     assert!(err.to_string().contains("locked by another warp"), "{err}");
     // One warp alone is fine, and so are two that unlock.
     let insts = [
@@ -1118,7 +1136,7 @@ fn a_word_locked_by_another_warp_fails_to_lock_and_blocks_plain_accesses() {
         exit(),
     ];
     let code = assemble(&insts, variant);
-    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap();
 }
 
 #[test]
