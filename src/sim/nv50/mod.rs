@@ -125,6 +125,7 @@ const GENERATOR_PROFILE: Profile = Profile {
         (Opcode::FcvtToSintSat, INTS),
         (Opcode::FcvtFromUint, &[F32]),
         (Opcode::FcvtFromSint, &[F32]),
+        (Opcode::StackAddr, &[I32, I64]),
     ]),
     operand_types: INTS,
     conversion_ints: INTS,
