@@ -1332,10 +1332,19 @@ mod tests {
             .collect();
         assert_eq!(spilled, (3..8).collect());
         assert!(named.iter().all(|r| r.file() == 0 || r.hw() < 4));
-        // The other file has no room for the slots: exhausted.
-        let files = [file(0, 0, 6, Spill::SpareRegisters), files[1].clone()];
+        // The slots may go past the other file's own range, up to the limit the spilling
+        // file names: the same registers.
+        let own = file(0, 0, 6, Spill::SpareRegisters);
+        let allocated = run(&vcode, &[own.clone(), files[1].clone()], moves()).unwrap();
+        let named = check_values(&vcode, &allocated);
+        assert!(named.iter().any(|r| r.file() == 0 && r.hw() >= 6));
+        // Below that limit there is no room for the slots: exhausted.
+        let narrow = RegisterFile {
+            spill: Spill::IntoFile { file: 0, limit: 6 },
+            ..files[1].clone()
+        };
         assert!(matches!(
-            run(&vcode, &files, moves()),
+            run(&vcode, &[own, narrow], moves()),
             Err(AllocError::Exhausted { file: 1 })
         ));
     }

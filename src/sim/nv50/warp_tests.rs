@@ -560,6 +560,59 @@ fn global_local_and_shared_memory() {
     }
 }
 
+/// `l[]` holds the bytes the code reports per thread: an access within them works (each
+/// thread its own), one reaching past them or misaligned faults, and without local memory
+/// every access does.
+#[test]
+fn local_memory_is_bounded_by_the_reported_size() {
+    let variant = Variant::G84;
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let local = |areg, offset| Operand::Local { areg, offset };
+    let run = |inst: McInst, size: u32, memory: &mut Memory| {
+        let code = assemble(&[inst, exit()], variant);
+        call_device(&code, variant, size, &[vec![7]], 1, memory, &Options::default())
+    };
+    let store = |offset, ty: Ty| {
+        let data = if ty == Ty::B64 { Operand::D(0) } else { R(0) };
+        long(Op::St, Some(ty), Some(local(0, offset)), &[data])
+    };
+    for (inst, size) in [
+        (store(0x1c, Ty::B32), 0x20),
+        (store(0x18, Ty::B64), 0x20),
+        (store(0x1f, Ty::U8), 0x20),
+    ] {
+        assert!(run(inst, size, &mut memory).is_ok());
+    }
+    for (inst, size) in [
+        (store(0x20, Ty::B32), 0x20),
+        (store(0x1c, Ty::B64), 0x20),
+        (store(0x1e, Ty::B32), 0x40),
+        (store(0x0, Ty::U8), 0),
+    ] {
+        let err = run(inst, size, &mut memory).unwrap_err();
+        assert!(matches!(err.violation, Violation::Memory { .. }), "{err}");
+    }
+    // Through `$a`: each thread's own bytes.
+    let insts = [
+        long(Op::Shl, Some(Ty::B32), Some(R(0)), &[R(0), Operand::Imm(2)]),
+        long(Op::Shl, None, Some(Operand::A(3)), &[R(0), Operand::Imm(0)]),
+        long(Op::St, Some(Ty::B32), Some(local(3, 4)), &[R(0)]),
+        long(Op::Ld, Some(Ty::B32), Some(R(1)), &[local(3, 4)]),
+        exit(),
+    ];
+    let code = assemble(&insts, variant);
+    let args: Vec<Vec<u32>> = (0..4).map(|t| vec![t]).collect();
+    let (r, _) = call_device(&code, variant, 0x20, &args, 2, &mut memory, &Options::default())
+        .unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[1], 4 * t as u32);
+    }
+    let args: Vec<Vec<u32>> = (0..8).map(|t| vec![t]).collect();
+    let err = call_device(&code, variant, 0x20, &args, 2, &mut memory, &Options::default())
+        .unwrap_err();
+    assert!(matches!(err.violation, Violation::Memory { lane: Some(7), .. }), "{err}");
+}
+
 #[test]
 fn launch_writes_the_system_area_and_parameters() {
     use crate::isa::nv50::mc::Ty::{B32, U16};
