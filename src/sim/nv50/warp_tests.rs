@@ -570,7 +570,15 @@ fn local_memory_is_bounded_by_the_reported_size() {
     let local = |areg, offset| Operand::Local { areg, offset };
     let run = |inst: McInst, size: u32, memory: &mut Memory| {
         let code = assemble(&[inst, exit()], variant);
-        call_device(&code, variant, size, &[vec![7]], 1, memory, &Options::default())
+        call_device(
+            &code,
+            variant,
+            size,
+            &[vec![7]],
+            1,
+            memory,
+            &Options::default(),
+        )
     };
     let store = |offset, ty: Ty| {
         let data = if ty == Ty::B64 { Operand::D(0) } else { R(0) };
@@ -602,15 +610,34 @@ fn local_memory_is_bounded_by_the_reported_size() {
     ];
     let code = assemble(&insts, variant);
     let args: Vec<Vec<u32>> = (0..4).map(|t| vec![t]).collect();
-    let (r, _) = call_device(&code, variant, 0x20, &args, 2, &mut memory, &Options::default())
-        .unwrap();
+    let (r, _) = call_device(
+        &code,
+        variant,
+        0x20,
+        &args,
+        2,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap();
     for (t, regs) in r.iter().enumerate() {
         assert_eq!(regs[1], 4 * t as u32);
     }
     let args: Vec<Vec<u32>> = (0..8).map(|t| vec![t]).collect();
-    let err = call_device(&code, variant, 0x20, &args, 2, &mut memory, &Options::default())
-        .unwrap_err();
-    assert!(matches!(err.violation, Violation::Memory { lane: Some(7), .. }), "{err}");
+    let err = call_device(
+        &code,
+        variant,
+        0x20,
+        &args,
+        2,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err.violation, Violation::Memory { lane: Some(7), .. }),
+        "{err}"
+    );
 }
 
 #[test]
