@@ -1,5 +1,6 @@
 //! The NV50 machine instruction (VCode level): one MC operation with virtual-register
-//! operands ([`Alu`], its form chosen at emission), memory accesses through `g[15]`, and the
+//! operands ([`Alu`], its form chosen at emission), memory accesses through `g[15]`, `s[]`
+//! and `l[]`, the allocator's spills and reloads (placed in `l[]` after allocation), and the
 //! few pseudo-instructions emission expands (selects, copies of pairs, branches, the
 //! function's end).
 
