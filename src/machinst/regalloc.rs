@@ -776,8 +776,9 @@ enum SlotHome {
 
 impl SlotPlace {
     /// Places `count` slots of `env`'s file (and a scratch register when `moves_within`);
-    /// `tops` holds each file allocated before and one past the highest register it uses. Spills where the file may not spill (see [`allocate`]), or past the end
-    /// of the file they go to, are [`AllocError::Exhausted`].
+    /// `tops` holds each file allocated before and one past the highest register it uses.
+    /// Spills where the file may not spill (see [`allocate`]), or past the end of the file
+    /// they go to, are [`AllocError::Exhausted`].
     fn new(
         env: &FileEnv,
         tops: &[(RegFile, u16)],
@@ -1419,6 +1420,30 @@ mod tests {
                 Err(AllocError::Internal(_))
             ));
         }
+    }
+
+    /// A file spilling to memory too small for the partition its values measure (80 live
+    /// pairs and 80 live quads in 64 registers) starts from a smaller one and spills the
+    /// rest: every value still arrives.
+    #[test]
+    fn spills_to_memory_start_from_a_partition_that_fits() {
+        let mut vcode = VCode::new();
+        let regs: Vec<Reg> = [RegClass::Float, RegClass::Vector]
+            .into_iter()
+            .flat_map(|class| (0..80).map(move |_| class))
+            .map(|class| vcode.new_vreg(1, class))
+            .collect();
+        let defs = regs.iter().map(|&r| inst(vec![(r, OperandKind::Def)]));
+        let uses = regs.iter().map(|&r| inst(vec![(r, OperandKind::Use)]));
+        let vcode = one_block(vcode, defs.chain(uses).collect());
+        let files = [
+            file(0, 0, 16, Spill::SpareRegisters),
+            file(1, 0, 64, Spill::Memory),
+        ];
+        let allocated = run(&vcode, &files, moves()).unwrap();
+        let named = check_values(&vcode, &allocated);
+        assert!(named.iter().all(|r| r.hw() + r.width() <= 64));
+        assert!(allocated.insts.iter().any(|i| i.memory.is_some()));
     }
 
     /// The registers counted are those below the limit (special registers above it are a

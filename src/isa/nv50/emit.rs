@@ -571,10 +571,7 @@ impl AddressRegister {
                     | OperandKind::UseFixed(_)
                     | OperandKind::UseAny
             );
-            if !read
-                && r.file() == GPR
-                && (r.hw()..r.hw() + r.width()).contains(&from)
-            {
+            if !read && r.file() == GPR && (r.hw()..r.hw() + r.width()).contains(&from) {
                 self.from = None;
             }
         });

@@ -162,7 +162,7 @@ pub struct Nv50Info {
 /// Compiles a verified, optimised function for an NV50 variant.
 pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
-    let frame = match kind {
+    let mut frame = match kind {
         FunctionKind::Kernel => Frame::kernel(&func.signature),
         FunctionKind::Device => Frame::device(),
     };
@@ -178,7 +178,6 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     }
     StackAddresses::find(func)
         .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
-    let mut frame = frame;
     if let Some((slots, size)) = crate::isa::stack_frame(func) {
         if size > LOCAL_LIMIT {
             return Err(CompileError::new(
