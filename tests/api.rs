@@ -154,6 +154,25 @@ fn spill_slots_out_of_reach_are_an_error_naming_the_function() {
     assert!(err.reason.contains("first 4096 bytes"), "{err}");
 }
 
+/// On NV50 the values beyond the 128 `$r` spill to `l[]` after the stack slots, and the
+/// compiled code reports the bytes per thread a launch must give it (`docs/nv50.md`,
+/// "Local memory"): here a 4 KiB slot and the spills after it, rounded up to 16.
+#[test]
+fn nv50_values_beyond_the_registers_spill_to_local_memory() {
+    let nv50 = Target::new("nvptx64-nvidia-cuda", "g84").unwrap();
+    let few = wavelift::compile_function(&many_live_values(8), &nv50).unwrap();
+    let info = few.nv50().unwrap();
+    assert_eq!((info.spills, info.local_size), (0, 0));
+    let many = wavelift::compile_function(&many_live_values_and_a_slot(300, 4096), &nv50).unwrap();
+    let info = many.nv50().unwrap();
+    assert!(info.spills > 0, "{info:?}");
+    assert_eq!(
+        info.local_size,
+        (4096 + 4 * info.spills).next_multiple_of(16),
+        "{info:?}"
+    );
+}
+
 #[test]
 fn unsupported_types_are_errors_naming_the_instruction() {
     let func = build(

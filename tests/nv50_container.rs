@@ -118,7 +118,7 @@ fn the_container_holds_each_functions_code_and_launch_fields() {
                     info.param_size,
                     info.shared_size,
                     info.workgroup_size,
-                    0,
+                    info.local_size,
                     info.relocations.len() as u32,
                 ];
                 fields.extend(info.relocations.iter().map(|r| at as u32 + r));

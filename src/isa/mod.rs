@@ -6,6 +6,7 @@ pub mod barriers;
 pub mod gcn;
 pub mod nv50;
 
+use crate::ir::Opcode;
 use crate::machinst::TargetFacts;
 use crate::{Arch, CompileError, CompiledCode, DisasmLine, Target, ir};
 
@@ -67,4 +68,29 @@ pub fn kernel_param_layout(signature: &ir::Signature) -> (Vec<u32>, u32) {
         offset += size;
     }
     (offsets, offset)
+}
+
+/// The frame of `func`'s stack slots, the same layout on every target (GCN's scratch,
+/// NV50's `l[]`): each slot's offset (at its alignment, and at least a
+/// dword's, so that no dword access straddles two slots) and the total, a whole number of
+/// dwords; `None` when the function uses no stack slot. Dynamic stack slots are rejected
+/// by the lowering (`stack_addr` of a dynamic slot has no rule).
+pub fn stack_frame(func: &ir::Function) -> Option<(Vec<u32>, u32)> {
+    let used = func.layout.blocks().any(|b| {
+        func.layout
+            .block_insts(b)
+            .any(|i| func.dfg.insts[i].opcode() == Opcode::StackAddr)
+    });
+    if !used {
+        return None;
+    }
+    let mut offsets = Vec::new();
+    let mut next = 0u64;
+    for (_, slot) in func.sized_stack_slots.iter() {
+        let align = (1u64 << slot.align_shift.min(31)).max(4);
+        let at = next.next_multiple_of(align);
+        offsets.push(at.min(u32::MAX as u64) as u32);
+        next = (at + slot.size as u64).next_multiple_of(4);
+    }
+    Some((offsets, next.min(u32::MAX as u64) as u32))
 }

@@ -50,14 +50,15 @@ pub enum Spill {
     /// Into the file's own registers above the partition (up to `limit`): regalloc2's spill
     /// slots become registers, a spill a register move (GCN's SGPRs and VGPRs).
     SpareRegisters,
-    /// Into registers of another file, which is allocated first (it comes earlier in the
-    /// list given to [`run`]): the spill slots become registers of that file above all it
-    /// uses, a spill or reload a move between the files (NV50's four `$c` flag registers
-    /// spill into `$r`: `mov $r $c`, `mov $c $r`). Such a file holds singles only, all its
-    /// registers in one class (it has too few to partition), and has no moves of its own:
-    /// a move between two of its registers goes through one more register of the other
-    /// file (`$c` to `$r` to `$c`).
-    IntoFile(RegFile),
+    /// Into registers of another file `file`, which is allocated first (it comes earlier in
+    /// the list given to [`run`]): the spill slots become registers of that file above all
+    /// it uses and below `limit` (which may lie above that file's own range: registers kept
+    /// out of its allocation for these), a spill or reload a move between the files
+    /// (NV50's four `$c` flag registers spill into `$r`: `mov $r $c`, `mov $c $r`). Such a
+    /// file holds singles only, all its registers in one class (it has too few to
+    /// partition), and has no moves of its own: a move between two of its registers goes
+    /// through one more register of the other file (`$c` to `$r` to `$c`).
+    IntoFile { file: RegFile, limit: u16 },
     /// Into the file's spare registers above the partition as [`Spill::SpareRegisters`]
     /// while they last, then into memory slots: the target's [`Moves::memory`] makes each
     /// spill and reload, naming the slot by its index among the memory slots of the file
@@ -199,7 +200,7 @@ pub fn run<I: MachInst>(
     for f in files {
         let measured = pressure(vcode, f.file);
         demand.push(match f.spill {
-            Spill::IntoFile(_) if measured[1] > 0 || measured[2] > 0 => {
+            Spill::IntoFile { .. } if measured[1] > 0 || measured[2] > 0 => {
                 return Err(AllocError::Internal(format!(
                     "file {} spills into another file but has values wider than one register",
                     f.file
@@ -209,9 +210,22 @@ pub fn run<I: MachInst>(
         });
     }
     let min_singles: Vec<usize> = files.iter().map(|f| f.fixed_singles(vcode)).collect();
+    // A file that spills to memory starts from a partition that fits in it: the measured
+    // demand, each class shrunk by an eighth until it does (the rest is spilled).
+    for (i, f) in files.iter().enumerate() {
+        while f.spill == Spill::Memory
+            && f.partition(demand[i].map(|d| d.min(MAX_PER_CLASS)), min_singles[i])
+                .is_none()
+            && demand[i].iter().any(|&d| d > 0)
+        {
+            for d in demand[i].iter_mut() {
+                *d -= (*d).div_ceil(8);
+            }
+        }
+    }
     // A file that spills into another grows up to its size, then spills.
     let capped = |i: usize, demand: [usize; 3]| match files[i].spill {
-        Spill::IntoFile(_) => [
+        Spill::IntoFile { .. } => [
             demand[0].min((files[i].limit - files[i].first) as usize),
             0,
             0,
@@ -762,12 +776,12 @@ enum SlotHome {
 
 impl SlotPlace {
     /// Places `count` slots of `env`'s file (and a scratch register when `moves_within`);
-    /// `tops` holds each file allocated before, one past the highest register it uses and
-    /// its limit. Spills where the file may not spill (see [`allocate`]), or past the end
-    /// of the file they go to, are [`AllocError::Exhausted`].
+    /// `tops` holds each file allocated before and one past the highest register it uses.
+    /// Spills where the file may not spill (see [`allocate`]), or past the end of the file
+    /// they go to, are [`AllocError::Exhausted`].
     fn new(
         env: &FileEnv,
-        tops: &[(RegFile, u16, u16)],
+        tops: &[(RegFile, u16)],
         spill: bool,
         count: usize,
         moves_within: bool,
@@ -809,11 +823,11 @@ impl SlotPlace {
                 }
                 Ok(own(base, Some(env.limit.saturating_sub(base) / 4 * 4)))
             }
-            Spill::IntoFile(into) => {
+            Spill::IntoFile { file: into, limit } => {
                 if count > 0 && !env.whole {
                     return exhausted;
                 }
-                let Some(&(_, base, limit)) = tops.iter().find(|(f, _, _)| *f == into) else {
+                let Some(&(_, base)) = tops.iter().find(|(f, _)| *f == into) else {
                     return Err(AllocError::Internal(format!(
                         "file {} spills into file {into}, which is not allocated before it",
                         env.file
@@ -878,8 +892,8 @@ fn allocate<I: MachInst>(
 ) -> Result<Allocated<I>, AllocError> {
     let mut insts = vcode.insts.clone();
     let mut edits: Vec<(ProgPoint, AllocEdit)> = Vec::new();
-    // Each file allocated so far: one past the highest register it uses, and its limit.
-    let mut tops: Vec<(RegFile, u16, u16)> = Vec::new();
+    // Each file allocated so far and one past the highest register it uses.
+    let mut tops: Vec<(RegFile, u16)> = Vec::new();
     for env in envs {
         let view = FileView::new(vcode, env)?;
         let options = RegallocOptions {
@@ -992,9 +1006,9 @@ fn allocate<I: MachInst>(
                 }
             }
         }
-        tops.push((env.file, top, env.limit));
+        tops.push((env.file, top));
         if let Some((into, end)) = slots.into {
-            for (file, top, _) in tops.iter_mut() {
+            for (file, top) in tops.iter_mut() {
                 if *file == into {
                     *top = (*top).max(end);
                 }
@@ -1306,7 +1320,7 @@ mod tests {
             file(0, 0, 16, Spill::SpareRegisters),
             RegisterFile {
                 alignment: [1, 1, 1],
-                ..file(1, 0, 4, Spill::IntoFile(0))
+                ..file(1, 0, 4, Spill::IntoFile { file: 0, limit: 16 })
             },
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();
@@ -1319,10 +1333,19 @@ mod tests {
             .collect();
         assert_eq!(spilled, (3..8).collect());
         assert!(named.iter().all(|r| r.file() == 0 || r.hw() < 4));
-        // The other file has no room for the slots: exhausted.
-        let files = [file(0, 0, 6, Spill::SpareRegisters), files[1].clone()];
+        // The slots may go past the other file's own range, up to the limit the spilling
+        // file names: the same registers.
+        let own = file(0, 0, 6, Spill::SpareRegisters);
+        let allocated = run(&vcode, &[own.clone(), files[1].clone()], moves()).unwrap();
+        let named = check_values(&vcode, &allocated);
+        assert!(named.iter().any(|r| r.file() == 0 && r.hw() >= 6));
+        // Below that limit there is no room for the slots: exhausted.
+        let narrow = RegisterFile {
+            spill: Spill::IntoFile { file: 0, limit: 6 },
+            ..files[1].clone()
+        };
         assert!(matches!(
-            run(&vcode, &files, moves()),
+            run(&vcode, &[own, narrow], moves()),
             Err(AllocError::Exhausted { file: 1 })
         ));
     }
@@ -1351,7 +1374,7 @@ mod tests {
             file(0, 0, 16, Spill::SpareRegisters),
             RegisterFile {
                 alignment: [1, 1, 1],
-                ..file(1, 0, 4, Spill::IntoFile(0))
+                ..file(1, 0, 4, Spill::IntoFile { file: 0, limit: 16 })
             },
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();
@@ -1397,6 +1420,30 @@ mod tests {
                 Err(AllocError::Internal(_))
             ));
         }
+    }
+
+    /// A file spilling to memory too small for the partition its values measure (80 live
+    /// pairs and 80 live quads in 64 registers) starts from a smaller one and spills the
+    /// rest: every value still arrives.
+    #[test]
+    fn spills_to_memory_start_from_a_partition_that_fits() {
+        let mut vcode = VCode::new();
+        let regs: Vec<Reg> = [RegClass::Float, RegClass::Vector]
+            .into_iter()
+            .flat_map(|class| (0..80).map(move |_| class))
+            .map(|class| vcode.new_vreg(1, class))
+            .collect();
+        let defs = regs.iter().map(|&r| inst(vec![(r, OperandKind::Def)]));
+        let uses = regs.iter().map(|&r| inst(vec![(r, OperandKind::Use)]));
+        let vcode = one_block(vcode, defs.chain(uses).collect());
+        let files = [
+            file(0, 0, 16, Spill::SpareRegisters),
+            file(1, 0, 64, Spill::Memory),
+        ];
+        let allocated = run(&vcode, &files, moves()).unwrap();
+        let named = check_values(&vcode, &allocated);
+        assert!(named.iter().all(|r| r.hw() + r.width() <= 64));
+        assert!(allocated.insts.iter().any(|i| i.memory.is_some()));
     }
 
     /// The registers counted are those below the limit (special registers above it are a

@@ -256,6 +256,12 @@ pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledC
     if let Some(gcn) = compiled.gcn().filter(|gcn| gcn.group_segment_size > 0) {
         out += &format!(", workgroup memory: {} bytes", gcn.group_segment_size);
     }
+    if let Some(nv50) = compiled.nv50().filter(|nv50| nv50.local_size > 0) {
+        out += &format!(", l[]: {} bytes per thread", nv50.local_size);
+        if nv50.spills > 0 {
+            out += &format!(" ({} words spilled)", nv50.spills);
+        }
+    }
     out.push('\n');
     out
 }

@@ -3,7 +3,9 @@
 //! constant offsets and at per-lane indexes (`stack_addr` plus a masked operand), each
 //! aligned to its size up to a dword (`docs/ir.md`, "Memory spaces"), or accessed by an
 //! atomic of up to a dword (each lane's own memory: the single-work-item case of atomics);
-//! the loaded values go into scope. The GCN backend keeps the slot in scratch (`src/isa/gcn/lower/private.rs`).
+//! the loaded values go into scope; the types are those the target's profile has. The GCN
+//! backend keeps the slot in scratch (`src/isa/gcn/lower/private.rs`), NV50 in `l[]`
+//! (`src/isa/nv50/lower/private.rs`).
 
 use super::{Generator, Spec};
 use crate::ir::types::{F32, F64, I8, I16, I32, I64};
@@ -38,7 +40,11 @@ impl Generator<'_, '_, '_> {
                 .store(MemFlagsData::trusted(), v, base, 4 * k as i32);
         }
         for _ in 0..self.u.int_in_range(1..=4)? {
-            let ty = *self.u.choose(&[I8, I16, I32, I64, F32, F64])?;
+            let types: Vec<ir::Type> = [I8, I16, I32, I64, F32, F64]
+                .into_iter()
+                .filter(|t| self.config.profile.value_types.contains(t))
+                .collect();
+            let ty = *self.u.choose(&types)?;
             let size = ty.bytes();
             if size > 4 * dwords {
                 continue;

@@ -26,7 +26,7 @@
 
 use super::regs::{SGPR, sgpr, sgpr_pair};
 use crate::intrinsics::Intrinsic;
-use crate::ir::{self, InstructionData, Opcode};
+use crate::ir::{self, InstructionData};
 use crate::machinst::{Reg, RegClass};
 
 /// The hardware-initialised inputs a kernel enables (kernel descriptor fields).
@@ -129,30 +129,6 @@ pub struct Scratch {
 /// (COMPUTE_TMPRING_SIZE.WAVESIZE, 13 bits of 1 KiB units), shared by 64 lanes.
 pub const MAX_PRIVATE_SEGMENT: u32 = 8191 * 1024 / 64;
 
-/// The frame of `func`'s stack slots: each slot's offset (at its alignment, and at least a
-/// dword's, so that no dword access straddles two slots) and the total, a whole number of
-/// dwords; `None` when the function uses no stack slot. Dynamic stack slots are rejected
-/// by the lowering (`stack_addr` of a dynamic slot has no rule).
-pub fn stack_frame(func: &ir::Function) -> Option<(Vec<u32>, u32)> {
-    let used = func.layout.blocks().any(|b| {
-        func.layout
-            .block_insts(b)
-            .any(|i| func.dfg.insts[i].opcode() == Opcode::StackAddr)
-    });
-    if !used {
-        return None;
-    }
-    let mut offsets = Vec::new();
-    let mut next = 0u64;
-    for (_, slot) in func.sized_stack_slots.iter() {
-        let align = (1u64 << slot.align_shift.min(31)).max(4);
-        let at = next.next_multiple_of(align);
-        offsets.push(at.min(u32::MAX as u64) as u32);
-        next = (at + slot.size as u64).next_multiple_of(4);
-    }
-    Some((offsets, next.min(u32::MAX as u64) as u32))
-}
-
 impl Frame {
     /// A kernel's frame; `scratch` enables the private segment (stack slots or spills).
     pub fn kernel(func: &ir::Function, scratch: bool) -> Frame {
@@ -200,7 +176,7 @@ impl Frame {
                 wave_offset: Some(wave_offset),
             }
         });
-        let (stack_slots, stack_size) = stack_frame(func).unwrap_or_default();
+        let (stack_slots, stack_size) = crate::isa::stack_frame(func).unwrap_or_default();
         Frame {
             inputs,
             dispatch_ptr,
@@ -220,7 +196,7 @@ impl Frame {
     /// A device function's frame; `scratch`: it receives the scratch resource and its
     /// frame offset.
     pub fn device(func: &ir::Function, scratch: bool) -> Frame {
-        let (stack_slots, stack_size) = stack_frame(func).unwrap_or_default();
+        let (stack_slots, stack_size) = crate::isa::stack_frame(func).unwrap_or_default();
         Frame {
             inputs: KernelInputs {
                 private_segment: scratch,

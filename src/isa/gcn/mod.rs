@@ -139,7 +139,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         frame
     };
     // Private memory: the scratch inputs are enabled for stack slots, or once VGPRs spill.
-    let mut frame = frame_of(abi::stack_frame(func).is_some());
+    let mut frame = frame_of(crate::isa::stack_frame(func).is_some());
     if frame.stack_size > abi::MAX_PRIVATE_SEGMENT {
         return Err(CompileError::new(
             func,

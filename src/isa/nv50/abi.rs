@@ -1,6 +1,8 @@
 //! NV50's calling conventions (`docs/nv50.md`): a kernel as nouveau launches it (the thread
 //! id packed in `$r0`, its arguments in `s[0x14]`…), a device function with its argument
-//! and result words in `$r0`, `$r1`, … in order, returning with `ret`.
+//! and result words in `$r0`, `$r1`, … in order, returning with `ret`. A function's stack
+//! slots lie in the thread's `l[]` from offset 0, then its spill slots (`docs/nv50.md`,
+//! "Local memory").
 
 use crate::ir;
 use crate::isa::kernel_param_layout;
@@ -24,6 +26,10 @@ pub struct Frame {
     pub param_size: u32,
     /// Kernels: the virtual register holding `$r0` at entry (the packed thread id).
     pub tid: Cell<Option<Reg>>,
+    /// The `l[]` offset of each stack slot (by index): `isa::stack_frame`'s layout from 0.
+    pub stack_slots: Vec<u32>,
+    /// The bytes the stack slots take in `l[]`; the spill slots follow.
+    pub stack_size: u32,
 }
 
 impl Frame {
@@ -35,6 +41,8 @@ impl Frame {
             param_offsets: offsets.iter().map(|o| o + PARAM_BASE).collect(),
             param_size: size,
             tid: Cell::new(None),
+            stack_slots: Vec::new(),
+            stack_size: 0,
         }
     }
 
@@ -43,6 +51,8 @@ impl Frame {
             param_offsets: Vec::new(),
             param_size: 0,
             tid: Cell::new(None),
+            stack_slots: Vec::new(),
+            stack_size: 0,
         }
     }
 }

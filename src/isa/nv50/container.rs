@@ -44,7 +44,7 @@ const PADDING: u8 = 0;
 /// code uses — system area, arguments and workgroup segment included — (nouveau:
 /// `SHARED_SIZE`, which it rounds up to 64), the bytes of the workgroup segment at
 /// `s[0x110]` (nouveau's `smem_size` would hold the segment and the `s[]` before it that
-/// `parm_size + 0x14` does not cover), the bytes of `l[]` per thread (0: wavelift uses no local memory yet),
+/// `parm_size + 0x14` does not cover), the bytes of `l[]` per thread (nouveau's `tls_space`),
 /// the number of relocations, then each relocation: the `.text` offset of an instruction
 /// (`bra`, `call`, `joinat`, …) whose absolute code address needs the function's load
 /// address added (nouveau applies such fixups when it uploads code).
@@ -56,7 +56,7 @@ pub fn record(offset: u32, code_size: u32, info: &Nv50Info) -> Vec<u32> {
         info.param_size,
         info.shared_size,
         info.workgroup_size,
-        0,
+        info.local_size,
         info.relocations.len() as u32,
     ];
     fields.extend(info.relocations.iter().map(|r| offset + r));

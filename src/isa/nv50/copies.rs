@@ -55,6 +55,9 @@ fn reads(inst: &Inst) -> Units {
         Inst::Store { data, addr, .. } => units(*data) | src_units(addr),
         Inst::SharedLoad { addr, .. } => addr.map_or(0, units),
         Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
+        Inst::LocalLoad { addr, .. } => addr.map_or(0, units),
+        Inst::LocalStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
+        Inst::Spill { src, .. } => units(*src),
         Inst::SetSharedAddr { addr } => units(*addr),
         Inst::Atomic { addr, src, cmp, .. } => src_units(addr) | units(*src) | cmp.map_or(0, units),
         Inst::SharedAtomic { addr, src, cmp, .. } => {
@@ -64,6 +67,7 @@ fn reads(inst: &Inst) -> Units {
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
         Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
         Inst::Args { .. }
+        | Inst::Reload { .. }
         | Inst::SetAddr { .. }
         | Inst::Jump { .. }
         | Inst::Branch { .. }
@@ -80,6 +84,8 @@ fn writes(inst: &Inst) -> Units {
         Inst::Select { dst, .. }
         | Inst::Load { dst, .. }
         | Inst::SharedLoad { dst, .. }
+        | Inst::LocalLoad { dst, .. }
+        | Inst::Reload { dst, .. }
         | Inst::Atomic { dst: Some(dst), .. }
         | Inst::Copy { dst, .. }
         | Inst::Combine { dst, .. } => units(*dst),
@@ -223,12 +229,18 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
                 reg(a)?;
             }
         }
-        Inst::SharedStore { data, addr, .. } => {
+        Inst::SharedStore { data, addr, .. } | Inst::LocalStore { data, addr, .. } => {
             reg(data)?;
             if let Some(a) = addr {
                 reg(a)?;
             }
         }
+        Inst::LocalLoad { addr, .. } => {
+            if let Some(a) = addr {
+                reg(a)?;
+            }
+        }
+        Inst::Spill { src, .. } => reg(src)?,
         Inst::SetSharedAddr { addr } => reg(addr)?,
         Inst::Atomic { .. } | Inst::SharedAtomic { .. } => {
             if reads(&inst) & hit != 0 {
@@ -246,6 +258,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
             }
         }
         Inst::Args { .. }
+        | Inst::Reload { .. }
         | Inst::SetAddr { .. }
         | Inst::Jump { .. }
         | Inst::Branch { .. }

@@ -10,7 +10,7 @@ use super::inst::{Alu, Inst, SharedRmw, Src};
 use super::mc::{self, Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant};
 use super::reconverge::{Join, Plan};
 use super::regs::{GPR, gpr};
-use crate::machinst::{Reg, RegClass};
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A register operand of `r`'s width.
@@ -227,6 +227,7 @@ fn lower_block(
     variant: Variant,
 ) -> Result<Vec<Item>, String> {
     let mut out = Vec::new();
+    let mut a3 = AddressRegister::default();
     for inst in insts {
         match inst {
             Inst::Args { .. } => {}
@@ -285,7 +286,7 @@ fn lower_block(
                 };
                 let areg = match via_a3 {
                     true => SHARED_AREG,
-                    false => shared_address(&mut out, *addr, &mut offset, reach, dst.width()),
+                    false => a3.set(&mut out, *addr, &mut offset, reach, dst.width()),
                 };
                 // One access per word of a pair or quad.
                 for k in 0..dst.width() {
@@ -314,7 +315,7 @@ fn lower_block(
                 let mut offset = *offset;
                 let areg = match via_a3 {
                     true => SHARED_AREG,
-                    false => shared_address(&mut out, *addr, &mut offset, None, data.width()),
+                    false => a3.set(&mut out, *addr, &mut offset, None, data.width()),
                 };
                 for k in 0..data.width() {
                     out.push(Item::Mc(McInst::with(
@@ -350,8 +351,59 @@ fn lower_block(
                     c: c.hw() as u8,
                 };
                 let mut offset = 0;
-                let areg = shared_address(&mut out, Some(*addr), &mut offset, None, 1);
+                let areg = a3.set(&mut out, Some(*addr), &mut offset, None, 1);
                 shared_atomic(&mut out, *op, regs, areg)?;
+            }
+            Inst::LocalLoad {
+                ty,
+                dst,
+                addr,
+                offset,
+            } => {
+                let mut offset = *offset;
+                let step = ty.bytes().max(4);
+                let count = (4 * dst.width() as u32 / step).max(1);
+                let areg = a3.set(&mut out, *addr, &mut offset, None, 1);
+                for k in 0..count {
+                    let reg = dst.hw() + (k * step / 4) as u16;
+                    out.push(Item::Mc(McInst::with(
+                        Op::Ld,
+                        Form::Long,
+                        Some(*ty),
+                        Some(wide_operand(reg, step)),
+                        &[Operand::Local {
+                            areg,
+                            offset: offset + k * step,
+                        }],
+                    )));
+                }
+            }
+            Inst::LocalStore {
+                ty,
+                data,
+                addr,
+                offset,
+            } => {
+                let mut offset = *offset;
+                let step = ty.bytes().max(4);
+                let count = (4 * data.width() as u32 / step).max(1);
+                let areg = a3.set(&mut out, *addr, &mut offset, None, 1);
+                for k in 0..count {
+                    let reg = data.hw() + (k * step / 4) as u16;
+                    out.push(Item::Mc(McInst::with(
+                        Op::St,
+                        Form::Long,
+                        Some(*ty),
+                        Some(Operand::Local {
+                            areg,
+                            offset: offset + k * step,
+                        }),
+                        &[wide_operand(reg, step)],
+                    )));
+                }
+            }
+            Inst::Spill { .. } | Inst::Reload { .. } => {
+                return Err("a spill or reload not placed in `l[]` (`place_spills.rs`)".into());
             }
             Inst::Atomic {
                 op,
@@ -388,7 +440,7 @@ fn lower_block(
                 out.push(Item::Mc(inst));
             }
             Inst::SetSharedAddr { addr } => {
-                shared_address(&mut out, Some(*addr), &mut 0, None, 1);
+                a3.set(&mut out, Some(*addr), &mut 0, None, 1);
             }
             Inst::Barrier => {
                 // nouveau's `emitBAR`: `bar sync 0` (word 0 bits 25 and 26 set, all threads).
@@ -473,48 +525,92 @@ fn lower_block(
             }
             Inst::Ret { .. } => out.push(Item::Mc(McInst::new(Op::Ret, Form::Long))),
         }
+        a3.forget_written(inst);
     }
     Ok(out)
 }
 
-/// The `$a` register through which an `s[]` access of `words` words at `addr + offset`
-/// goes (`$a0`, which reads 0, without `addr`), after the instructions that set it: `shl
-/// $a3 addr 0x0` (`$a` takes the low 16 bits; `s[]` is at most 16 KiB), and, when the
-/// offset field reaches only `reach` bytes (G80's `mov` operand: 31 units), `add $a3 $a
-/// 0x…` for an offset beyond that, leaving `offset` 0 (the other forms reach all of `s[]`).
-/// [`SHARED_AREG`] is outside the allocator: nothing else writes it, and it is set again
-/// before each access.
-fn shared_address(
-    out: &mut Vec<Item>,
-    addr: Option<Reg>,
-    offset: &mut u32,
-    reach: Option<u32>,
-    words: u16,
-) -> u8 {
-    let mut areg = 0;
-    if let Some(a) = addr {
-        out.push(Item::Mc(McInst::with(
-            Op::Shl,
-            Form::Long,
-            None,
-            Some(Operand::A(SHARED_AREG)),
-            &[Operand::R(a.hw() as u8), Operand::Imm(0)],
-        )));
-        areg = SHARED_AREG;
+/// What `$a3` holds within a block's code: the `$r` it was last set from, while neither
+/// has been written since. A block starts knowing nothing (its predecessors may differ,
+/// and each predicated arm is lowered on its own), so the reuse never crosses a label.
+#[derive(Default)]
+struct AddressRegister {
+    from: Option<u16>,
+}
+
+impl AddressRegister {
+    /// The `$a` register through which an `s[]` or `l[]` access of `words` words at
+    /// `addr + offset` goes (`$a0`, which reads 0, without `addr`), after the instructions
+    /// that set it: `shl $a3 addr 0x0` (`$a` takes the low 16 bits, which cover `s[]` and
+    /// `l[]`), left out when `$a3` holds `addr` already, and, when the offset field reaches
+    /// only `reach` bytes (G80's `mov` operand: 31 units), `add $a3 $a 0x…` for an offset
+    /// beyond that, leaving `offset` 0 (the other forms reach all of `s[]` and `l[]`).
+    /// [`SHARED_AREG`] is outside the allocator: nothing else writes it.
+    fn set(
+        &mut self,
+        out: &mut Vec<Item>,
+        addr: Option<Reg>,
+        offset: &mut u32,
+        reach: Option<u32>,
+        words: u16,
+    ) -> u8 {
+        let mut areg = 0;
+        if let Some(a) = addr {
+            if self.from != Some(a.hw()) {
+                out.push(Item::Mc(McInst::with(
+                    Op::Shl,
+                    Form::Long,
+                    None,
+                    Some(Operand::A(SHARED_AREG)),
+                    &[Operand::R(a.hw() as u8), Operand::Imm(0)],
+                )));
+                self.from = Some(a.hw());
+            }
+            areg = SHARED_AREG;
+        }
+        let last = *offset + 4 * (words as u32 - 1);
+        if reach.is_some_and(|reach| last > reach) {
+            out.push(Item::Mc(McInst::with(
+                Op::Add,
+                Form::Long,
+                None,
+                Some(Operand::A(SHARED_AREG)),
+                &[Operand::A(areg), Operand::Imm(*offset)],
+            )));
+            areg = SHARED_AREG;
+            *offset = 0;
+            self.from = None;
+        }
+        areg
     }
-    let last = *offset + 4 * (words as u32 - 1);
-    if reach.is_some_and(|reach| last > reach) {
-        out.push(Item::Mc(McInst::with(
-            Op::Add,
-            Form::Long,
-            None,
-            Some(Operand::A(SHARED_AREG)),
-            &[Operand::A(areg), Operand::Imm(*offset)],
-        )));
-        areg = SHARED_AREG;
-        *offset = 0;
+
+    /// Forgets `$a3`'s source once `inst` writes it.
+    fn forget_written(&mut self, inst: &Inst) {
+        let Some(from) = self.from else {
+            return;
+        };
+        inst.clone().visit_operands(&mut |r, kind| {
+            let read = matches!(
+                kind,
+                OperandKind::Use
+                    | OperandKind::LateUse
+                    | OperandKind::UseFixed(_)
+                    | OperandKind::UseAny
+            );
+            if !read && r.file() == GPR && (r.hw()..r.hw() + r.width()).contains(&from) {
+                self.from = None;
+            }
+        });
     }
-    areg
+}
+
+/// The register operand of an access of `bytes` (4, 8, 16) from `$r<hw>`.
+fn wide_operand(hw: u16, bytes: u32) -> Operand {
+    match bytes {
+        8 => Operand::D(hw as u8),
+        16 => Operand::Q(hw as u8),
+        _ => Operand::R(hw as u8),
+    }
 }
 
 /// The registers of an [`Inst::SharedAtomic`], allocated.
@@ -651,7 +747,7 @@ fn shared_atomic(
     Ok(())
 }
 
-/// The `$a` register of workgroup-memory and scratch accesses (`$a1`, `$a2` may hold the
+/// The `$a` register of workgroup-memory, scratch and `l[]` accesses (`$a1`, `$a2` may hold the
 /// bases of far kernel arguments on G80: `lower::far_argument_bases`).
 const SHARED_AREG: u8 = 3;
 

@@ -19,6 +19,7 @@ use super::reconverge::{collective_blocks, divergent_loops, is_private_tail};
 use super::uniform_values;
 use crate::FunctionKind;
 use crate::analysis::cfg::{Cfg, destinations};
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir::{self, BlockArg, InstBuilder, JumpTableData, Type, Value, types};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -31,7 +32,8 @@ pub fn run(func: &mut ir::Function, kind: FunctionKind) -> Result<(), String> {
     let rounds = func.layout.blocks().count() + 1;
     for _ in 0..rounds {
         let cfg = Cfg::new(func)?;
-        let uniformity = uniform_values::analyze(func, &cfg, kind);
+        let stack = StackAddresses::collect(func);
+        let uniformity = uniform_values::analyze(func, &cfg, kind, &stack);
         let loops = divergent_loops(&cfg, &uniformity);
         let collective = collective_blocks(func, &cfg);
         let mut by_depth: Vec<usize> = loops.iter().copied().collect();

@@ -1,5 +1,6 @@
 //! The NV50 machine instruction (VCode level): one MC operation with virtual-register
-//! operands ([`Alu`], its form chosen at emission), memory accesses through `g[15]`, and the
+//! operands ([`Alu`], its form chosen at emission), memory accesses through `g[15]`, `s[]`
+//! and `l[]`, the allocator's spills and reloads (placed in `l[]` after allocation), and the
 //! few pseudo-instructions emission expands (selects, copies of pairs, branches, the
 //! function's end, the lock loops of atomics on `s[]`).
 
@@ -161,6 +162,35 @@ pub enum Inst {
     SetSharedAddr {
         addr: Reg,
     },
+    /// A load of `l[]` (private memory: stack slots, `lower/private.rs`) at the byte address
+    /// `addr + offset` (`addr` absent: `offset` alone) as `ty` (`u8`, `s8`, `u16`, `s16`,
+    /// `b32`, `b64`, `b128`); a `dst` wider than `ty` is loaded in accesses of `ty` at
+    /// consecutive addresses (a pair as two `b32`). Emission puts `addr` in `$a3`.
+    LocalLoad {
+        ty: Ty,
+        dst: Reg,
+        addr: Option<Reg>,
+        offset: u32,
+    },
+    /// A store of `data` to `l[]` at `addr + offset` as `ty` (`u8`, `u16`, `b32`, `b64`,
+    /// `b128`; `data` wider than `ty` in several accesses, as [`Inst::LocalLoad`]).
+    LocalStore {
+        ty: Ty,
+        data: Reg,
+        addr: Option<Reg>,
+        offset: u32,
+    },
+    /// The allocator's spill of `src` into its memory slot `slot` (in words), which
+    /// `place_spills.rs` turns into an `st` to `l[]`.
+    Spill {
+        slot: u32,
+        src: Reg,
+    },
+    /// The allocator's reload of `dst` from its memory slot `slot` (an `ld` from `l[]`).
+    Reload {
+        dst: Reg,
+        slot: u32,
+    },
     /// `bar sync 0`: waits for every thread of the block.
     Barrier,
     /// A global atomic on `g15[addr]`, `op` of `ty`: `ld <op>`, `exch` or `cas` with the
@@ -283,6 +313,20 @@ impl MachInst for Inst {
                 visit(data, OperandKind::Use);
             }
             Inst::SetSharedAddr { addr } => visit(addr, OperandKind::Use),
+            Inst::LocalLoad { dst, addr, .. } => {
+                if let Some(a) = addr {
+                    visit(a, OperandKind::Use);
+                }
+                visit(dst, OperandKind::Def);
+            }
+            Inst::LocalStore { data, addr, .. } => {
+                if let Some(a) = addr {
+                    visit(a, OperandKind::Use);
+                }
+                visit(data, OperandKind::Use);
+            }
+            Inst::Spill { src, .. } => visit(src, OperandKind::Use),
+            Inst::Reload { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Atomic {
                 dst,
                 addr,
@@ -350,6 +394,8 @@ impl MachInst for Inst {
                 | Inst::SetAddr { .. }
                 | Inst::Store { .. }
                 | Inst::SharedStore { .. }
+                | Inst::LocalStore { .. }
+                | Inst::Spill { .. }
                 | Inst::SetSharedAddr { .. }
                 | Inst::Atomic { .. }
                 | Inst::SharedAtomic { .. }

@@ -10,6 +10,7 @@ pub mod fold_shared;
 pub mod inst;
 pub mod low_words;
 pub mod lower;
+pub mod place_spills;
 // The MC layer (tables, encoder, decoder) serves the simulator's decoder and the tests too:
 // some of its interface only they use.
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
@@ -22,17 +23,18 @@ pub mod uniform_values;
 
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir;
 use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
-use crate::machinst::regalloc::{self, AllocError};
+use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves};
 use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
 use inst::Inst;
-use lower::SHARED_LIMIT;
+use lower::{LOCAL_LIMIT, SHARED_LIMIT};
 use mc::Variant;
-use regs::{FLAG_LIMIT, GPR, GPR_LIMIT};
+use regs::{FLAG, GPR, GPR_LIMIT};
 
 /// The NV50 backend of one encoding variant.
 pub struct Nv50Backend {
@@ -152,12 +154,18 @@ pub struct Nv50Info {
     /// Bytes of the cross-lane intrinsics' scratch areas after the segment (0 without
     /// them; `docs/nv50.md`, "Cross-lane intrinsics").
     pub scratch_size: u32,
+    /// Bytes of `l[]` per thread: the stack slots, then the spill slots, rounded up to 16
+    /// (nouveau's `tls_space`; 0 when the function uses none: `docs/nv50.md`, "Local
+    /// memory"). A launch must give every thread at least this.
+    pub local_size: u32,
+    /// Words of `$r` spilled to `l[]` per thread.
+    pub spills: u32,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
 pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
-    let frame = match kind {
+    let mut frame = match kind {
         FunctionKind::Kernel => Frame::kernel(&func.signature),
         FunctionKind::Device => Frame::device(),
     };
@@ -170,6 +178,21 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
                 frame.param_size
             ),
         ));
+    }
+    StackAddresses::find(func)
+        .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
+    if let Some((slots, size)) = crate::isa::stack_frame(func) {
+        if size > LOCAL_LIMIT {
+            return Err(CompileError::new(
+                func,
+                format!(
+                    "stack slots of {size} bytes: a thread addresses at most {LOCAL_LIMIT:#x} \
+                     bytes of `l[]`"
+                ),
+            ));
+        }
+        frame.stack_slots = slots;
+        frame.stack_size = size;
     }
     let workgroup_size = crate::intrinsics::workgroup_segment_size(func)
         .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
@@ -203,9 +226,12 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     let mut with_exits = func.clone();
     exit_blocks::run(&mut with_exits, kind).map_err(|e| CompileError::new(func, e))?;
     let func = &with_exits;
+    // Checked on the function as written (the errors name its instructions); the exit
+    // blocks' parameters may carry stack addresses too.
+    let stack = StackAddresses::collect(func);
     let cfg = Cfg::new(func).map_err(|e| CompileError::new(func, e))?;
     super::barriers::check_barriers(func, &cfg, kind)?;
-    let uniformity = uniform_values::analyze(func, &cfg, kind);
+    let uniformity = uniform_values::analyze(func, &cfg, kind, &stack);
     let collective = reconverge::collective_blocks(func, &cfg);
     let locks = reconverge::lock_blocks(func, &cfg);
     let plan = reconverge::plan(&cfg, &uniformity, &collective, &locks)
@@ -220,30 +246,13 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         in_flags: &lower::compares_in_flags(func),
         low_words: &low_words,
         scratch_base,
+        stack: &stack,
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
     fold_shared::run(&mut vcode, variant);
     dce::run(&mut vcode);
-    let allocated = regalloc::run(
-        &vcode,
-        &regs::files(),
-        regalloc::Moves {
-            between: Inst::gen_move,
-            memory: None,
-        },
-    )
-    .map_err(|e| match e {
-        AllocError::Exhausted { .. } => CompileError::new(
-            func,
-            format!(
-                "register exhaustion: the function needs more than the {GPR_LIMIT} `$r` the \
-                 hardware has (`$c` flags beyond {FLAG_LIMIT} included, which spill into \
-                 `$r`), and spilling into local memory is not supported yet"
-            ),
-        ),
-        other => CompileError::new(func, other.to_string()),
-    })?;
+    let allocated = allocate(&vcode).map_err(|e| CompileError::new(func, e))?;
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -264,6 +273,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             block.retain(|inst| !copies::is_self_copy(inst));
         }
     }
+    let spills =
+        place_spills::run(&mut blocks, frame.stack_size).map_err(|e| CompileError::new(func, e))?;
     // A block after the function's own (an edge block, a `br_table` compare block) belongs
     // to the function block it was made for: its first predecessor's.
     let origin: Vec<usize> = (0..vcode.blocks.len())
@@ -289,8 +300,46 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         },
         workgroup_size,
         scratch_size,
+        local_size: spills.end().next_multiple_of(16),
+        spills: spills.words,
     };
     Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
+}
+
+/// Allocates `$r` and `$c`: first in registers alone (spare `$r` above the partition
+/// included), then, when `$r` runs out, with `$r` spilling into `l[]` as well, so that
+/// every function that compiled without memory keeps its code. `$c` spills into the `$r`
+/// above all the function's own; when `$r` has none left (its values took every register,
+/// spill slots included), `$r` is allocated again below a lower limit, leaving the
+/// registers above it to the flags.
+fn allocate(vcode: &crate::machinst::VCode<Inst>) -> Result<Allocated<Inst>, String> {
+    let moves = regalloc::Moves {
+        between: Inst::gen_move,
+        memory: Some(MemoryMoves {
+            spill: |slot, src| Inst::Spill { slot, src },
+            reload: |dst, slot| Inst::Reload { dst, slot },
+        }),
+    };
+    let mut gpr_limit = GPR_LIMIT;
+    let mut to_memory = false;
+    loop {
+        match regalloc::run(vcode, &regs::files(gpr_limit, to_memory), moves) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { file: GPR }) if !to_memory => to_memory = true,
+            Err(AllocError::Exhausted { file: FLAG }) if gpr_limit > GPR_LIMIT / 2 => {
+                to_memory = true;
+                gpr_limit -= 4;
+            }
+            Err(AllocError::Exhausted { .. }) => {
+                return Err(format!(
+                    "register exhaustion: an instruction needs more of its operands in `$r` at \
+                     once than the {GPR_LIMIT} `$r` the hardware has, `$c` flags that spill \
+                     into `$r` included"
+                ));
+            }
+            Err(other) => return Err(other.to_string()),
+        }
+    }
 }
 
 /// Disassembles NV50 code in envydis's syntax.

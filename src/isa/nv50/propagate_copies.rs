@@ -147,7 +147,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 *data = defs.whole(*data);
                 *addr = defs.src(*addr);
             }
-            Inst::SharedLoad { addr, .. } => {
+            Inst::SharedLoad { addr, .. } | Inst::LocalLoad { addr, .. } => {
                 if let Some(a) = addr {
                     *a = defs.whole(*a);
                 }
@@ -166,7 +166,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                     *r = defs.whole(*r);
                 }
             }
-            Inst::SharedStore { data, addr, .. } => {
+            Inst::SharedStore { data, addr, .. } | Inst::LocalStore { data, addr, .. } => {
                 *data = defs.whole(*data);
                 if let Some(a) = addr {
                     *a = defs.whole(*a);
@@ -182,6 +182,8 @@ pub fn run(vcode: &mut VCode<Inst>) {
                     *r = defs.whole(*r);
                 }
             }
+            // The allocator's; none exists before allocation.
+            Inst::Spill { .. } | Inst::Reload { .. } => {}
             Inst::Args { .. }
             | Inst::SetAddr { .. }
             | Inst::Jump { .. }

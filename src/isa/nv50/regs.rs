@@ -3,7 +3,8 @@
 //!
 //! - `$r0`–`$r127` (32-bit; 64-bit values in even pairs `$rNd`, 128-bit in quads `$rNq`:
 //!   `docs/nv50.md`, "Registers"). Short and immediate forms reach only `$r0`–`$r63`;
-//!   emission falls back to long forms above.
+//!   emission falls back to long forms above. Values beyond them spill into `l[]`
+//!   (`Spill::Memory`, `place_spills.rs`).
 //! - `$c0`–`$c3`, the flag registers: compare results that branches, `select` and carries
 //!   read. When more are live at once, the others spill into `$r` (`Spill::IntoFile`): the
 //!   shared driver places them in `$r` above all the function's own, and the allocator's
@@ -36,19 +37,25 @@ pub fn gpr(hw: u16) -> Reg {
     }
 }
 
-/// The two files as the allocation driver sees them: `$r` from `$r0` (the fixed ABI
-/// registers `$r0`, `$r1`, … are the partition's singles), pairs aligned to 2 and quads to
-/// 4 as the encodings require, spilling into its own spare registers; `$c` with one width,
-/// after `$r` (its spills go above the `$r` the function uses).
-pub fn files() -> [RegisterFile; 2] {
+/// The two files as the allocation driver sees them: `$r` from `$r0` up to `gpr_limit` (the
+/// fixed ABI registers `$r0`, `$r1`, … are the partition's singles), pairs aligned to 2 and
+/// quads to 4 as the encodings require, spilling into its own spare registers, and with
+/// `to_memory` then into `l[]` (`place_spills.rs`); `$c` with one width, after `$r` (its
+/// spills go above the `$r` the function uses, below [`GPR_LIMIT`]: a `gpr_limit` below it
+/// leaves them room).
+pub fn files(gpr_limit: u16, to_memory: bool) -> [RegisterFile; 2] {
     [
         RegisterFile {
             file: GPR,
             first: 0,
-            limit: GPR_LIMIT,
+            limit: gpr_limit,
             alignment: [1, 2, 4],
             special: Vec::new(),
-            spill: Spill::SpareRegisters,
+            spill: if to_memory {
+                Spill::Memory
+            } else {
+                Spill::SpareRegisters
+            },
         },
         RegisterFile {
             file: FLAG,
@@ -56,7 +63,10 @@ pub fn files() -> [RegisterFile; 2] {
             limit: FLAG_LIMIT,
             alignment: [1, 1, 1],
             special: Vec::new(),
-            spill: Spill::IntoFile(GPR),
+            spill: Spill::IntoFile {
+                file: GPR,
+                limit: GPR_LIMIT,
+            },
         },
     ]
 }

@@ -29,6 +29,7 @@ fn error(violation: Violation) -> SimError {
 pub(crate) fn call_device(
     code: &[u8],
     variant: Variant,
+    local_size: u32,
     args: &[Vec<u32>],
     result_dwords: usize,
     memory: &mut Memory,
@@ -67,6 +68,7 @@ pub(crate) fn call_device(
         shared: &mut shared,
         races: &mut races,
         locked: &mut locked,
+        local_size: local_size as usize,
         options,
     };
     loop {
@@ -102,13 +104,16 @@ pub(crate) fn launch_kernel(
             "only kernels can be launched; call device functions with `call_device`".into(),
         )));
     }
-    launch(&code.code, variant, launch_, memory, options)
+    let local_size = code.nv50().map_or(0, |info| info.local_size);
+    launch(&code.code, variant, local_size, launch_, memory, options)
 }
 
-/// Runs the kernel `code` over the grid of `launch`.
+/// Runs the kernel `code` over the grid of `launch`, each thread with `local_size` bytes
+/// of `l[]`.
 pub(crate) fn launch(
     code: &[u8],
     variant: Variant,
+    local_size: u32,
     launch: &Launch,
     memory: &mut Memory,
     options: &Options,
@@ -180,6 +185,7 @@ pub(crate) fn launch(
                     shared: &mut shared,
                     races: &mut races,
                     locked: &mut locked,
+                    local_size: local_size as usize,
                     options,
                 };
                 run_block(&mut block, &mut program, &mut env)?;

@@ -125,6 +125,7 @@ const GENERATOR_PROFILE: Profile = Profile {
         (Opcode::FcvtToSintSat, INTS),
         (Opcode::FcvtFromUint, &[F32]),
         (Opcode::FcvtFromSint, &[F32]),
+        (Opcode::StackAddr, &[I32, I64]),
     ]),
     operand_types: INTS,
     conversion_ints: INTS,
@@ -196,6 +197,7 @@ impl Simulator for Nv50Simulator {
         call_device(
             &code.code,
             self.variant,
+            code.nv50().map_or(0, |info| info.local_size),
             args,
             result_dwords,
             memory,
@@ -215,18 +217,28 @@ impl Simulator for Nv50Simulator {
 }
 
 /// Calls a device function: thread `i` (for `i < args.len()`, at most 32) gets `args[i]`
-/// in `$r0`, `$r1`, … (an i64 as two words, low first); the other threads do not run. The
-/// code starts at 0 as if called: the `ret` that finds no `call` entry on the stack ends
-/// its threads. Returns the first `result_dwords` registers (`$r0`…) of every thread.
+/// in `$r0`, `$r1`, … (an i64 as two words, low first) and `local_size` bytes of `l[]`;
+/// the other threads do not run. The code starts at 0 as if called: the `ret` that finds
+/// no `call` entry on the stack ends its threads. Returns the first `result_dwords`
+/// registers (`$r0`…) of every thread.
 pub fn call_device(
     code: &[u8],
     variant: Variant,
+    local_size: u32,
     args: &[Vec<u32>],
     result_dwords: usize,
     memory: &mut Memory,
     options: &Options,
 ) -> Result<(Vec<Vec<u32>>, Stats), SimError> {
-    dispatch::call_device(code, variant, args, result_dwords, memory, options)
+    dispatch::call_device(
+        code,
+        variant,
+        local_size,
+        args,
+        result_dwords,
+        memory,
+        options,
+    )
 }
 
 /// Runs a compiled kernel over the grid of `launch` as nouveau launches it: blocks one

@@ -15,8 +15,6 @@ use crate::sim::{Memory, Options, SimError, Violation};
 pub(crate) const WARP_THREADS: usize = 32;
 /// Entries of the control-flow stack (what nouveau allocates per warp: `docs/nv50.md`).
 pub(crate) const STACK_ENTRIES: usize = 64;
-/// Bytes of `l[]` per thread the simulator provides.
-pub(crate) const LOCAL_BYTES: usize = 0x1_0000;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Kind {
@@ -53,6 +51,8 @@ pub(crate) struct Env<'a> {
     /// The record of the block's `s[]` accesses, for the race check between its warps.
     pub races: &'a mut RaceCheck,
     pub locked: &'a mut BTreeSet<u32>,
+    /// Bytes of `l[]` per thread: what the compiled code reports (`Nv50Info::local_size`).
+    pub local_size: usize,
     pub options: &'a Options,
 }
 
@@ -532,19 +532,20 @@ impl Warp {
             }
             Operand::Local { areg, offset } => {
                 let address = self.a[areg as usize & 7][t] as usize + offset as usize;
-                if address + size > LOCAL_BYTES || !address.is_multiple_of(size) {
+                let local_size = env.local_size;
+                if address + size > local_size || !address.is_multiple_of(size) {
                     return Err(Violation::Memory {
                         lane: Some(t as u32),
                         address: address as u64,
                         message: format!(
-                            "l[] access of {size} bytes outside the {LOCAL_BYTES} bytes per \
-                             thread, or misaligned"
+                            "l[] access of {size} bytes outside the {local_size} bytes per \
+                             thread the code reports, or misaligned"
                         ),
                     });
                 }
                 let local = &mut self.local[t];
-                if local.is_empty() {
-                    local.resize(LOCAL_BYTES, 0);
+                if local.len() < local_size {
+                    local.resize(local_size, 0);
                 }
                 let cell = &mut local[address..address + size];
                 match &data {

@@ -95,6 +95,7 @@ fn call_variant(
     call_device(
         &code,
         variant,
+        0,
         args,
         results,
         &mut memory,
@@ -519,8 +520,16 @@ fn global_local_and_shared_memory() {
     ];
     let code = assemble(&insts, variant);
     let args = vec![vec![buf as u32]];
-    let (r, stats) =
-        call_device(&code, variant, &args, 7, &mut memory, &Options::default()).unwrap();
+    let (r, stats) = call_device(
+        &code,
+        variant,
+        0x20,
+        &args,
+        7,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(r[0][1], 1);
     assert_eq!(r[0][3], 0xffff_fffe, "s16 sign-extends");
     assert_eq!(r[0][4], 0xffff_fffe);
@@ -540,6 +549,7 @@ fn global_local_and_shared_memory() {
         let err = call_device(
             &code,
             variant,
+            0,
             &[vec![address as u32]],
             1,
             &mut memory,
@@ -548,6 +558,86 @@ fn global_local_and_shared_memory() {
         .unwrap_err();
         assert!(matches!(err.violation, Violation::Memory { .. }), "{err}");
     }
+}
+
+/// `l[]` holds the bytes the code reports per thread: an access within them works (each
+/// thread its own), one reaching past them or misaligned faults, and without local memory
+/// every access does.
+#[test]
+fn local_memory_is_bounded_by_the_reported_size() {
+    let variant = Variant::G84;
+    let mut memory = Memory::with_base(MEMORY_BASE);
+    let local = |areg, offset| Operand::Local { areg, offset };
+    let run = |inst: McInst, size: u32, memory: &mut Memory| {
+        let code = assemble(&[inst, exit()], variant);
+        call_device(
+            &code,
+            variant,
+            size,
+            &[vec![7]],
+            1,
+            memory,
+            &Options::default(),
+        )
+    };
+    let store = |offset, ty: Ty| {
+        let data = if ty == Ty::B64 { Operand::D(0) } else { R(0) };
+        long(Op::St, Some(ty), Some(local(0, offset)), &[data])
+    };
+    for (inst, size) in [
+        (store(0x1c, Ty::B32), 0x20),
+        (store(0x18, Ty::B64), 0x20),
+        (store(0x1f, Ty::U8), 0x20),
+    ] {
+        assert!(run(inst, size, &mut memory).is_ok());
+    }
+    for (inst, size) in [
+        (store(0x20, Ty::B32), 0x20),
+        (store(0x1c, Ty::B64), 0x20),
+        (store(0x1e, Ty::B32), 0x40),
+        (store(0x0, Ty::U8), 0),
+    ] {
+        let err = run(inst, size, &mut memory).unwrap_err();
+        assert!(matches!(err.violation, Violation::Memory { .. }), "{err}");
+    }
+    // Through `$a`: each thread's own bytes.
+    let insts = [
+        long(Op::Shl, Some(Ty::B32), Some(R(0)), &[R(0), Operand::Imm(2)]),
+        long(Op::Shl, None, Some(Operand::A(3)), &[R(0), Operand::Imm(0)]),
+        long(Op::St, Some(Ty::B32), Some(local(3, 4)), &[R(0)]),
+        long(Op::Ld, Some(Ty::B32), Some(R(1)), &[local(3, 4)]),
+        exit(),
+    ];
+    let code = assemble(&insts, variant);
+    let args: Vec<Vec<u32>> = (0..4).map(|t| vec![t]).collect();
+    let (r, _) = call_device(
+        &code,
+        variant,
+        0x20,
+        &args,
+        2,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap();
+    for (t, regs) in r.iter().enumerate() {
+        assert_eq!(regs[1], 4 * t as u32);
+    }
+    let args: Vec<Vec<u32>> = (0..8).map(|t| vec![t]).collect();
+    let err = call_device(
+        &code,
+        variant,
+        0x20,
+        &args,
+        2,
+        &mut memory,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err.violation, Violation::Memory { lane: Some(7), .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -602,7 +692,8 @@ fn launch_writes_the_system_area_and_parameters() {
         groups: [2, 1, 1],
         params: (out as u32).to_le_bytes().to_vec(),
     };
-    let stats = dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    let stats =
+        dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap();
     assert_eq!(stats.waves, 2);
     let bytes = memory.read(out, 4 * 64).unwrap();
     for i in 0..64u32 {
@@ -690,7 +781,7 @@ fn exchange_between_warps(barrier: bool) -> Result<Vec<u32>, SimError> {
         groups: [1, 1, 1],
         params: (out as u32).to_le_bytes().to_vec(),
     };
-    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default())?;
+    dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default())?;
     let bytes = memory.read(out, 4 * 64).unwrap();
     Ok((0..64).map(|i| word(bytes, i)).collect())
 }
@@ -720,6 +811,7 @@ fn failures_are_errors_not_hangs() {
     let err = call_device(
         &code,
         Variant::G200,
+        0,
         &[vec![0]],
         1,
         &mut memory,
@@ -781,6 +873,7 @@ fn every_encodable_form_runs_or_fails_cleanly() {
         let _ = call_device(
             &code,
             Variant::G200,
+            0,
             &[vec![0; 8]],
             1,
             &mut memory,
@@ -813,6 +906,7 @@ fn with_buffer(
     let (r, _) = call_device(
         &code,
         variant,
+        0,
         &args,
         results,
         &mut memory,
@@ -975,6 +1069,7 @@ fn atomics_need_g84_and_64_bit_ones_gt200() {
     let err = call_device(
         &code,
         Variant::G80,
+        0,
         &[vec![buf as u32, 1]],
         1,
         &mut memory,
@@ -990,6 +1085,7 @@ fn atomics_need_g84_and_64_bit_ones_gt200() {
     let err = call_device(
         &code,
         Variant::G84,
+        0,
         &[vec![buf as u32]],
         1,
         &mut memory,
@@ -1003,6 +1099,7 @@ fn atomics_need_g84_and_64_bit_ones_gt200() {
     let err = call_device(
         &code,
         Variant::G84,
+        0,
         &[vec![buf as u32 + 2, 1]],
         1,
         &mut memory,
@@ -1088,6 +1185,7 @@ fn shared_atomic_add_with_ld_lock_and_st_unlock() {
     let err = call_device(
         &code,
         Variant::G84,
+        0,
         &[vec![0]],
         1,
         &mut memory,
@@ -1143,7 +1241,7 @@ fn a_plain_access_to_a_word_another_warp_locked_waits_for_its_unlock() {
         groups: [1, 1, 1],
         params: (out as u32).to_le_bytes().to_vec(),
     };
-    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap();
     let bytes = memory.read(out, 4 * 64).unwrap();
     for t in 0..64usize {
         let v = u32::from_le_bytes(bytes[4 * t..][..4].try_into().unwrap());
@@ -1162,7 +1260,7 @@ fn a_warp_that_ends_holding_a_lock_is_an_error() {
         params: Vec::new(),
     };
     let err =
-        dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap_err();
+        dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap_err();
     assert!(err.to_string().contains("ends holding the lock"), "{err}");
     // Two warps that unlock are fine.
     let insts = [
@@ -1171,7 +1269,7 @@ fn a_warp_that_ends_holding_a_lock_is_an_error() {
         exit(),
     ];
     let code = assemble(&insts, variant);
-    dispatch::launch(&code, variant, &grid, &mut memory, &Options::default()).unwrap();
+    dispatch::launch(&code, variant, 0, &grid, &mut memory, &Options::default()).unwrap();
 }
 
 #[test]

@@ -565,7 +565,11 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn lower_load(&mut self, ty: &Ty, clif_ty: ir::Type, addr: Value, offset: i32) -> InstOutput {
         let ty = *ty;
-        // An i32 address is workgroup memory (docs/ir.md, "Memory spaces").
+        // A stack address is private memory, another i32 address workgroup memory
+        // (docs/ir.md, "Memory spaces").
+        if self.is_private(addr) {
+            return self.private_load(ty, clif_ty, addr, offset);
+        }
         if self.lower.dfg().value_type(addr) == ir::types::I32 {
             return self.workgroup_load(ty, clif_ty, addr, offset);
         }
@@ -605,6 +609,10 @@ impl generated::Context for IsleContext<'_, '_> {
 
     fn lower_store(&mut self, ty: &Ty, value: Value, addr: Value, offset: i32) -> InstOutput {
         let ty = *ty;
+        if self.is_private(addr) {
+            let data = self.put_in_reg(value);
+            return self.private_store(ty, data, addr, offset);
+        }
         if self.lower.dfg().value_type(addr) == ir::types::I32 {
             let data = self.put_in_reg(value);
             return self.workgroup_store(ty, data, addr, offset);
@@ -617,6 +625,16 @@ impl generated::Context for IsleContext<'_, '_> {
         }
         self.emit(Inst::Store { ty, data, addr });
         InstOutput::new()
+    }
+
+    fn lower_stack_addr(
+        &mut self,
+        inst: ir::Inst,
+        ty: ir::Type,
+        slot: ir::StackSlot,
+        offset: i32,
+    ) -> InstOutput {
+        self.stack_addr(inst, ty, slot, offset)
     }
 
     fn lower_call(&mut self, inst: ir::Inst) -> InstOutput {

@@ -12,6 +12,7 @@ use super::mc::{Op, Ty, Variant};
 use super::reconverge::Plan;
 use super::regs::{GPR, gpr};
 use crate::analysis::cfg::Cfg;
+use crate::analysis::stack_addresses::StackAddresses;
 use crate::ir::{self, InstructionData, Opcode, Value, types};
 use crate::machinst::lower::{Lower, LowerBackend};
 use crate::machinst::{Reg, RegClass};
@@ -31,9 +32,11 @@ mod int_arith;
 mod isle;
 mod low_words;
 mod multiply;
+mod private;
 mod workgroup;
 
 pub use cross_lane::{scratch_size, uses_scratch};
+pub use private::LOCAL_LIMIT;
 pub use workgroup::SHARED_LIMIT;
 
 pub struct Nv50Lower<'a> {
@@ -48,6 +51,8 @@ pub struct Nv50Lower<'a> {
     pub low_words: &'a LowWords,
     /// Where the cross-lane scratch areas start in `s[]` (`cross_lane.rs`).
     pub scratch_base: u32,
+    /// The values that address stack slots (`private.rs`).
+    pub stack: &'a StackAddresses,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
@@ -388,14 +393,16 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
     use Opcode::*;
     Some(match opcode {
         Trap | Trapz | Trapnz | Debugtrap => "a GPU warp cannot trap",
-        StackAddr
-        | DynamicStackAddr
-        | StackSwitch
+        DynamicStackAddr => {
+            "dynamic stack slots are not supported (a thread's `l[]` is laid out at compile time)"
+        }
+        StackSwitch
         | GetFramePointer
         | GetStackPointer
         | GetReturnAddress
         | GetExceptionHandlerAddress => {
-            "NV50 functions have no stack frame (local memory is not used yet)"
+            "NV50 stack frames hold stack slots only, at fixed offsets of `l[]`: there is no \
+             stack pointer, frame pointer or return address to read"
         }
         Fence => {
             "Tesla has no memory-fence instruction (envytools lists none; nouveau approximates \
