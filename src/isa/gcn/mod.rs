@@ -17,6 +17,7 @@ pub mod lay_out_blocks;
 pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod place_calls;
 pub mod place_spills;
 pub mod recolor;
 pub mod regs;
@@ -139,7 +140,8 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         frame
     };
     // Private memory: the scratch inputs are enabled for stack slots, or once VGPRs spill.
-    let mut frame = frame_of(abi::stack_frame(func).is_some());
+    // A function that calls passes its callees the scratch resource and a stack pointer.
+    let mut frame = frame_of(abi::stack_frame(func).is_some() || abi::calls_functions(func));
     if frame.stack_size > abi::MAX_PRIVATE_SEGMENT {
         return Err(CompileError::new(
             func,
@@ -360,7 +362,7 @@ fn finish(
     // its registers are too few (`place_spills`).
     let mut vgpr_limit = VGPR_LIMIT - slot_vgprs;
     let (mut blocks, area) = loop {
-        let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit, to_memory);
+        let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit, to_memory, frame.calls);
         let allocated = allocate(func, vcode, &files, moves, sgpr_limit)?;
         let mut blocks = split_blocks(&allocated);
         let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
@@ -403,6 +405,35 @@ fn finish(
             *block = expand_wave_copies::run(std::mem::take(block), frame);
         }
     }
+    let abi_vgprs = match kind {
+        FunctionKind::Kernel => 0,
+        FunctionKind::Device => abi::device_abi_vgprs(&func.signature),
+    };
+    let placed = place_calls::run(
+        &mut blocks,
+        frame,
+        kind,
+        &area,
+        first_sgpr,
+        abi_vgprs,
+        vgpr_limit,
+    )
+    .map_err(|unplaced| match unplaced {
+        place_calls::Unplaced::NeedsScratch => Failure::NeedsScratch,
+        place_calls::Unplaced::NoLaneVgpr => Failure::Exhausted {
+            sgpr_limit,
+            long_jump_pair: false,
+        },
+        place_calls::Unplaced::TooFar(end) => CompileError::new(
+            func,
+            format!(
+                "the private frame of stack slots, VGPR spill slots and saved VGPRs ends at \
+                 byte {end}: they must lie within the first 4096 bytes, which a MUBUF \
+                 instruction offset reaches"
+            ),
+        )
+        .into(),
+    })?;
     // Each block separately: nothing is in flight at a block boundary, except where the
     // code ends (`s_endpgm`), which no access needs to have finished for.
     let ends = end_of_kernel::ending_blocks(&blocks);
@@ -448,7 +479,7 @@ fn finish(
         sgprs = sgprs.max(pair as u32 + 2);
     }
     let private_segment_size = match frame.scratch {
-        Some(_) => frame.stack_size + 4 * area.vgpr_slots,
+        Some(_) => placed.frame_size,
         None => 0,
     };
     let info = GcnInfo {

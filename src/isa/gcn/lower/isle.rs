@@ -473,10 +473,9 @@ impl generated::Context for IsleContext<'_, '_> {
                 return smallvec![];
             }
             None => {
-                self.fail(
-                    "calls to functions other than wavelift intrinsics are not supported yet",
-                );
-                return smallvec![];
+                let args = self.lower.dfg().inst_args(inst).to_vec();
+                let results = self.lower.dfg().inst_results(inst).to_vec();
+                return self.lower_device_call(func_ref, &args, &results);
             }
         };
         let args = self.lower.dfg().inst_args(inst).to_vec();

@@ -28,6 +28,7 @@ pub use crate::machinst::isle::InstOutput;
 
 mod atomics;
 mod branches;
+mod calls;
 mod conditions;
 mod intrinsics;
 mod isle;

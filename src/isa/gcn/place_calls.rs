@@ -1,0 +1,261 @@
+//! The calling convention's code, placed after allocation (`docs/ir.md`, "Calls"), when
+//! the registers a function uses and the size of its frame are known:
+//!
+//! - each call ([`Inst::Call`]) saves the SGPRs the function's inputs and lane masks live
+//!   in (below the allocator's, which the call clobbers) into lanes of a VGPR from v32 on
+//!   (which it keeps), passes the callee the scratch resource in s[4:7] and its stack
+//!   pointer in s2 (the caller's, plus 64 × the caller's frame), jumps
+//!   ([`Inst::Swappc`]) and restores the SGPRs;
+//! - a device function that writes VGPRs from v32 on (but its own arguments' and results')
+//!   saves them on entry into its frame after the spill slots and reloads them before
+//!   returning, whole waves (EXEC all ones: the caller's inactive lanes keep theirs too,
+//!   as LLVM saves them).
+
+use super::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC, Frame};
+use super::inst::{Inst, Src};
+use super::mc::Op;
+use super::place_spills::{SpillArea, lane_access};
+use super::regs::{EXEC, FIRST_CALLEE_SAVED_VGPR, SGPR, VGPR, sgpr, sgpr_pair, vgpr};
+use crate::FunctionKind;
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
+use smallvec::smallvec;
+
+/// The largest MUBUF instruction offset: the last dword a saved register may start at.
+const MAX_OFFSET: u32 = 4092;
+
+/// What the placed calling-convention code takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Placed {
+    /// Bytes of private memory per lane the function's frame takes: its stack slots, spill
+    /// slots and saved registers, rounded to 16 where it calls (its callees' frames start
+    /// there).
+    pub frame_size: u32,
+}
+
+/// Why the code could not be placed as the function was allocated.
+#[derive(Debug)]
+pub enum Unplaced {
+    /// VGPRs must be saved, and the function has no private segment: compile it again
+    /// with one.
+    NeedsScratch,
+    /// No VGPR is free for the lanes that keep the SGPRs across calls.
+    NoLaneVgpr,
+    /// The saved registers end past the instruction offset's reach (the frame's end).
+    TooFar(u32),
+}
+
+/// Places the calls and the saving of callee-saved VGPRs in `blocks` (allocated, spills
+/// placed: `area`); `first_sgpr` is the allocator's first SGPR, `abi_vgprs` the VGPRs the
+/// function's own arguments or results take (`abi::device_abi_vgprs`); the VGPRs from `vgpr_limit` on hold lane
+/// masks.
+pub fn run(
+    blocks: &mut [Vec<Inst>],
+    frame: &Frame,
+    kind: FunctionKind,
+    area: &SpillArea,
+    first_sgpr: u16,
+    abi_vgprs: u16,
+    vgpr_limit: u16,
+) -> Result<Placed, Unplaced> {
+    let spill_end = frame.stack_size + 4 * area.vgpr_slots;
+    let used = used_vgprs(blocks, vgpr_limit);
+    // The VGPR whose lanes keep the SGPRs below the allocator's across calls.
+    let lanes = if frame.calls {
+        let lanes = used.max(FIRST_CALLEE_SAVED_VGPR);
+        if lanes >= vgpr_limit {
+            return Err(Unplaced::NoLaneVgpr);
+        }
+        Some(vgpr(lanes))
+    } else {
+        None
+    };
+    let mut saved: Vec<u16> = Vec::new();
+    // A function whose arguments or results take more than 32 VGPRs cannot be called
+    // (a call passes at most 32): it keeps nothing, as before calls existed.
+    if kind == FunctionKind::Device && abi_vgprs <= FIRST_CALLEE_SAVED_VGPR {
+        for inst in blocks.iter().flatten() {
+            inst.clone().visit_operands(&mut |r, k| {
+                if matches!(k, OperandKind::Def | OperandKind::EarlyDef | OperandKind::DefFixed(_))
+                    && let Reg::Real { file: VGPR, hw, .. } = *r
+                {
+                    for h in hw..hw + r.width() {
+                        if h >= FIRST_CALLEE_SAVED_VGPR && !saved.contains(&h) {
+                            saved.push(h);
+                        }
+                    }
+                }
+            });
+        }
+        if let Some(l) = lanes {
+            saved.push(l.hw());
+        }
+        saved.sort_unstable();
+        saved.dedup();
+    }
+    let own = spill_end + 4 * saved.len() as u32;
+    if !saved.is_empty() && own - 4 > MAX_OFFSET {
+        return Err(Unplaced::TooFar(own));
+    }
+    let frame_size = if frame.calls {
+        own.next_multiple_of(16)
+    } else {
+        own
+    };
+    if (frame.calls || !saved.is_empty()) && frame.scratch.is_none() {
+        return Err(Unplaced::NeedsScratch);
+    }
+    if let Some(lanes) = lanes {
+        let kept: Vec<u16> = (0..first_sgpr)
+            // s3 is no device function's (abi).
+            .filter(|&s| kind == FunctionKind::Kernel || s != 3)
+            .collect();
+        for block in blocks.iter_mut() {
+            let mut out = Vec::with_capacity(block.len());
+            for inst in block.drain(..) {
+                match inst {
+                    Inst::Call { callee, .. } => {
+                        call(&mut out, callee, kind, &kept, lanes, frame_size)
+                    }
+                    other => out.push(other),
+                }
+            }
+            *block = out;
+        }
+    }
+    if saved.is_empty() {
+        return Ok(Placed { frame_size });
+    }
+    let scratch = frame.scratch.expect("checked above");
+    let exec_copy = sgpr_pair(frame.reserved_sgprs.next_multiple_of(2));
+    let access = |op: Op, reg: u16, k: usize| {
+        let offset = (spill_end + 4 * k as u32) as u16;
+        match op {
+            Op::BufferStoreDword => Inst::ScratchStore {
+                op,
+                data: vgpr(reg),
+                vaddr: None,
+                offset,
+                rsrc: scratch.rsrc,
+                soffset: scratch.frame_offset,
+                whole_wave: false,
+            },
+            _ => Inst::ScratchLoad {
+                op,
+                dst: vgpr(reg),
+                vaddr: None,
+                offset,
+                rsrc: scratch.rsrc,
+                soffset: scratch.frame_offset,
+                whole_wave: false,
+            },
+        }
+    };
+    let whole_wave = |accesses: Vec<Inst>| {
+        let mut out = vec![Inst::Salu {
+            op: Op::SOrSaveexecB64,
+            dst: Some(exec_copy),
+            srcs: smallvec![Src::Imm(u32::MAX)],
+        }];
+        out.extend(accesses);
+        out.push(Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(EXEC),
+            srcs: smallvec![Src::Reg(exec_copy)],
+        });
+        out
+    };
+    let stores = saved
+        .iter()
+        .enumerate()
+        .map(|(k, &r)| access(Op::BufferStoreDword, r, k))
+        .collect();
+    blocks[0].splice(0..0, whole_wave(stores));
+    for block in blocks.iter_mut() {
+        let Some(at) = block.iter().position(|i| matches!(i, Inst::Ret { .. })) else {
+            continue;
+        };
+        // Its results are in v0–v31 (at most 32 VGPRs of them where it saves any).
+        debug_assert!(matches!(&block[at], Inst::Ret { results, .. }
+            if results.iter().all(|&(r, _)| r.hw() + r.width() <= FIRST_CALLEE_SAVED_VGPR)));
+        let loads = saved
+            .iter()
+            .enumerate()
+            .map(|(k, &r)| access(Op::BufferLoadDword, r, k))
+            .collect();
+        block.splice(at..at, whole_wave(loads));
+    }
+    Ok(Placed { frame_size })
+}
+
+/// One past the highest VGPR below `limit` that `blocks` name.
+fn used_vgprs(blocks: &[Vec<Inst>], limit: u16) -> u16 {
+    let mut used = 0;
+    for inst in blocks.iter().flatten() {
+        inst.clone().visit_operands(&mut |r, _| {
+            if let Reg::Real { file: VGPR, hw, .. } = *r
+                && hw < limit
+            {
+                used = used.max(hw + r.width());
+            }
+        });
+    }
+    used
+}
+
+/// The sequence of a call of `callee` from a function of `kind` whose SGPRs `kept` live
+/// across it in the lanes of `lanes`, with a frame of `frame_size` bytes per lane.
+fn call(
+    out: &mut Vec<Inst>,
+    callee: String,
+    kind: FunctionKind,
+    kept: &[u16],
+    lanes: Reg,
+    frame_size: u32,
+) {
+    for (lane, &s) in kept.iter().enumerate() {
+        out.push(lane_access(Op::VWritelaneB32, lanes, sgpr(s), lane as u32));
+    }
+    let rsrc = Reg::Real {
+        file: SGPR,
+        class: RegClass::Vector,
+        hw: DEVICE_SCRATCH_RSRC,
+    };
+    let sp = sgpr(DEVICE_FRAME_OFFSET);
+    let salu = |op, dst, srcs| Inst::Salu {
+        op,
+        dst: Some(dst),
+        srcs,
+    };
+    let stack_pointer = 64 * frame_size;
+    match kind {
+        // The kernel's resource (s[0:3]) moves to where a device function receives it;
+        // its stack starts at 0 in the wave's part.
+        FunctionKind::Kernel => {
+            out.push(salu(
+                Op::SMovB64,
+                sgpr_pair(DEVICE_SCRATCH_RSRC),
+                smallvec![Src::Reg(sgpr_pair(0))],
+            ));
+            out.push(salu(
+                Op::SMovB64,
+                sgpr_pair(DEVICE_SCRATCH_RSRC + 2),
+                smallvec![Src::Reg(sgpr_pair(2))],
+            ));
+            out.push(salu(Op::SMovB32, sp, smallvec![Src::Imm(stack_pointer)]));
+        }
+        FunctionKind::Device => {
+            out.push(salu(
+                Op::SAddU32,
+                sp,
+                smallvec![Src::Reg(sp), Src::Imm(stack_pointer)],
+            ))
+        }
+    }
+    out.push(Inst::Swappc {
+        callee,
+        uses: vec![sp, rsrc],
+    });
+    for (lane, &s) in kept.iter().enumerate() {
+        out.push(lane_access(Op::VReadlaneB32, sgpr(s), lanes, lane as u32));
+    }
+}
