@@ -288,6 +288,7 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
         private_segment_size: 0,
         sgpr_spills: 0,
         vgpr_spills: 0,
+        calls: Vec::new(),
     };
     CompiledCode::new(code, FunctionKind::Kernel, TargetInfo::Gcn(info))
 }
@@ -443,6 +444,7 @@ fn llcs_private_memory_code_runs() {
         private_segment_size: 68,
         sgpr_spills: 0,
         vgpr_spills: 0,
+        calls: Vec::new(),
     };
     let code = CompiledCode::new(
         LLC_PRIVATE_ARRAY_GFX600.to_vec(),

@@ -194,7 +194,11 @@ pub fn run<I: MachInst>(
     files: &[RegisterFile],
     moves: Moves<I>,
 ) -> Result<Allocated<I>, AllocError> {
-    if files.iter().any(|f| matches!(f.spill, Spill::Memory { .. })) && moves.memory.is_none() {
+    if files
+        .iter()
+        .any(|f| matches!(f.spill, Spill::Memory { .. }))
+        && moves.memory.is_none()
+    {
         return Err(AllocError::Internal(
             "a file spills to memory but no spill instructions were given".into(),
         ));
@@ -1293,7 +1297,10 @@ mod tests {
         }
         assert!((64 + 7..=100).contains(&used), "{used}");
         // Spilling to memory, the spare registers serve first, as they would.
-        let files = [files[0].clone(), file(1, 0, 100, Spill::Memory { spare_from: 0 })];
+        let files = [
+            files[0].clone(),
+            file(1, 0, 100, Spill::Memory { spare_from: 0 }),
+        ];
         let allocated = run(&vcode, &files, moves()).unwrap();
         check_values(&vcode, &allocated);
         assert!(allocated.insts.iter().all(|i| i.memory.is_none()));

@@ -14,6 +14,7 @@ pub mod hazards;
 pub mod insert_waitcnt;
 pub mod inst;
 pub mod lay_out_blocks;
+pub mod link;
 pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
@@ -123,6 +124,11 @@ pub struct GcnInfo {
     pub sgpr_spills: u32,
     /// Dwords of VGPRs spilled to scratch (the metadata's `.vgpr_spill_count`).
     pub vgpr_spills: u32,
+    /// The calls in the code, whose callees' offsets linking writes in
+    /// ([`link`](link::patch)): [`compile_module`](crate::compile_module) links the
+    /// functions of a module. Until then, `private_segment_size` and the register counts
+    /// are the function's own, without its callees' ([`link::needs`]).
+    pub calls: Vec<link::CallSite>,
 }
 
 /// Compiles a verified, optimised function for a GCN generation.
@@ -467,6 +473,7 @@ fn finish(
     let vgprs = regalloc::registers_used(&insts, VGPR, VGPR_LIMIT);
     let mut sgprs = regalloc::registers_used(&insts, SGPR, regs::sgpr_limit(generation))
         .max(frame.reserved_sgprs as u32);
+    let calls = call_sites(&code, &insts, generation);
     let uses_vcc = insts.into_iter().any(|mut inst| {
         let mut uses = !inst.clobbers().is_empty();
         inst.visit_operands(&mut |r, _| {
@@ -492,8 +499,27 @@ fn finish(
         private_segment_size,
         sgpr_spills: area.sgpr_slots,
         vgpr_spills: area.vgpr_slots,
+        calls,
     };
     Ok(Some(CompiledCode::new(code, kind, TargetInfo::Gcn(info))))
+}
+
+/// Where the calls (`Inst::Swappc`, in `insts` in layout order) are in `code`: each is
+/// the only `s_getpc_b64 s[0:1]` of its place (a long jump's pair is never s[0:1], which a
+/// calling function keeps its inputs in).
+fn call_sites(code: &[u8], insts: &[Inst], generation: Gen) -> Vec<link::CallSite> {
+    let callees = insts.iter().filter_map(|inst| match inst {
+        Inst::Swappc { callee, .. } => Some(callee.clone()),
+        _ => None,
+    });
+    let offsets = disassemble(code, generation)
+        .into_iter()
+        .filter(|line| line.text == "s_getpc_b64 s[0:1]")
+        .map(|line| line.offset as u32);
+    offsets
+        .zip(callees)
+        .map(|(offset, callee)| link::CallSite { offset, callee })
+        .collect()
 }
 
 /// The allocated instructions, block by block.

@@ -75,8 +75,10 @@ pub fn run(
     if kind == FunctionKind::Device && abi_vgprs <= FIRST_CALLEE_SAVED_VGPR {
         for inst in blocks.iter().flatten() {
             inst.clone().visit_operands(&mut |r, k| {
-                if matches!(k, OperandKind::Def | OperandKind::EarlyDef | OperandKind::DefFixed(_))
-                    && let Reg::Real { file: VGPR, hw, .. } = *r
+                if matches!(
+                    k,
+                    OperandKind::Def | OperandKind::EarlyDef | OperandKind::DefFixed(_)
+                ) && let Reg::Real { file: VGPR, hw, .. } = *r
                 {
                     for h in hw..hw + r.width() {
                         if h >= FIRST_CALLEE_SAVED_VGPR && !saved.contains(&h) {
@@ -243,13 +245,11 @@ fn call(
             ));
             out.push(salu(Op::SMovB32, sp, smallvec![Src::Imm(stack_pointer)]));
         }
-        FunctionKind::Device => {
-            out.push(salu(
-                Op::SAddU32,
-                sp,
-                smallvec![Src::Reg(sp), Src::Imm(stack_pointer)],
-            ))
-        }
+        FunctionKind::Device => out.push(salu(
+            Op::SAddU32,
+            sp,
+            smallvec![Src::Reg(sp), Src::Imm(stack_pointer)],
+        )),
     }
     out.push(Inst::Swappc {
         callee,

@@ -7,10 +7,10 @@
 
 use super::{InstOutput, IsleContext};
 use crate::FunctionKind;
+use crate::ir::{self, Value};
 use crate::isa::gcn::abi::{FIXED_ABI_VGPRS, device_value_vgprs};
 use crate::isa::gcn::inst::Inst;
 use crate::isa::gcn::regs::{self, FIRST_CALLEE_SAVED_VGPR, SGPR, VCC, VGPR, sgpr, vgpr};
-use crate::ir::{self, Value};
 use crate::machinst::{Reg, RegClass};
 use smallvec::smallvec;
 
