@@ -20,7 +20,7 @@ impl IsleContext<'_, '_> {
         &mut self,
         func_ref: ir::FuncRef,
         args: &[Value],
-        results: &[Value],
+        result_types: &[ir::Type],
     ) -> InstOutput {
         let func = self.lower.func;
         let ext = &func.dfg.ext_funcs[func_ref];
@@ -40,7 +40,6 @@ impl IsleContext<'_, '_> {
         let callee = name.strip_prefix('%').unwrap_or(&name).to_string();
         let dfg = self.lower.dfg();
         let arg_types: Vec<ir::Type> = args.iter().map(|&v| dfg.value_type(v)).collect();
-        let result_types: Vec<ir::Type> = results.iter().map(|&v| dfg.value_type(v)).collect();
         let arg_vgprs = device_value_vgprs(arg_types.iter().copied());
         let result_vgprs = device_value_vgprs(result_types.iter().copied());
         let end = |l: &[(u16, u16)]| l.last().map_or(0, |&(at, n)| at + n);
@@ -51,7 +50,7 @@ impl IsleContext<'_, '_> {
             ));
             return smallvec![];
         }
-        if arg_types.iter().chain(&result_types).any(|t| t.bytes() > 8) {
+        if arg_types.iter().chain(result_types).any(|t| t.bytes() > 8) {
             self.fail("call arguments and results wider than 64 bits are not supported");
             return smallvec![];
         }
@@ -102,6 +101,49 @@ impl IsleContext<'_, '_> {
             outputs.push(r);
         }
         outputs
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// `return_call`: a call of `func_ref`, then a return of its results.
+    pub(super) fn lower_device_tail_call(
+        &mut self,
+        func_ref: ir::FuncRef,
+        args: &[Value],
+    ) -> InstOutput {
+        if self.backend.kind == FunctionKind::Kernel {
+            self.fail("a kernel cannot tail-call: it returns no results to pass on");
+            return smallvec![];
+        }
+        let func = self.lower.func;
+        let sig = &func.dfg.signatures[func.dfg.ext_funcs[func_ref].signature];
+        let types: Vec<ir::Type> = sig.returns.iter().map(|p| p.value_type).collect();
+        let regs = self.lower_device_call(func_ref, args, &types);
+        if self.error.is_none() {
+            self.return_regs(&types, &regs);
+        }
+        smallvec![]
+    }
+
+    /// A device function's return of `regs` (of `types`) in v0, v1, ….
+    pub(super) fn return_regs(&mut self, types: &[ir::Type], regs: &[Reg]) {
+        let locations = device_value_vgprs(types.iter().copied());
+        let mut results = Vec::new();
+        for (&r, &(first, count)) in regs.iter().zip(&locations) {
+            let r = self.vgpr_copy(r);
+            match count {
+                1 => results.push((r, vgpr(first))),
+                2 => {
+                    let lo = self.half(r, false);
+                    let hi = self.half(r, true);
+                    results.push((lo, vgpr(first)));
+                    results.push((hi, vgpr(first + 1)));
+                }
+                _ => self.fail("return values wider than 64 bits are not supported"),
+            }
+        }
+        let ret_addr = self.backend.frame.return_address.expect("device frame");
+        self.emit(Inst::Ret { results, ret_addr });
     }
 }
 

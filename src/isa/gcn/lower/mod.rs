@@ -410,6 +410,14 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
             "GCN stack frames hold stack slots only: there is no stack pointer, frame pointer \
              or return address to read"
         }
+        CallIndirect | ReturnCallIndirect => {
+            "indirect calls are not supported: GCN code has no function addresses (`func_addr`) \
+             to call through"
+        }
+        TryCall | TryCallIndirect => {
+            "calls with exception handlers are not supported: a GPU \
+             wave cannot unwind"
+        }
         Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
         | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2
         | Sload32x2 | Vconst | Shuffle | Blendv | VanyTrue | VallTrue | VhighBits
