@@ -111,14 +111,48 @@ pub fn run(
             // s3 is no device function's (abi).
             .filter(|&s| kind == FunctionKind::Kernel || s != 3)
             .collect();
+        // Lanes for the SGPRs some call gives back only.
+        let restored: Vec<u16> = blocks
+            .iter()
+            .flat_map(|b| live_after_calls(b, &kept, kind, !saved.is_empty()))
+            .flatten()
+            .collect();
         for block in blocks.iter_mut() {
             let mut out = Vec::with_capacity(block.len());
+            // The kept SGPRs whose lanes hold their value: after a call of the block, until
+            // something writes them (the lanes are not trusted across blocks).
+            let mut in_lanes: Vec<u16> = Vec::new();
+            let mut live_after = live_after_calls(block, &kept, kind, !saved.is_empty());
             for inst in block.drain(..) {
                 match inst {
                     Inst::Call { callee, .. } => {
-                        call(&mut out, callee, kind, &kept, lanes, frame_size)
+                        let save: Vec<u16> = kept
+                            .iter()
+                            .copied()
+                            .filter(|s| !in_lanes.contains(s) && restored.contains(s))
+                            .collect();
+                        let restore = live_after.remove(0);
+                        let sgprs = Kept {
+                            all: &kept,
+                            save: &save,
+                            restore: &restore,
+                        };
+                        call(&mut out, callee, kind, &sgprs, lanes, frame_size);
+                        in_lanes = kept.clone();
                     }
-                    other => out.push(other),
+                    mut other => {
+                        other.visit_operands(&mut |r, k| {
+                            if !matches!(
+                                k,
+                                OperandKind::Use | OperandKind::LateUse | OperandKind::UseFixed(_)
+                            ) && r.file() == SGPR
+                            {
+                                let (lo, hi) = (r.hw(), r.hw() + r.width());
+                                in_lanes.retain(|s| !(lo..hi).contains(s));
+                            }
+                        });
+                        out.push(other);
+                    }
                 }
             }
             *block = out;
@@ -204,18 +238,77 @@ fn used_vgprs(blocks: &[Vec<Inst>], limit: u16) -> u16 {
     used
 }
 
-/// The sequence of a call of `callee` from a function of `kind` whose SGPRs `kept` live
-/// across it in the lanes of `lanes`, with a frame of `frame_size` bytes per lane.
+/// The SGPRs below the allocator's around one call: all of them (SGPR `all[i]` in lane
+/// `i`), those whose lanes are out of date, those read after the call.
+struct Kept<'a> {
+    all: &'a [u16],
+    save: &'a [u16],
+    restore: &'a [u16],
+}
+
+/// For each call of `block`, the SGPRs of `kept` read after it before anything writes
+/// them: the registers its lanes must give back. What the block leaves for its successors
+/// counts as read (all of `kept`), but after a return only the return address is (and the
+/// scratch registers, for the reloads of `saves`), after `s_endpgm` nothing. A call reads
+/// the registers its own sequence does: the stack pointer and resource of a device
+/// function, the resource a kernel moves.
+fn live_after_calls(
+    block: &[Inst],
+    kept: &[u16],
+    kind: FunctionKind,
+    saves: bool,
+) -> Vec<Vec<u16>> {
+    let mut live: Vec<u16> = match block.last() {
+        Some(Inst::EndPgm) => Vec::new(),
+        Some(Inst::Ret { .. }) if saves => vec![0, 1, 2, 4, 5, 6, 7],
+        Some(Inst::Ret { .. }) => vec![0, 1],
+        _ => kept.to_vec(),
+    };
+    let mut out = Vec::new();
+    for inst in block.iter().rev() {
+        if let Inst::Call { .. } = inst {
+            out.push(kept.iter().copied().filter(|s| live.contains(s)).collect());
+            live = match kind {
+                FunctionKind::Kernel => vec![0, 1, 2, 3],
+                FunctionKind::Device => vec![2, 4, 5, 6, 7],
+            };
+            continue;
+        }
+        let (mut uses, mut defs) = (Vec::new(), Vec::new());
+        inst.clone().visit_operands(&mut |r, k| {
+            if r.file() != SGPR {
+                return;
+            }
+            let units = r.hw()..r.hw() + r.width();
+            match k {
+                OperandKind::Use | OperandKind::LateUse | OperandKind::UseFixed(_) => {
+                    uses.extend(units)
+                }
+                _ => defs.extend(units),
+            }
+        });
+        live.retain(|s| !defs.contains(s));
+        live.extend(uses);
+    }
+    out.reverse();
+    out
+}
+
+/// The sequence of a call of `callee` from a function of `kind` whose SGPRs below the
+/// allocator's (`kept`) live across it in the lanes of `lanes`, with a frame of
+/// `frame_size` bytes per lane.
 fn call(
     out: &mut Vec<Inst>,
     callee: String,
     kind: FunctionKind,
-    kept: &[u16],
+    kept: &Kept,
     lanes: Reg,
     frame_size: u32,
 ) {
-    for (lane, &s) in kept.iter().enumerate() {
-        out.push(lane_access(Op::VWritelaneB32, lanes, sgpr(s), lane as u32));
+    for (lane, &s) in kept.all.iter().enumerate() {
+        if kept.save.contains(&s) {
+            out.push(lane_access(Op::VWritelaneB32, lanes, sgpr(s), lane as u32));
+        }
     }
     let rsrc = Reg::Real {
         file: SGPR,
@@ -255,7 +348,9 @@ fn call(
         callee,
         uses: vec![sp, rsrc],
     });
-    for (lane, &s) in kept.iter().enumerate() {
-        out.push(lane_access(Op::VReadlaneB32, sgpr(s), lanes, lane as u32));
+    for (lane, &s) in kept.all.iter().enumerate() {
+        if kept.restore.contains(&s) {
+            out.push(lane_access(Op::VReadlaneB32, sgpr(s), lanes, lane as u32));
+        }
     }
 }
