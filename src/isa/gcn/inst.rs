@@ -371,8 +371,8 @@ pub enum Inst {
     },
     /// `s_getpc_b64 s[0:1]`, `s_add_u32 s0, s0, lo`, `s_addc_u32 s1, s1, hi`,
     /// `s_swappc_b64 s[0:1], s[0:1]`: the jump to `callee` with the return address in
-    /// s[0:1]. The two literals are the callee's offset from the end of the `s_getpc_b64`,
-    /// 0 until linking patches them (`link`). `uses`: s2 and s[4:7], which the callee
+    /// `s[0:1]`. The two literals are the callee's offset from the end of the `s_getpc_b64`,
+    /// 0 until linking patches them (`link`). `uses`: s2 and `s[4:7]`, which the callee
     /// reads.
     Swappc { callee: String, uses: Vec<Reg> },
 }

@@ -505,7 +505,7 @@ fn finish(
 }
 
 /// Where the calls (`Inst::Swappc`, in `insts` in layout order) are in `code`: each is
-/// the only `s_getpc_b64 s[0:1]` of its place (a long jump's pair is never s[0:1], which a
+/// the only `s_getpc_b64 s[0:1]` of its place (a long jump's pair is never `s[0:1]`, which a
 /// calling function keeps its inputs in).
 fn call_sites(code: &[u8], insts: &[Inst], generation: Gen) -> Vec<link::CallSite> {
     let callees = insts.iter().filter_map(|inst| match inst {

@@ -3,7 +3,7 @@
 //!
 //! - each call ([`Inst::Call`]) saves the SGPRs the function's inputs and lane masks live
 //!   in (below the allocator's, which the call clobbers) into lanes of a VGPR from v32 on
-//!   (which it keeps), passes the callee the scratch resource in s[4:7] and its stack
+//!   (which it keeps), passes the callee the scratch resource in `s[4:7]` and its stack
 //!   pointer in s2 (the caller's, plus 64 × the caller's frame), jumps
 //!   ([`Inst::Swappc`]) and restores the SGPRs;
 //! - a device function that writes VGPRs from v32 on (but its own arguments' and results')
