@@ -59,10 +59,16 @@ pub fn run(
 ) -> Result<Placed, Unplaced> {
     let spill_end = frame.stack_size + 4 * area.vgpr_slots;
     let used = used_vgprs(blocks, vgpr_limit);
-    // The VGPR whose lanes keep the SGPRs below the allocator's across calls.
+    // The SGPRs below the allocator's, which live across calls in lanes of VGPRs from
+    // `lanes` on (64 a VGPR).
+    let kept: Vec<u16> = (0..first_sgpr)
+        // s3 is no device function's (abi).
+        .filter(|&s| kind == FunctionKind::Kernel || s != 3)
+        .collect();
+    let lane_vgprs = kept.len().div_ceil(64) as u16;
     let lanes = if frame.calls {
         let lanes = used.max(FIRST_CALLEE_SAVED_VGPR);
-        if lanes >= vgpr_limit {
+        if lanes + lane_vgprs > vgpr_limit {
             return Err(Unplaced::NoLaneVgpr);
         }
         Some(vgpr(lanes))
@@ -89,7 +95,7 @@ pub fn run(
             });
         }
         if let Some(l) = lanes {
-            saved.push(l.hw());
+            saved.extend(l.hw()..l.hw() + lane_vgprs);
         }
         saved.sort_unstable();
         saved.dedup();
@@ -107,10 +113,6 @@ pub fn run(
         return Err(Unplaced::NeedsScratch);
     }
     if let Some(lanes) = lanes {
-        let kept: Vec<u16> = (0..first_sgpr)
-            // s3 is no device function's (abi).
-            .filter(|&s| kind == FunctionKind::Kernel || s != 3)
-            .collect();
         // Lanes for the SGPRs some call gives back only.
         let restored: Vec<u16> = blocks
             .iter()
@@ -238,8 +240,8 @@ fn used_vgprs(blocks: &[Vec<Inst>], limit: u16) -> u16 {
     used
 }
 
-/// The SGPRs below the allocator's around one call: all of them (SGPR `all[i]` in lane
-/// `i`), those whose lanes are out of date, those read after the call.
+/// The SGPRs below the allocator's around one call: all of them (`all[i]` in the lanes'
+/// `i`th), those whose lanes are out of date, those read after the call.
 struct Kept<'a> {
     all: &'a [u16],
     save: &'a [u16],
@@ -305,9 +307,12 @@ fn call(
     lanes: Reg,
     frame_size: u32,
 ) {
-    for (lane, &s) in kept.all.iter().enumerate() {
+    // SGPR `kept.all[i]` is in lane `i % 64` of VGPR `lanes + i / 64`.
+    let lane = |i: usize| (vgpr(lanes.hw() + (i / 64) as u16), (i % 64) as u32);
+    for (i, &s) in kept.all.iter().enumerate() {
         if kept.save.contains(&s) {
-            out.push(lane_access(Op::VWritelaneB32, lanes, sgpr(s), lane as u32));
+            let (v, l) = lane(i);
+            out.push(lane_access(Op::VWritelaneB32, v, sgpr(s), l));
         }
     }
     let rsrc = Reg::Real {
@@ -348,9 +353,10 @@ fn call(
         callee,
         uses: vec![sp, rsrc],
     });
-    for (lane, &s) in kept.all.iter().enumerate() {
+    for (i, &s) in kept.all.iter().enumerate() {
         if kept.restore.contains(&s) {
-            out.push(lane_access(Op::VReadlaneB32, sgpr(s), lanes, lane as u32));
+            let (v, l) = lane(i);
+            out.push(lane_access(Op::VReadlaneB32, sgpr(s), v, l));
         }
     }
 }
