@@ -282,7 +282,7 @@ fn compile(
     let Ok(code) = code else {
         return Ok(code);
     };
-    if code.gcn().is_none_or(|info| info.calls.is_empty()) {
+    if report.callees.is_empty() {
         return Ok(Ok(code));
     }
     let mut compiled = vec![code];
@@ -298,12 +298,10 @@ fn compile(
         .collect();
     let functions: Vec<(&str, &CompiledCode)> =
         names.iter().map(String::as_str).zip(&compiled).collect();
-    crate::isa::gcn::link::link(&functions, 0)
-        .map(Ok)
-        .map_err(|e| {
-            Mismatch::new(MismatchKind::CompilerInternalError, variant, report, target)
-                .message(format!("linking failed: {e}"))
-        })
+    crate::link(&functions, 0).map(Ok).map_err(|e| {
+        Mismatch::new(MismatchKind::CompilerInternalError, variant, report, target)
+            .message(format!("linking failed: {e}"))
+    })
 }
 
 /// Compiles one function, turning a panic or an internal error into a mismatch.

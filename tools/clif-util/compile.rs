@@ -104,7 +104,7 @@ pub fn compile_linked(
     }
     let functions: Vec<(&str, &CompiledCode)> =
         names.iter().map(String::as_str).zip(&codes).collect();
-    wavelift::isa::gcn::link::link(&functions, 0).map_err(|e| {
+    wavelift::link(&functions, 0).map_err(|e| {
         let mut message = format!("cannot be linked: {e}");
         for error in errors {
             message += &format!("; {error}");

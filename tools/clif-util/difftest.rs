@@ -217,9 +217,16 @@ fn run_file(path: &PathBuf, target: &Target, seed: u64, options: &CampaignOption
         if file.run_lines(function).is_empty() {
             continue;
         }
+        // The functions of the file it calls.
+        let called: Vec<String> = func
+            .dfg
+            .ext_funcs
+            .values()
+            .map(|ext| ext.name.display(Some(&func.params)).to_string())
+            .collect();
         let callees: Vec<ir::Function> = module
             .iter()
-            .filter(|f| f.name != func.name)
+            .filter(|f| f.name != func.name && called.contains(&f.name.to_string()))
             .cloned()
             .collect();
         let mut lanes = Vec::new();
