@@ -442,6 +442,33 @@ pub fn compile_module_with(
     backend.write_object(target, &functions)
 }
 
+/// Links `functions[entry]` with the functions it calls, directly or not, into one piece
+/// of code (the entry at offset 0): what runs a function that calls others without a
+/// code object (`docs/ir.md`, "Calls"). Each function is named by its symbol (its CLIF
+/// name without `%`); its information then covers its callees' private memory and
+/// registers. Code that calls nothing comes back as it is. A missing callee, recursion or
+/// code of a target without calls (NV50) is an error naming the function.
+pub fn link(
+    functions: &[(&str, &CompiledCode)],
+    entry: usize,
+) -> Result<CompiledCode, CompileError> {
+    let Some(&(name, code)) = functions.get(entry) else {
+        return Err(CompileError::in_module(format!(
+            "no function {entry} to link"
+        )));
+    };
+    let error = |reason: String| CompileError {
+        function: name.to_string(),
+        inst: None,
+        reason,
+    };
+    match code.gcn() {
+        Some(info) if info.calls.is_empty() => Ok(code.clone()),
+        Some(_) => isa::gcn::link::link(functions, entry).map_err(error),
+        None => Err(error("only GCN code links calls".into())),
+    }
+}
+
 /// One disassembled instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DisasmLine {

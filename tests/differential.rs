@@ -85,12 +85,16 @@ fn generated_functions_verify_and_interpret() {
     let options = CampaignOptions::default();
     let settings = cranelift_codegen::settings::Flags::new(cranelift_codegen::settings::builder());
     for index in 0..500 {
-        let (func, lanes) = difftest::case(FIXED_SEED, index, &options);
-        if let Err(e) = cranelift_codegen::verify_function(&func, &settings) {
-            panic!("case {index}: {e}\n{}", func.display());
+        let (func, callees, lanes) = difftest::case(FIXED_SEED, index, &options);
+        for f in callees.iter().chain([&func]) {
+            if let Err(e) = cranelift_codegen::verify_function(f, &settings) {
+                panic!("case {index}: {e}\n{}", f.display());
+            }
         }
         for lane in &lanes[..4] {
-            if let difftest::Reference::Unavailable(e) = difftest::interpret(&func, &lane.args) {
+            if let difftest::Reference::Unavailable(e) =
+                difftest::interpret_in(&func, &callees, &lane.args)
+            {
                 panic!("case {index}: {e}\n{}", func.display());
             }
         }

@@ -102,7 +102,7 @@ fn mangled_clif_text_compiles_or_fails_cleanly() {
     };
     let (mut parsed, mut compiled) = (0u64, 0u64);
     for index in 0..TEXTS {
-        let (func, _) = case(0xf022_0003, index, &options);
+        let (func, _, _) = case(0xf022_0003, index, &options);
         let text = mangle(&func.display().to_string(), &mut rng);
         // cranelift-reader's own panics (if any) are not ours: only the compiler's count.
         let funcs = match panic::catch_unwind(|| cranelift_reader::parse_functions(&text)) {

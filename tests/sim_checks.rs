@@ -584,3 +584,30 @@ fn errors_display_the_instruction() {
         "{text}"
     );
 }
+
+/// A device function gives back v32–v255 and EXEC as it was called with (docs/ir.md,
+/// "Calls"): v31 is its own to overwrite, v32 is not, nor is EXEC.
+#[test]
+fn device_functions_keep_v32_up_and_exec() {
+    let g = Gen::Gfx9;
+    let vmov = |dst: u8| {
+        let mut m = McInst::new(Op::VMovB32, Enc::Vop1);
+        (m.dst, m.src[0]) = (Some(v(dst)), Some(Operand::inline_int(7).unwrap()));
+        m
+    };
+    let mut memory = Memory::new();
+    let args = vec![vec![1u32]; 3];
+    assert!(run(g, &[vmov(31)], &args, 1, &mut memory).is_ok());
+    let err = run(g, &[vmov(32)], &args, 1, &mut memory).unwrap_err();
+    assert!(
+        matches!(&err.violation, Violation::Other(r) if r.starts_with("v32 changed")),
+        "{err}"
+    );
+    let mut exec = McInst::new(Op::SMovB64, Enc::Sop1);
+    (exec.dst, exec.src[0]) = (Some(Operand::EXEC), Some(Operand::inline_int(-1).unwrap()));
+    let err = run(g, &[exec], &args, 1, &mut memory).unwrap_err();
+    assert!(
+        matches!(&err.violation, Violation::Other(r) if r.starts_with("EXEC")),
+        "{err}"
+    );
+}

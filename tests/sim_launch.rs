@@ -45,10 +45,10 @@ fn many_live_values(n: usize) -> CompiledCode {
 }
 
 /// More live values than regalloc2 sees registers of a class (63): the allocator's spill
-/// slots go to the VGPRs above its partition, and the code still computes the product.
+/// slots go to the VGPRs above its partition, and the code still computes the product
+/// (called with the frame in which it saves the VGPRs from v32 on, `docs/ir.md`, "Calls").
 #[test]
 fn more_live_values_than_allocator_registers_run_correctly() {
-    use wavelift::sim::gcn::call_device;
     let n = 150;
     let compiled = many_live_values(n);
     let vgprs = compiled.gcn().unwrap().vgprs;
@@ -57,15 +57,10 @@ fn more_live_values_than_allocator_registers_run_correctly() {
     let words: Vec<u32> = (0..n as u32).map(|i| 3 * i + 1).collect();
     let address = memory.alloc(&to_bytes_u32(&words));
     let args = vec![vec![address as u32, (address >> 32) as u32]; 64];
-    let (results, _) = call_device(
-        &compiled.code,
-        Gen::Gfx8,
-        &args,
-        1,
-        &mut memory,
-        &Options::default(),
-    )
-    .unwrap();
+    let target = Target::new("amdgcn-amd-amdhsa", "gfx803").unwrap();
+    let (results, _) = wavelift::sim::simulator(target.arch)
+        .call_device(&compiled, &args, 1, &mut memory, &Options::default())
+        .unwrap();
     let product = words.iter().fold(1u32, |p, &w| p.wrapping_mul(w));
     assert!(results.iter().all(|r| r[0] == product));
 }
@@ -288,6 +283,7 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
         private_segment_size: 0,
         sgpr_spills: 0,
         vgpr_spills: 0,
+        calls: Vec::new(),
     };
     CompiledCode::new(code, FunctionKind::Kernel, TargetInfo::Gcn(info))
 }
@@ -443,6 +439,7 @@ fn llcs_private_memory_code_runs() {
         private_segment_size: 68,
         sgpr_spills: 0,
         vgpr_spills: 0,
+        calls: Vec::new(),
     };
     let code = CompiledCode::new(
         LLC_PRIVATE_ARRAY_GFX600.to_vec(),

@@ -31,6 +31,7 @@ use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::isa::CallConv;
 
 mod big;
+mod calls;
 mod private;
 mod sub_dword;
 
@@ -52,6 +53,9 @@ pub struct GenConfig {
     pub exclude: Vec<Opcode>,
     /// Whose backend the default mode generates for: only what it lowers.
     pub profile: Profile,
+    /// Whether the function may call device functions generated with it (`calls.rs`;
+    /// [`generate_module`], where the backend lowers calls).
+    pub calls: bool,
 }
 
 /// What a backend lowers, as the default mode of the generator sees it: value types,
@@ -112,6 +116,7 @@ impl Default for GenConfig {
             max_results: 3,
             exclude: Vec::new(),
             profile: Profile::ALL,
+            calls: true,
         }
     }
 }
@@ -300,9 +305,25 @@ pub fn supported_opcodes() -> Vec<Opcode> {
 
 /// Generates one function from `u` (see the module documentation).
 pub fn generate(u: &mut Unstructured, config: &GenConfig) -> Result<Function> {
-    let mut g = Generator::new(u, config)?;
+    let config = GenConfig {
+        calls: false,
+        ..config.clone()
+    };
+    let mut g = Generator::new(u, &config)?;
     g.body()?;
     Ok(g.func)
+}
+
+/// A function as [`generate`] makes it and the device functions it calls (where
+/// [`GenConfig::calls`] allows calls and the backend lowers them), to compile and run
+/// together.
+pub fn generate_module(
+    u: &mut Unstructured,
+    config: &GenConfig,
+) -> Result<(Function, Vec<Function>)> {
+    let mut g = Generator::new(u, config)?;
+    g.body()?;
+    Ok((g.func, g.callees))
 }
 
 /// How a body is laid out.
@@ -331,6 +352,8 @@ struct Generator<'u, 'd, 'c> {
     /// How often each value has been used as an operand (to prefer unused ones, so that
     /// the DAG joins up and little of it is dead).
     uses: SecondaryMap<Value, u32>,
+    /// The device functions the function calls (`calls.rs`).
+    callees: Vec<Function>,
 }
 
 impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
@@ -357,8 +380,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
             scope: Vec::new(),
             spec: SecondaryMap::new(),
             uses: SecondaryMap::new(),
+            callees: Vec::new(),
         };
-        let params = if g.u.ratio(1, big::MANY_VALUES_ODDS)? {
+        let params = if g.u.ratio(1, big::MANY_VALUES_ODDS)? && !calls::is_callee(config) {
             g.many_params()?;
             0
         } else if g.u.ratio(1, 16)? {
@@ -477,6 +501,9 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
         }
         if self.lowers_private_memory() && self.u.ratio(1, private::PRIVATE_ODDS)? {
             return self.private_memory();
+        }
+        if self.makes_calls() && self.u.ratio(1, calls::CALL_ODDS)? {
+            return self.call();
         }
         let mut spec = self.u.choose(OPS)?;
         // The trapping conversions trap in the interpreter for every NaN and out-of-range

@@ -19,8 +19,8 @@ pub mod shapes;
 mod specified;
 mod values;
 
-pub use crate::sim::harness::{Reference, interpret};
-pub use generate::{GenConfig, Profile, VALUE_TYPES, generate, supported_opcodes};
+pub use crate::sim::harness::{Reference, interpret, interpret_in};
+pub use generate::{GenConfig, Profile, VALUE_TYPES, generate, generate_module, supported_opcodes};
 pub use run::{
     LaneInputs, Mismatch, MismatchKind, Outcome, RunOptions, Variant, kernel_of, param_block,
     run_case, run_case_with, run_line,
@@ -167,13 +167,18 @@ fn case_seed(seed: u64, index: u64) -> u64 {
     SplitMix64::new(seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
 }
 
-/// Case `index` of a campaign with `seed`: the function and its lanes' inputs.
-pub fn case(seed: u64, index: u64, options: &CampaignOptions) -> (Function, Vec<LaneInputs>) {
+/// Case `index` of a campaign with `seed`: the function, the device functions it calls,
+/// and its lanes' inputs.
+pub fn case(
+    seed: u64,
+    index: u64,
+    options: &CampaignOptions,
+) -> (Function, Vec<Function>, Vec<LaneInputs>) {
     let mut rng = SplitMix64::new(case_seed(seed, index));
     let mut bytes = vec![0; options.bytes_per_function];
     rng.fill(&mut bytes);
     let mut u = arbitrary::Unstructured::new(&bytes);
-    let func = generate(&mut u, &options.generator)
+    let (func, callees) = generate_module(&mut u, &options.generator)
         .expect("the generator makes a function from any input, even an exhausted one");
     let params: Vec<_> = func.signature.params.iter().map(|p| p.value_type).collect();
     let lanes = (0..options.lanes.clamp(1, 64))
@@ -185,7 +190,7 @@ pub fn case(seed: u64, index: u64, options: &CampaignOptions) -> (Function, Vec<
             noise: rng.next_u32(),
         })
         .collect();
-    (func, lanes)
+    (func, callees, lanes)
 }
 
 /// Runs cases `options.start .. options.start + count` of `seed` on `target`, calling
@@ -216,8 +221,11 @@ pub fn campaign(
                         (next + t..chunk_end)
                             .step_by(threads as usize)
                             .map(|index| {
-                                let (func, lanes) = case(seed, index, options);
-                                (index, run_case_with(&func, target, &lanes, &options.run))
+                                let (func, callees, lanes) = case(seed, index, options);
+                                (
+                                    index,
+                                    run_case_with(&func, &callees, target, &lanes, &options.run),
+                                )
                             })
                             .collect()
                     })

@@ -14,7 +14,7 @@ use super::values::bits_of;
 use crate::intrinsics::{self, Intrinsic};
 use crate::ir::types::I64;
 use crate::ir::{self, AbiParam, Function, InstBuilder, MemFlagsData, Opcode, Type};
-use crate::sim::harness::{self, Reference, interpret};
+use crate::sim::harness::{self, Reference, interpret_in};
 use crate::sim::harness::{dwords_of, value_from_dwords};
 use crate::sim::{self, Launch, SimError, simulator};
 use crate::{CompileError, CompiledCode, Target};
@@ -133,13 +133,21 @@ pub struct Mismatch {
 }
 
 impl Mismatch {
-    fn new(kind: MismatchKind, variant: Variant, func: &Function, target: &Target) -> Mismatch {
+    fn new(kind: MismatchKind, variant: Variant, case: &Case, target: &Target) -> Mismatch {
+        let func = case.func;
+        // The callees first, so that the run line follows the function it runs.
+        let mut function: String = case
+            .callees
+            .iter()
+            .map(|c| format!("{}\n", c.display()))
+            .collect();
+        function += &func.display().to_string();
         Mismatch {
             kind,
             variant,
             message: String::new(),
             target: target.clone(),
-            function: func.display().to_string(),
+            function,
             name: func.name.to_string().trim_start_matches('%').to_string(),
             kernel: None,
             lane: None,
@@ -255,12 +263,53 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// Compiles, turning a panic or an internal error into a mismatch.
+/// A generated function and the device functions it calls.
+pub struct Case<'a> {
+    pub func: &'a Function,
+    pub callees: &'a [Function],
+}
+
+/// Compiles `func` and links it with the callees of `report` (`isa::gcn::link`), turning a
+/// panic or an internal error into a mismatch.
 fn compile(
     func: &Function,
     target: &Target,
     variant: Variant,
-    report: &Function,
+    report: &Case,
+    options: &RunOptions,
+) -> Result<Result<CompiledCode, CompileError>, Box<Mismatch>> {
+    let code = compile_one(func, target, variant, report, options)?;
+    let Ok(code) = code else {
+        return Ok(code);
+    };
+    if report.callees.is_empty() {
+        return Ok(Ok(code));
+    }
+    let mut compiled = vec![code];
+    for callee in report.callees {
+        match compile_one(callee, target, variant, report, options)? {
+            Ok(c) => compiled.push(c),
+            Err(e) => return Ok(Err(e)),
+        }
+    }
+    let names: Vec<String> = std::iter::once(func)
+        .chain(report.callees)
+        .map(|f| f.name.to_string().trim_start_matches('%').to_string())
+        .collect();
+    let functions: Vec<(&str, &CompiledCode)> =
+        names.iter().map(String::as_str).zip(&compiled).collect();
+    crate::link(&functions, 0).map(Ok).map_err(|e| {
+        Mismatch::new(MismatchKind::CompilerInternalError, variant, report, target)
+            .message(format!("linking failed: {e}"))
+    })
+}
+
+/// Compiles one function, turning a panic or an internal error into a mismatch.
+fn compile_one(
+    func: &Function,
+    target: &Target,
+    variant: Variant,
+    report: &Case,
     options: &RunOptions,
 ) -> Result<Result<CompiledCode, CompileError>, Box<Mismatch>> {
     let mismatch = |kind, message: String| {
@@ -302,12 +351,13 @@ pub fn run_case(
     target: &Target,
     lanes: &[LaneInputs],
 ) -> Result<Outcome, Box<Mismatch>> {
-    run_case_with(func, target, lanes, &RunOptions::default())
+    run_case_with(func, &[], target, lanes, &RunOptions::default())
 }
 
-/// [`run_case`] with options.
+/// [`run_case`] with the device functions `func` calls (`callees`) and options.
 pub fn run_case_with(
     func: &Function,
+    callees: &[Function],
     target: &Target,
     lanes: &[LaneInputs],
     options: &RunOptions,
@@ -315,10 +365,11 @@ pub fn run_case_with(
     let lanes = &lanes[..lanes.len().min(simulator(target.arch).lanes())];
     let mut outcome = Outcome::default();
     let mut references = Vec::new();
+    let case = Case { func, callees };
     for inputs in lanes {
-        let reference = interpret(func, &inputs.args);
+        let reference = interpret_in(func, callees, &inputs.args);
         if let Reference::Unavailable(e) = reference {
-            let mut m = Mismatch::new(MismatchKind::Generator, Variant::Device, func, target);
+            let mut m = Mismatch::new(MismatchKind::Generator, Variant::Device, &case, target);
             m.inputs = Some(inputs.clone());
             return Err(m.message(format!("the interpreter failed: {e}")));
         }
@@ -326,7 +377,7 @@ pub fn run_case_with(
     }
     let specs = return_specs(func);
     run_device(
-        func,
+        &case,
         target,
         lanes,
         &references,
@@ -335,7 +386,7 @@ pub fn run_case_with(
         &mut outcome,
     )?;
     run_kernel(
-        func,
+        &case,
         target,
         lanes,
         &references,
@@ -347,7 +398,7 @@ pub fn run_case_with(
 }
 
 fn run_device(
-    func: &Function,
+    case: &Case,
     target: &Target,
     lanes: &[LaneInputs],
     references: &[Reference],
@@ -355,7 +406,8 @@ fn run_device(
     options: &RunOptions,
     outcome: &mut Outcome,
 ) -> Result<(), Box<Mismatch>> {
-    let code = match compile(func, target, Variant::Device, func, options)? {
+    let func = case.func;
+    let code = match compile(func, target, Variant::Device, case, options)? {
         Ok(code) => code,
         Err(e) => {
             outcome.compile_errors.push((Variant::Device, e));
@@ -377,7 +429,7 @@ fn run_device(
     let simulator = simulator(target.arch);
     let mut memory = simulator.memory();
     let failed =
-        |kind, message: String| Mismatch::new(kind, Variant::Device, func, target).message(message);
+        |kind, message: String| Mismatch::new(kind, Variant::Device, case, target).message(message);
     let (results, stats) = match panic::catch_unwind(AssertUnwindSafe(|| {
         simulator.call_device(&code, &args, result_dwords, &mut memory, &options.sim)
     })) {
@@ -404,7 +456,7 @@ fn run_device(
         };
         let actual = decode_results(&result_types, dwords);
         if let Some(message) = compare(expected, &actual, specs) {
-            let mut m = Mismatch::new(MismatchKind::Result, Variant::Device, func, target);
+            let mut m = Mismatch::new(MismatchKind::Result, Variant::Device, case, target);
             m.lane = Some(lane);
             m.inputs = Some(lanes[lane].clone());
             m.expected = Some(expected.clone());
@@ -417,7 +469,7 @@ fn run_device(
 }
 
 fn run_kernel(
-    func: &Function,
+    case: &Case,
     target: &Target,
     lanes: &[LaneInputs],
     references: &[Reference],
@@ -425,11 +477,12 @@ fn run_kernel(
     options: &RunOptions,
     outcome: &mut Outcome,
 ) -> Result<(), Box<Mismatch>> {
+    let func = case.func;
     if options.kernel_runs == 0 {
         return Ok(());
     }
     let kernel = kernel_of(func);
-    let code = match compile(&kernel, target, Variant::Kernel, func, options)? {
+    let code = match compile(&kernel, target, Variant::Kernel, case, options)? {
         Ok(code) => code,
         Err(e) => {
             outcome.compile_errors.push((Variant::Kernel, e));
@@ -459,7 +512,7 @@ fn run_kernel(
             continue;
         };
         let mismatch = |kind| {
-            let mut m = Mismatch::new(kind, Variant::Kernel, func, target);
+            let mut m = Mismatch::new(kind, Variant::Kernel, case, target);
             m.kernel = Some(kernel.display().to_string());
             m.lane = Some(run);
             m.inputs = Some(inputs.clone());

@@ -64,7 +64,11 @@ pub enum Spill {
     /// spill and reload, naming the slot by its index among the memory slots of the file
     /// (in registers: a pair takes two, a quad four, each aligned to its width), and places
     /// the slots after allocation (GCN: SGPRs into lanes of a VGPR, VGPRs into scratch).
-    Memory,
+    /// The spare registers start at `spare_from` or above: the ones below may not hold a
+    /// value across every instruction (GCN's calls clobber v0–v31 and every SGPR,
+    /// `docs/ir.md`); with `spare_from` at the file's limit, values spill straight to
+    /// memory.
+    Memory { spare_from: u16 },
 }
 
 /// The instructions the allocator inserts.
@@ -191,7 +195,11 @@ pub fn run<I: MachInst>(
     files: &[RegisterFile],
     moves: Moves<I>,
 ) -> Result<Allocated<I>, AllocError> {
-    if files.iter().any(|f| f.spill == Spill::Memory) && moves.memory.is_none() {
+    if files
+        .iter()
+        .any(|f| matches!(f.spill, Spill::Memory { .. }))
+        && moves.memory.is_none()
+    {
         return Err(AllocError::Internal(
             "a file spills to memory but no spill instructions were given".into(),
         ));
@@ -213,7 +221,7 @@ pub fn run<I: MachInst>(
     // A file that spills to memory starts from a partition that fits in it: the measured
     // demand, each class shrunk by an eighth until it does (the rest is spilled).
     for (i, f) in files.iter().enumerate() {
-        while f.spill == Spill::Memory
+        while matches!(f.spill, Spill::Memory { .. })
             && f.partition(demand[i].map(|d| d.min(MAX_PER_CLASS)), min_singles[i])
                 .is_none()
             && demand[i].iter().any(|&d| d > 0)
@@ -324,6 +332,21 @@ impl FileEnv {
             .iter()
             .position(|&(h, _)| h == hw)?;
         Some(PReg::new(index, class))
+    }
+
+    /// Adds to `set` every register of every class that overlaps `reg` (a clobbered
+    /// register clobbers the pairs and quads it is part of); registers the partition does
+    /// not offer hold no value to protect.
+    fn add_overlapping(&self, reg: Reg, set: &mut PRegSet) {
+        let (start, end) = (reg.hw(), reg.hw() + reg.width());
+        for class in [RegClass::Int, RegClass::Float, RegClass::Vector] {
+            let width = class_width(class);
+            for (index, &(hw, _)) in self.classes[class as usize].iter().enumerate() {
+                if hw < end && start < hw + width {
+                    set.add(PReg::new(index, class));
+                }
+            }
+        }
     }
 
     fn hw_of(&self, preg: PReg) -> u16 {
@@ -672,7 +695,7 @@ impl<'a, I: MachInst> FileView<'a, I> {
             let mut set = PRegSet::empty();
             for &c in inst.clobbers() {
                 if c.file() == file {
-                    set.add(env.preg_of(c).ok_or(AllocError::BadFixedRegister(c))?);
+                    env.add_overlapping(c, &mut set);
                 }
             }
             clobbers.push(set);
@@ -798,6 +821,10 @@ impl SlotPlace {
                 .map(|(hw, width)| hw + width)
                 .max()
                 .unwrap_or(0)
+                .max(match env.spill {
+                    Spill::Memory { spare_from } => spare_from.min(env.limit),
+                    _ => 0,
+                })
                 .next_multiple_of(4)
         };
         let own = |base, in_registers| SlotPlace {
@@ -816,7 +843,7 @@ impl SlotPlace {
                 Ok(own(base, None))
             }
             // Whole quads of spare registers, so that no slot straddles the boundary.
-            Spill::Memory => {
+            Spill::Memory { .. } => {
                 let base = spare_base();
                 if count > 0 && !spill {
                     return exhausted;
@@ -1284,7 +1311,10 @@ mod tests {
         }
         assert!((64 + 7..=100).contains(&used), "{used}");
         // Spilling to memory, the spare registers serve first, as they would.
-        let files = [files[0].clone(), file(1, 0, 100, Spill::Memory)];
+        let files = [
+            files[0].clone(),
+            file(1, 0, 100, Spill::Memory { spare_from: 0 }),
+        ];
         let allocated = run(&vcode, &files, moves()).unwrap();
         check_values(&vcode, &allocated);
         assert!(allocated.insts.iter().all(|i| i.memory.is_none()));
@@ -1399,7 +1429,7 @@ mod tests {
             let limit = (63 * width).next_multiple_of(4) + 2;
             let files = [
                 file(0, 0, 16, Spill::SpareRegisters),
-                file(1, 0, limit, Spill::Memory),
+                file(1, 0, limit, Spill::Memory { spare_from: 0 }),
             ];
             let allocated = run(&vcode, &files, moves()).unwrap();
             let named = check_values(&vcode, &allocated);
@@ -1438,7 +1468,7 @@ mod tests {
         let vcode = one_block(vcode, defs.chain(uses).collect());
         let files = [
             file(0, 0, 16, Spill::SpareRegisters),
-            file(1, 0, 64, Spill::Memory),
+            file(1, 0, 64, Spill::Memory { spare_from: 0 }),
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();
         let named = check_values(&vcode, &allocated);

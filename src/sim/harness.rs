@@ -97,12 +97,29 @@ pub enum Reference {
 
 /// Calls `func` with `args` in `cranelift-interpreter`.
 pub fn interpret(func: &ir::Function, args: &[DataValue]) -> Reference {
-    if let Some(why) = beyond_the_interpreter(func) {
+    interpret_in(func, &[], args)
+}
+
+/// Calls `func` with `args` in `cranelift-interpreter`, the functions of `module` (a
+/// multi-function file) there for it to call by name.
+pub fn interpret_in(func: &ir::Function, module: &[ir::Function], args: &[DataValue]) -> Reference {
+    if let Some(why) = std::iter::once(func)
+        .chain(module)
+        .find_map(beyond_the_interpreter)
+    {
         return Reference::Unavailable(why);
     }
     let fixed = with_exact_signed_carries(func);
     let func = fixed.as_ref().unwrap_or(func);
+    let fixed_module: Vec<Option<ir::Function>> =
+        module.iter().map(with_exact_signed_carries).collect();
     let mut store = FunctionStore::default();
+    for (original, fixed) in module.iter().zip(&fixed_module) {
+        if original.name != func.name {
+            let f = fixed.as_ref().unwrap_or(original);
+            store.add(f.name.to_string(), f);
+        }
+    }
     store.add(func.name.to_string(), func);
     let state = InterpreterState::default().with_function_store(store);
     let mut interpreter = Interpreter::new(state).with_fuel(Some(1_000_000));

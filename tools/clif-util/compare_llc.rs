@@ -1,6 +1,7 @@
 //! `clif-util bench --compare-llc`: wavelift's code beside LLVM's for the same kernels.
 //!
-//! Each `.clif` file of the benchmark suite (`bench/kernels`) holds one kernel, and the
+//! Each `.clif` file of the benchmark suite (`bench/kernels`) holds one kernel (with the
+//! device functions it calls, `bench/calls`: counted with it on both sides), and the
 //! `.ll` file of the same name its LLVM IR (generated from OpenCL C, `bench/kernels/regen.sh`;
 //! written by hand in LLVM's own form for the cross-lane kernels, `docs/perf.md`).
 //! Per generation, each kernel is compiled by wavelift (in process) and by `llc-19 -O2`, and
@@ -10,11 +11,12 @@
 //! module (its start-up); wavelift's is the fastest of as many in-process runs.
 
 use crate::clif_file::ClifFile;
-use crate::compile::compile_guarded;
+use crate::compile::compile_linked;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use wavelift::Target;
+use wavelift::ir;
 
 /// The LLVM code generator compared with; the suite's IR is written for LLVM 19.
 const LLC: &str = "llc-19";
@@ -205,8 +207,9 @@ fn parse_llc_asm(asm: &str) -> Option<Stats> {
             .find_map(|l| l.trim().strip_prefix(key))
             .and_then(|rest| rest.trim_start_matches([' ', '=', ':']).trim().parse().ok())
     };
-    // The body: from the first function label to `.Lfunc_end`, instructions being the
-    // indented lines that are not directives or comments.
+    // The bodies of every function (a kernel and the device functions it calls): from a
+    // function label to its `.Lfunc_end`, instructions being the indented lines that are
+    // not directives or comments.
     let mut in_body = false;
     let mut insts = 0;
     for line in asm.lines() {
@@ -215,17 +218,26 @@ fn parse_llc_asm(asm: &str) -> Option<Stats> {
             continue;
         }
         if line.starts_with(".Lfunc_end") {
-            break;
+            in_body = false;
+            continue;
         }
         let t = line.trim();
         if line.starts_with('\t') && !t.is_empty() && !t.starts_with(['.', ';']) {
             insts += 1;
         }
     }
+    // Each function's code bytes, and the VGPRs of the one using most (a kernel's count
+    // covers its callees').
+    let all = |key: &str| -> Vec<u64> {
+        asm.lines()
+            .filter_map(|l| l.trim().strip_prefix(key))
+            .filter_map(|rest| rest.trim_start_matches([' ', '=', ':']).trim().parse().ok())
+            .collect()
+    };
     Some(Stats {
         insts,
-        bytes: number("; codeLenInByte")? as usize,
-        vgprs: number("; NumVgprs")? as u32,
+        bytes: all("; codeLenInByte").iter().sum::<u64>() as usize,
+        vgprs: all("; NumVgprs").into_iter().max()? as u32,
         sgprs: number(".amdhsa_next_free_sgpr")? as u32,
         time: Duration::ZERO,
     })
@@ -241,15 +253,23 @@ pub fn compile_bench_kernel(
     let name = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
     let parsed = ClifFile::parse(&text).map_err(|e| e.display_in(&name).to_string())?;
-    let [function] = parsed.functions.as_slice() else {
-        return Err(format!("{name}: a benchmark file holds one kernel"));
+    let module: Vec<ir::Function> = parsed.functions.iter().map(|f| f.func.clone()).collect();
+    let mut kernels = module
+        .iter()
+        .filter(|f| wavelift::FunctionKind::of(&f.signature) == Ok(wavelift::FunctionKind::Kernel));
+    let (Some(func), None) = (kernels.next(), kernels.next()) else {
+        return Err(format!(
+            "{name}: a benchmark file holds one kernel (and the device functions it calls)"
+        ));
     };
-    let func = &function.func;
-    let code = compile_guarded(func, target).map_err(|e| format!("{name}: {e}"))?;
+    // The kernel linked with the functions it calls: all the code it runs.
+    let code = compile_linked(func, &module, target).map_err(|e| format!("{name}: {e}"))?;
     let mut time = Duration::MAX;
     for _ in 0..repeat {
         let start = Instant::now();
-        std::hint::black_box(wavelift::compile(func, target).ok());
+        for f in &module {
+            std::hint::black_box(wavelift::compile(f, target).ok());
+        }
         time = time.min(start.elapsed());
     }
     Ok((code, time))

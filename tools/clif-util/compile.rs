@@ -74,6 +74,45 @@ pub fn compile_guarded(func: &ir::Function, target: &Target) -> Result<CompiledC
     )
 }
 
+/// Compiles `func` as [`compile_guarded`] does and, when it calls functions of `module`
+/// (the functions of its file), links it with them (`isa::gcn::link`): code the simulator
+/// runs as it is.
+pub fn compile_linked(
+    func: &ir::Function,
+    module: &[ir::Function],
+    target: &Target,
+) -> Result<CompiledCode, String> {
+    let compiled = compile_guarded(func, target)?;
+    if compiled.gcn().is_none_or(|info| info.calls.is_empty()) {
+        return Ok(compiled);
+    }
+    let symbol = |f: &ir::Function| {
+        let name = f.name.to_string();
+        name.strip_prefix('%').unwrap_or(&name).to_string()
+    };
+    let mut names = vec![symbol(func)];
+    let mut codes = vec![compiled];
+    let mut errors = Vec::new();
+    for other in module.iter().filter(|f| f.name != func.name) {
+        match compile_guarded(other, target) {
+            Ok(code) => {
+                names.push(symbol(other));
+                codes.push(code);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    let functions: Vec<(&str, &CompiledCode)> =
+        names.iter().map(String::as_str).zip(&codes).collect();
+    wavelift::link(&functions, 0).map_err(|e| {
+        let mut message = format!("cannot be linked: {e}");
+        for error in errors {
+            message += &format!("; {error}");
+        }
+        message
+    })
+}
+
 /// Runs `f`, turning a panic into an "internal error: {what}" message.
 pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use std::time::Instant;
 use wavelift::Target;
 use wavelift::difftest::{self, CampaignOptions, LaneInputs, SplitMix64};
-use wavelift::ir::Opcode;
+use wavelift::ir::{self, Opcode};
 
 /// Run random CLIF functions on the simulator and compare with cranelift-interpreter.
 ///
@@ -123,12 +123,15 @@ pub fn run(args: Args) -> ExitCode {
     }
     if args.print {
         for index in args.start..args.start + args.count {
-            let (func, lanes) = difftest::case(seed, index, &options);
+            let (func, callees, lanes) = difftest::case(seed, index, &options);
             println!(";; seed {seed}, case {index}");
+            for callee in &callees {
+                println!("{}", callee.display());
+            }
             print!("{}", func.display());
             for lane in lanes.iter().take(4) {
                 if let difftest::Reference::Returned(results) =
-                    difftest::interpret(&func, &lane.args)
+                    difftest::interpret_in(&func, &callees, &lane.args)
                 {
                     println!("{}", difftest::run_line("f", &lane.args, &results));
                 }
@@ -207,15 +210,32 @@ fn run_file(path: &PathBuf, target: &Target, seed: u64, options: &CampaignOption
     };
     let mut rng = SplitMix64::new(seed);
     let mut failed = false;
+    let module: Vec<ir::Function> = file.functions.iter().map(|f| f.func.clone()).collect();
     for function in &file.functions {
         let func = &function.func;
+        // A function without run lines is a device function another one calls.
+        if file.run_lines(function).is_empty() {
+            continue;
+        }
+        // The functions of the file it calls.
+        let called: Vec<String> = func
+            .dfg
+            .ext_funcs
+            .values()
+            .map(|ext| ext.name.display(Some(&func.params)).to_string())
+            .collect();
+        let callees: Vec<ir::Function> = module
+            .iter()
+            .filter(|f| f.name != func.name && called.contains(&f.name.to_string()))
+            .cloned()
+            .collect();
         let mut lanes = Vec::new();
         for comment in file.run_lines(function) {
             match cranelift_reader::parse_run_command(&comment.text, &func.signature) {
                 Ok(Some(RunCommand::Run(invocation, _, expected))) => {
                     // The run line's own expectation should be what the interpreter says.
                     if let difftest::Reference::Returned(results) =
-                        difftest::interpret(func, &invocation.args)
+                        difftest::interpret_in(func, &callees, &invocation.args)
                         && (results.len() != expected.len()
                             || results.iter().zip(&expected).any(|(r, e)| !r.bitwise_eq(e)))
                     {
@@ -246,7 +266,7 @@ fn run_file(path: &PathBuf, target: &Target, seed: u64, options: &CampaignOption
                 }
             }
         }
-        match difftest::run_case_with(func, &target, &lanes, &options.run) {
+        match difftest::run_case_with(func, &callees, &target, &lanes, &options.run) {
             Ok(outcome) => {
                 let errors: Vec<String> = outcome
                     .compile_errors

@@ -2,7 +2,7 @@
 //! reports each.
 
 use crate::clif_file::ClifFile;
-use crate::compile::{choose_target, compile_guarded, format_listing, guarded};
+use crate::compile::{choose_target, compile_guarded, compile_linked, format_listing, guarded};
 use crate::launch;
 use crate::test::{RunOutcome, parse_run_lines, run_test};
 use std::path::PathBuf;
@@ -50,6 +50,8 @@ fn run_file(args: &Args) -> Result<bool, String> {
     let target = choose_target(args.target.as_deref(), &file, &name)?;
     let mut all_passed = true;
     let mut ran = 0;
+    let module: Vec<wavelift::ir::Function> =
+        file.functions.iter().map(|f| f.func.clone()).collect();
     for function in &file.functions {
         let func = &function.func;
         let (commands, errors) = parse_run_lines(&file, function, &name);
@@ -61,11 +63,16 @@ fn run_file(args: &Args) -> Result<bool, String> {
             println!("FAIL {error}");
             all_passed = false;
         }
-        let compiled = compile_guarded(func, &target).map_err(|e| format!("{name}: {e}"))?;
         if args.disasm {
+            let compiled = compile_guarded(func, &target).map_err(|e| format!("{name}: {e}"))?;
             println!("{}", format_listing(func, &target, &compiled));
         }
-        for ((line, command), outcome) in commands.iter().zip(run_test(func, &target, &commands)) {
+        let compiled =
+            compile_linked(func, &module, &target).map_err(|e| format!("{name}: {e}"))?;
+        for ((line, command), outcome) in commands
+            .iter()
+            .zip(run_test(func, &module, &target, &commands))
+        {
             ran += 1;
             match outcome {
                 RunOutcome::Passed(result) => println!("{name}:{line}: ok   {command}  [{result}]"),

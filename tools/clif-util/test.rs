@@ -40,7 +40,7 @@
 //! `CI` is set, so that CI can never bless by accident.
 
 use crate::clif_file::{ClifFile, ClifFunction, Comment, HeaderKind};
-use crate::compile::{compile_guarded, guarded};
+use crate::compile::{compile_guarded, compile_linked, guarded};
 use crate::launch;
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
 use cranelift_reader::{Comparison, Invocation, RunCommand};
@@ -51,7 +51,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavelift::FunctionKind;
 use wavelift::sim::harness::{
-    Reference, called_intrinsics, format_values, interpret, interpret_wave, run_device, same_values,
+    Reference, called_intrinsics, format_values, interpret, interpret_in, interpret_wave,
+    run_device, same_values,
 };
 use wavelift::sim::{Options, simulator};
 use wavelift::{Target, ir};
@@ -678,6 +679,7 @@ pub enum RunOutcome {
 /// Returns one outcome per command, in order.
 pub fn run_test(
     function: &ir::Function,
+    module: &[ir::Function],
     target: &Target,
     commands: &[(usize, RunCommand)],
 ) -> Vec<RunOutcome> {
@@ -687,7 +689,7 @@ pub fn run_test(
             .map(|_| RunOutcome::Failed(why.clone()))
             .collect()
     };
-    let compiled = match compile_guarded(function, target) {
+    let compiled = match compile_linked(function, module, target) {
         Ok(compiled) => compiled,
         Err(error) => return fail_all(format!("does not compile: {error}")),
     };
@@ -726,7 +728,10 @@ pub fn run_test(
             .flat_map(|wave| interpret_wave(function, wave, wave_size))
             .collect()
     } else {
-        lanes.iter().map(|args| interpret(function, args)).collect()
+        lanes
+            .iter()
+            .map(|args| interpret_in(function, module, args))
+            .collect()
     };
     commands
         .iter()
@@ -815,7 +820,13 @@ fn check_run_lines(context: &FunctionContext, report: &mut FileReport) {
         return;
     }
     for target in context.targets {
-        let outcomes = run_test(func, target, &commands);
+        let module: Vec<ir::Function> = context
+            .file
+            .functions
+            .iter()
+            .map(|f| f.func.clone())
+            .collect();
+        let outcomes = run_test(func, &module, target, &commands);
         for ((line, command), outcome) in commands.iter().zip(outcomes) {
             match outcome {
                 RunOutcome::Passed(_) | RunOutcome::Printed(_) => report.passed += 1,
@@ -851,7 +862,13 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
                 launch::reference(func, target, spec).unwrap_or_else(launch::Reference::Unavailable)
             })
             .collect();
-        let compiled = match compile_guarded(func, target) {
+        let module: Vec<ir::Function> = context
+            .file
+            .functions
+            .iter()
+            .map(|f| f.func.clone())
+            .collect();
+        let compiled = match compile_linked(func, &module, target) {
             Ok(compiled) => compiled,
             Err(error) => {
                 report.fail(format!(

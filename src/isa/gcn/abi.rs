@@ -110,6 +110,9 @@ pub struct Frame {
     pub stack_slots: Vec<u32>,
     /// The bytes the stack slots take in each lane's frame: where spill slots start.
     pub stack_size: u32,
+    /// Whether the function calls device functions ([`calls_functions`]): it then has a
+    /// private segment, and its registers are allocated around the calls' clobbers.
+    pub calls: bool,
 }
 
 /// The registers through which a function reaches its private memory.
@@ -190,6 +193,7 @@ impl Frame {
             scratch,
             stack_slots,
             stack_size,
+            calls: calls_functions(func),
         }
     }
 
@@ -221,6 +225,7 @@ impl Frame {
             }),
             stack_slots,
             stack_size,
+            calls: calls_functions(func),
         }
     }
 }
@@ -235,6 +240,17 @@ fn sgpr_quad(hw: u16) -> Reg {
         class: RegClass::Vector,
         hw,
     }
+}
+
+/// Whether `func` calls a function that is not an intrinsic (`call`; the other call
+/// instructions are rejected by the lowering).
+pub fn calls_functions(func: &ir::Function) -> bool {
+    func.layout.blocks().any(|block| {
+        func.layout.block_insts(block).any(|inst| {
+            matches!(func.dfg.insts[inst], InstructionData::Call { func_ref, .. }
+                if Intrinsic::from_func_ref(func, func_ref).is_none())
+        })
+    })
 }
 
 /// The intrinsics `func` calls.
@@ -271,4 +287,13 @@ pub fn device_value_vgprs(types: impl Iterator<Item = ir::Type>) -> Vec<(u16, u1
             (at, count)
         })
         .collect()
+}
+
+/// The VGPRs a device function of signature `sig` receives its arguments or returns its
+/// results in, whichever are more: the ones from v32 on among them are not callee-saved.
+pub fn device_abi_vgprs(sig: &ir::Signature) -> u16 {
+    let end = |types: Vec<(u16, u16)>| types.last().map_or(0, |&(at, n)| at + n);
+    let params = device_value_vgprs(sig.params.iter().map(|p| p.value_type));
+    let returns = device_value_vgprs(sig.returns.iter().map(|p| p.value_type));
+    end(params).max(end(returns))
 }

@@ -178,6 +178,12 @@ fn uses_defs(inst: &Inst) -> (Vec<Unit>, Vec<Unit>) {
         };
         list.extend((0..r.width()).filter_map(|k| unit(file, hw + k)));
     });
+    // A clobbered register (a call's) is written as a result is.
+    for &c in inst.clobbers() {
+        if let Reg::Real { file, hw, .. } = c {
+            defs.extend((0..c.width()).filter_map(|k| unit(file, hw + k)));
+        }
+    }
     (uses, defs)
 }
 

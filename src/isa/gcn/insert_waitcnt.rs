@@ -91,8 +91,8 @@ pub fn run(insts: Vec<Inst>, generation: Gen, ends: &[bool]) -> Vec<Inst> {
         // Before a barrier, every access in flight completes (LLVM's
         // SIInsertWaitcnts waits for all counters before `s_barrier` on gfx6–gfx9, which do
         // not wait by themselves; docs/ir.md, "Barriers and fences").
-        let wait_all =
-            matches!(inst, Inst::Ret { .. } | Inst::Barrier) || inst.is_branch() && !ends_kernel;
+        let wait_all = matches!(inst, Inst::Ret { .. } | Inst::Swappc { .. } | Inst::Barrier)
+            || inst.is_branch() && !ends_kernel;
         // The newest pending operation this instruction must wait for.
         let needed: Option<usize> = if wait_all && !pending.is_empty() {
             Some(pending.len() - 1)

@@ -358,6 +358,23 @@ pub enum Inst {
         results: Vec<(Reg, Reg)>,
         ret_addr: Reg,
     },
+    /// A call of the device function `callee` (its symbol: the CLIF name without `%`), the
+    /// arguments (first) in their ABI VGPRs (second), the results defined from theirs;
+    /// `clobbers` are the registers the calling convention lets the callee overwrite (every
+    /// SGPR, v0–v31) but the results. `place_calls` replaces it after allocation with the
+    /// sequence around an [`Inst::Swappc`].
+    Call {
+        callee: String,
+        args: Vec<(Reg, Reg)>,
+        results: Vec<(Reg, Reg)>,
+        clobbers: Vec<Reg>,
+    },
+    /// `s_getpc_b64 s[0:1]`, `s_add_u32 s0, s0, lo`, `s_addc_u32 s1, s1, hi`,
+    /// `s_swappc_b64 s[0:1], s[0:1]`: the jump to `callee` with the return address in
+    /// `s[0:1]`. The two literals are the callee's offset from the end of the `s_getpc_b64`,
+    /// 0 until linking patches them (`link`). `uses`: s2 and `s[4:7]`, which the callee
+    /// reads.
+    Swappc { callee: String, uses: Vec<Reg> },
 }
 
 /// Whether a VALU operation writes a carry-out (VCC in its short encoding, and where
@@ -764,6 +781,14 @@ impl MachInst for Inst {
                 }
                 let _ = ret_addr;
             }
+            Inst::Call { args, results, .. } => {
+                for (vreg, real) in args {
+                    visit(vreg, OperandKind::UseFixed(*real));
+                }
+                for (vreg, real) in results {
+                    visit(vreg, OperandKind::DefFixed(*real));
+                }
+            }
             Inst::BrScc { a, b, .. } => {
                 src(a, visit);
                 src(b, visit);
@@ -790,11 +815,20 @@ impl MachInst for Inst {
             | Inst::Jump { .. }
             | Inst::BrExecnz { .. }
             | Inst::BrExecz { .. } => {}
+            Inst::Swappc { uses, .. } => {
+                for r in uses {
+                    visit(r, OperandKind::Use);
+                }
+            }
         }
     }
 
     fn clobbers(&self) -> &[Reg] {
-        if self.writes_vcc() { &VCC_CLOBBER } else { &[] }
+        match self {
+            Inst::Call { clobbers, .. } => clobbers,
+            _ if self.writes_vcc() => &VCC_CLOBBER,
+            _ => &[],
+        }
     }
 
     fn has_side_effects(&self) -> bool {
@@ -813,6 +847,8 @@ impl MachInst for Inst {
                 | Inst::EndPgm
                 | Inst::Ret { .. }
                 | Inst::Args { .. }
+                | Inst::Call { .. }
+                | Inst::Swappc { .. }
         )
     }
 

@@ -14,9 +14,11 @@ pub mod hazards;
 pub mod insert_waitcnt;
 pub mod inst;
 pub mod lay_out_blocks;
+pub mod link;
 pub mod lower;
 #[cfg_attr(not(feature = "test-support"), allow(dead_code, unused_imports))]
 pub mod mc;
+pub mod place_calls;
 pub mod place_spills;
 pub mod recolor;
 pub mod regs;
@@ -122,6 +124,11 @@ pub struct GcnInfo {
     pub sgpr_spills: u32,
     /// Dwords of VGPRs spilled to scratch (the metadata's `.vgpr_spill_count`).
     pub vgpr_spills: u32,
+    /// The calls in the code, whose callees' offsets linking writes in
+    /// ([`link`](link::patch)): [`compile_module`](crate::compile_module) links the
+    /// functions of a module. Until then, `private_segment_size` and the register counts
+    /// are the function's own, without its callees' ([`link::needs`]).
+    pub calls: Vec<link::CallSite>,
 }
 
 /// Compiles a verified, optimised function for a GCN generation.
@@ -139,7 +146,8 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
         frame
     };
     // Private memory: the scratch inputs are enabled for stack slots, or once VGPRs spill.
-    let mut frame = frame_of(crate::isa::stack_frame(func).is_some());
+    // A function that calls passes its callees the scratch resource and a stack pointer.
+    let mut frame = frame_of(crate::isa::stack_frame(func).is_some() || abi::calls_functions(func));
     if frame.stack_size > abi::MAX_PRIVATE_SEGMENT {
         return Err(CompileError::new(
             func,
@@ -360,7 +368,7 @@ fn finish(
     // its registers are too few (`place_spills`).
     let mut vgpr_limit = VGPR_LIMIT - slot_vgprs;
     let (mut blocks, area) = loop {
-        let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit, to_memory);
+        let files = regs::files(first_sgpr, sgpr_limit, vgpr_limit, to_memory, frame.calls);
         let allocated = allocate(func, vcode, &files, moves, sgpr_limit)?;
         let mut blocks = split_blocks(&allocated);
         let succs: Vec<Vec<usize>> = vcode.blocks.iter().map(|b| b.succs.clone()).collect();
@@ -403,6 +411,35 @@ fn finish(
             *block = expand_wave_copies::run(std::mem::take(block), frame);
         }
     }
+    let abi_vgprs = match kind {
+        FunctionKind::Kernel => 0,
+        FunctionKind::Device => abi::device_abi_vgprs(&func.signature),
+    };
+    let placed = place_calls::run(
+        &mut blocks,
+        frame,
+        kind,
+        &area,
+        first_sgpr,
+        abi_vgprs,
+        vgpr_limit,
+    )
+    .map_err(|unplaced| match unplaced {
+        place_calls::Unplaced::NeedsScratch => Failure::NeedsScratch,
+        place_calls::Unplaced::NoLaneVgpr => Failure::Exhausted {
+            sgpr_limit,
+            long_jump_pair: false,
+        },
+        place_calls::Unplaced::TooFar(end) => CompileError::new(
+            func,
+            format!(
+                "the private frame of stack slots, VGPR spill slots and saved VGPRs ends at \
+                 byte {end}: they must lie within the first 4096 bytes, which a MUBUF \
+                 instruction offset reaches"
+            ),
+        )
+        .into(),
+    })?;
     // Each block separately: nothing is in flight at a block boundary, except where the
     // code ends (`s_endpgm`), which no access needs to have finished for.
     let ends = end_of_kernel::ending_blocks(&blocks);
@@ -436,6 +473,7 @@ fn finish(
     let vgprs = regalloc::registers_used(&insts, VGPR, VGPR_LIMIT);
     let mut sgprs = regalloc::registers_used(&insts, SGPR, regs::sgpr_limit(generation))
         .max(frame.reserved_sgprs as u32);
+    let calls = call_sites(&code, &insts, generation);
     let uses_vcc = insts.into_iter().any(|mut inst| {
         let mut uses = !inst.clobbers().is_empty();
         inst.visit_operands(&mut |r, _| {
@@ -448,7 +486,7 @@ fn finish(
         sgprs = sgprs.max(pair as u32 + 2);
     }
     let private_segment_size = match frame.scratch {
-        Some(_) => frame.stack_size + 4 * area.vgpr_slots,
+        Some(_) => placed.frame_size,
         None => 0,
     };
     let info = GcnInfo {
@@ -461,8 +499,27 @@ fn finish(
         private_segment_size,
         sgpr_spills: area.sgpr_slots,
         vgpr_spills: area.vgpr_slots,
+        calls,
     };
     Ok(Some(CompiledCode::new(code, kind, TargetInfo::Gcn(info))))
+}
+
+/// Where the calls (`Inst::Swappc`, in `insts` in layout order) are in `code`: each is
+/// the only `s_getpc_b64 s[0:1]` of its place (a long jump's pair is never `s[0:1]`, which a
+/// calling function keeps its inputs in).
+fn call_sites(code: &[u8], insts: &[Inst], generation: Gen) -> Vec<link::CallSite> {
+    let callees = insts.iter().filter_map(|inst| match inst {
+        Inst::Swappc { callee, .. } => Some(callee.clone()),
+        _ => None,
+    });
+    let offsets = disassemble(code, generation)
+        .into_iter()
+        .filter(|line| line.text == "s_getpc_b64 s[0:1]")
+        .map(|line| line.offset as u32);
+    offsets
+        .zip(callees)
+        .map(|(offset, callee)| link::CallSite { offset, callee })
+        .collect()
 }
 
 /// The allocated instructions, block by block.

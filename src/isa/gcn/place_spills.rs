@@ -14,7 +14,7 @@
 use super::abi::Frame;
 use super::inst::{Inst, Src};
 use super::mc::Op;
-use super::regs::{SGPR, VGPR, vgpr};
+use super::regs::{FIRST_CALLEE_SAVED_VGPR, SGPR, VGPR, vgpr};
 use crate::machinst::{MachInst, Reg};
 use smallvec::smallvec;
 
@@ -44,7 +44,8 @@ pub enum Unplaced {
 }
 
 /// Replaces the spills and reloads of `blocks` (VGPRs below `vgpr_limit` are the
-/// allocator's); `linearized`: spill code stores and loads whole waves.
+/// allocator's); `linearized`: spill code stores and loads whole waves. In a function that
+/// calls, the lanes of SGPR slots are VGPRs a call keeps (from `FIRST_CALLEE_SAVED_VGPR`).
 pub fn run(
     blocks: &mut [Vec<Inst>],
     frame: &Frame,
@@ -71,6 +72,9 @@ pub fn run(
     }
     if area.sgpr_slots == 0 && area.vgpr_slots == 0 {
         return Ok(area);
+    }
+    if frame.calls && area.sgpr_slots > 0 {
+        used = used.max(FIRST_CALLEE_SAVED_VGPR);
     }
     area.lane_vgprs = area.sgpr_slots.div_ceil(64) as u16;
     if used + area.lane_vgprs > vgpr_limit {
@@ -144,7 +148,7 @@ fn word(reg: Reg, k: u16) -> Reg {
 }
 
 /// `v_writelane_b32 dst, src, lane` or `v_readlane_b32 dst, src, lane`.
-fn lane_access(op: Op, dst: Reg, src: Reg, lane: u32) -> Inst {
+pub fn lane_access(op: Op, dst: Reg, src: Reg, lane: u32) -> Inst {
     Inst::Valu {
         op,
         dst: Some(dst),

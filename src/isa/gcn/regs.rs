@@ -65,17 +65,20 @@ pub fn sgpr_pair(hw: u16) -> Reg {
 /// hardware requires it of SGPR tuples; VGPR tuples are aligned alike, see
 /// `docs/decisions.md`). Both files spill into their own registers above the partition, and
 /// with `to_memory` beyond them into memory (`place_spills`: SGPRs into VGPR lanes, VGPRs
-/// into scratch).
+/// into scratch). In a function that calls (`calls`), which always spills to memory, no
+/// register a call clobbers holds a spill slot: SGPRs spill straight to memory, VGPRs into
+/// spare registers from [`FIRST_CALLEE_SAVED_VGPR`] only.
 pub fn files(
     first_sgpr: u16,
     sgpr_limit: u16,
     vgpr_limit: u16,
     to_memory: bool,
+    calls: bool,
 ) -> [RegisterFile; 2] {
-    let spill = if to_memory {
-        Spill::Memory
-    } else {
-        Spill::SpareRegisters
+    let spill = |spare_from| match (to_memory, calls) {
+        (_, true) => Spill::Memory { spare_from },
+        (true, false) => Spill::Memory { spare_from: 0 },
+        (false, false) => Spill::SpareRegisters,
     };
     [
         RegisterFile {
@@ -84,7 +87,7 @@ pub fn files(
             limit: sgpr_limit,
             alignment: ALIGNMENT,
             special: vec![(VCC, true)],
-            spill,
+            spill: spill(sgpr_limit),
         },
         RegisterFile {
             file: VGPR,
@@ -92,10 +95,14 @@ pub fn files(
             limit: vgpr_limit,
             alignment: ALIGNMENT,
             special: Vec::new(),
-            spill,
+            spill: spill(FIRST_CALLEE_SAVED_VGPR),
         },
     ]
 }
+
+/// The VGPRs from here up keep their values across a call (`docs/ir.md`, "Calls"); a call
+/// clobbers the ones below and every SGPR.
+pub const FIRST_CALLEE_SAVED_VGPR: u16 = 32;
 
 /// Alignment of singles, pairs and quads.
 pub const ALIGNMENT: [u16; 3] = [1, 2, 4];

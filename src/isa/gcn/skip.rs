@@ -102,7 +102,9 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::BrExecz { .. }
         | Inst::WaveCopy { .. }
         | Inst::EndPgm
-        | Inst::Ret { .. } => false,
+        | Inst::Ret { .. }
+        | Inst::Call { .. }
+        | Inst::Swappc { .. } => false,
     }
 }
 

@@ -52,7 +52,7 @@ pub fn files(gpr_limit: u16, to_memory: bool) -> [RegisterFile; 2] {
             alignment: [1, 2, 4],
             special: Vec::new(),
             spill: if to_memory {
-                Spill::Memory
+                Spill::Memory { spare_from: 0 }
             } else {
                 Spill::SpareRegisters
             },

@@ -64,6 +64,15 @@ pub(crate) fn call_device(
         (1u64 << args.len()) - 1
     };
     wave.set_exec(exec);
+    // The VGPRs a call keeps (docs/ir.md, "Calls") hold a caller's values in every lane,
+    // active or not; a function that can be called (at most 32 VGPRs of arguments and of
+    // results) must give them back.
+    let callable = args.iter().all(|a| a.len() <= KEPT_FROM) && result_dwords <= KEPT_FROM;
+    for (k, lanes) in wave.vgpr.iter_mut().enumerate().skip(KEPT_FROM) {
+        for (lane, value) in lanes.iter_mut().enumerate() {
+            *value = kept_value(k, lane);
+        }
+    }
     for (lane, list) in args.iter().enumerate() {
         for (k, &value) in list.iter().enumerate() {
             wave.vgpr[k][lane] = value;
@@ -130,6 +139,29 @@ pub(crate) fn call_device(
             });
         }
     }
+    if wave.state == State::Returned && callable {
+        let changed = (KEPT_FROM..wave.vgpr.len())
+            .find(|&k| (0..64).any(|lane| wave.vgpr[k][lane] != kept_value(k, lane)));
+        let violation = match changed {
+            Some(k) => Some(format!(
+                "v{k} changed by the call: a device function keeps v32–v255 in every lane \
+                 (docs/ir.md, \"Calls\")"
+            )),
+            None if wave.exec() != exec => Some(format!(
+                "EXEC {:#x} at the return, {exec:#x} at the call: a device function returns \
+                 with EXEC as it was called",
+                wave.exec()
+            )),
+            None => None,
+        };
+        if let Some(reason) = violation {
+            return Err(SimError {
+                pc: wave.last_pc,
+                inst: None,
+                violation: Violation::Other(reason),
+            });
+        }
+    }
     let results = (0..args.len())
         .map(|lane| (0..result_dwords).map(|k| wave.vgpr[k][lane]).collect())
         .collect();
@@ -140,6 +172,14 @@ pub(crate) fn call_device(
             instructions: wave.steps,
         },
     ))
+}
+
+/// The first VGPR a call keeps.
+const KEPT_FROM: usize = 32;
+
+/// What `call_device` puts in VGPR `k` of `lane` to see that the callee keeps it.
+fn kept_value(k: usize, lane: usize) -> u32 {
+    (k as u32).wrapping_mul(0x9e37_79b9) ^ (lane as u32).wrapping_mul(0x85eb_ca6b) ^ 0x5bd1_e995
 }
 
 /// A device function's private memory (`abi`): one wave's scratch of its frame size, the

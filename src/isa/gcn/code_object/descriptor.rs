@@ -400,6 +400,7 @@ mod tests {
             private_segment_size: 0,
             sgpr_spills: 0,
             vgpr_spills: 0,
+            calls: Vec::new(),
         };
         let registers = RegisterCounts::new(&info, None).unwrap();
         assert_eq!(
@@ -431,6 +432,7 @@ mod tests {
             private_segment_size: 0,
             sgpr_spills: 0,
             vgpr_spills: 0,
+            calls: Vec::new(),
         };
         let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
         assert_eq!(fixed.sgprs, 96);

@@ -134,7 +134,8 @@ pub fn waves_per_simd(registers: RegisterCounts, generation: super::mc::Gen) -> 
 /// One function placed in `.text`.
 struct Placed<'a> {
     function: &'a ObjectFunction,
-    info: &'a GcnInfo,
+    /// Its information with its callees' needs (`link::needs`).
+    info: GcnInfo,
     offset: usize,
 }
 
@@ -179,10 +180,42 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
         }
         placed.push(Placed {
             function,
-            info,
+            info: info.clone(),
             offset: text.len(),
         });
         text.extend_from_slice(&function.compiled.code);
+    }
+    // Calls resolved, and each function's needs grown by its callees'.
+    let infos: Vec<(&str, &GcnInfo)> = placed
+        .iter()
+        .map(|p| {
+            (
+                p.function.name.as_str(),
+                p.function.compiled.gcn().expect("checked"),
+            )
+        })
+        .collect();
+    let mut needs = Vec::with_capacity(placed.len());
+    for (i, p) in placed.iter().enumerate() {
+        let in_function = |reason| CompileError {
+            function: p.function.name.clone(),
+            inst: None,
+            reason,
+        };
+        needs.push(super::link::needs(&infos, i).map_err(in_function)?);
+        for site in &infos[i].1.calls {
+            let callee = placed
+                .iter()
+                .find(|c| c.function.name == site.callee)
+                .expect("`needs` found every callee");
+            super::link::patch(&mut text, p.offset + site.offset as usize, callee.offset);
+        }
+    }
+    for (p, needs) in placed.iter_mut().zip(needs) {
+        p.info.private_segment_size = needs.private_segment_size;
+        p.info.vgprs = needs.vgprs;
+        p.info.sgprs = needs.sgprs;
+        p.info.uses_vcc = needs.uses_vcc;
     }
 
     // .rodata: a descriptor per kernel; the metadata beside it.
@@ -194,14 +227,14 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
     let mut kernel_metadata = Vec::new();
     for kernel in &kernels {
         let registers =
-            RegisterCounts::new(kernel.info, fixed_sgprs(processor)).map_err(|reason| {
+            RegisterCounts::new(&kernel.info, fixed_sgprs(processor)).map_err(|reason| {
                 CompileError {
                     function: kernel.function.name.clone(),
                     inst: None,
                     reason,
                 }
             })?;
-        rodata.extend_from_slice(&KernelDescriptor::new(kernel.info, registers).to_bytes());
+        rodata.extend_from_slice(&KernelDescriptor::new(&kernel.info, registers).to_bytes());
         kernel_metadata.push(kernel_metadata_of(kernel, registers, target));
     }
     let metadata = metadata::encode(

@@ -639,6 +639,27 @@ impl Emitter<'_> {
             Inst::Jump { .. } | Inst::BrScc { .. } => {
                 return Err("internal error: a branch outside `lay_out_blocks`".into());
             }
+            Inst::Call { .. } => {
+                return Err("internal error: a call left for emission".into());
+            }
+            Inst::Swappc { .. } => {
+                let (lo, hi) = (Operand(0), Operand(1));
+                let mut sop = |op: Op, dst: Option<Operand>, srcs: &[Operand]| {
+                    let mut m = mc_inst(op, self.generation);
+                    m.dst = dst;
+                    for (k, &s) in srcs.iter().enumerate() {
+                        m.src[k] = Some(s);
+                    }
+                    if srcs.contains(&Operand::LITERAL) {
+                        m.literal = Some(0);
+                    }
+                    self.out.push(m);
+                };
+                sop(Op::SGetpcB64, Some(lo), &[]);
+                sop(Op::SAddU32, Some(lo), &[lo, Operand::LITERAL]);
+                sop(Op::SAddcU32, Some(hi), &[hi, Operand::LITERAL]);
+                sop(Op::SSwappcB64, Some(lo), &[lo]);
+            }
             Inst::Ret { ret_addr, results } => {
                 self.parallel_move(results.iter().map(|&(v, abi)| (abi, v)));
                 let mut m = mc_inst(Op::SSetpcB64, self.generation);

@@ -9,10 +9,9 @@ use crate::FunctionKind;
 use crate::intrinsics::Intrinsic;
 use crate::ir::condcodes::{FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Opcode, Value, types};
-use crate::isa::gcn::abi::device_value_vgprs;
 use crate::isa::gcn::inst::{Inst, Op64, Src, shift64_value_first};
 use crate::isa::gcn::mc::{Op, Operand};
-use crate::isa::gcn::regs::{SGPR, VGPR, vgpr};
+use crate::isa::gcn::regs::{SGPR, VGPR};
 use crate::machinst::{Reg, RegClass};
 use smallvec::{SmallVec, smallvec};
 
@@ -439,29 +438,12 @@ impl generated::Context for IsleContext<'_, '_> {
                     .iter()
                     .map(|&v| self.lower.dfg().value_type(v))
                     .collect();
-                let locations = device_value_vgprs(types.into_iter());
-                let mut results = Vec::new();
-                for (&value, &(first, count)) in values.iter().zip(&locations) {
-                    let r = self.value_reg(value);
-                    let r = self.vgpr_copy(r);
-                    match count {
-                        1 => results.push((r, vgpr(first))),
-                        2 => {
-                            let lo = self.half(r, false);
-                            let hi = self.half(r, true);
-                            results.push((lo, vgpr(first)));
-                            results.push((hi, vgpr(first + 1)));
-                        }
-                        _ => self.fail("return values wider than 64 bits are not supported"),
-                    }
-                }
-                let ret_addr = self.backend.frame.return_address.expect("device frame");
-                self.emit(Inst::Ret { results, ret_addr });
+                let regs: Vec<Reg> = values.iter().map(|&v| self.value_reg(v)).collect();
+                self.return_regs(&types, &regs);
             }
         }
         smallvec![]
     }
-
     fn lower_call(&mut self, inst: ir::Inst) -> InstOutput {
         let InstructionData::Call { func_ref, .. } = self.lower.dfg().insts[inst] else {
             unreachable!("matched a call");
@@ -473,10 +455,14 @@ impl generated::Context for IsleContext<'_, '_> {
                 return smallvec![];
             }
             None => {
-                self.fail(
-                    "calls to functions other than wavelift intrinsics are not supported yet",
-                );
-                return smallvec![];
+                let dfg = self.lower.dfg();
+                let args = dfg.inst_args(inst).to_vec();
+                let types: Vec<ir::Type> = dfg
+                    .inst_results(inst)
+                    .iter()
+                    .map(|&v| dfg.value_type(v))
+                    .collect();
+                return self.lower_device_call(func_ref, &args, &types);
             }
         };
         let args = self.lower.dfg().inst_args(inst).to_vec();
@@ -484,6 +470,18 @@ impl generated::Context for IsleContext<'_, '_> {
             Some(r) => smallvec![r],
             None => smallvec![],
         }
+    }
+
+    fn lower_return_call(&mut self, inst: ir::Inst) -> InstOutput {
+        let InstructionData::Call { func_ref, .. } = self.lower.dfg().insts[inst] else {
+            unreachable!("matched a return_call");
+        };
+        if Intrinsic::from_func_ref(self.lower.func, func_ref).is_some() {
+            self.fail("an intrinsic cannot be tail-called: `call` it and `return` its results");
+            return smallvec![];
+        }
+        let args = self.lower.dfg().inst_args(inst).to_vec();
+        self.lower_device_tail_call(func_ref, &args)
     }
 
     fn u64_to_u32(&mut self, v: u64) -> u32 {

@@ -60,7 +60,14 @@ impl GcnLower<'_> {
     /// gfx6–gfx8 check each DS access against M0 (`Inst::LdsBound`): set once at entry in a
     /// function that accesses workgroup memory (an i32 address).
     pub(super) fn set_lds_bound(&self, ctx: &mut Lower<'_, Inst>) {
-        let func = ctx.func;
+        if self.needs_lds_bound(ctx.func) {
+            ctx.emit(Inst::LdsBound);
+        }
+    }
+
+    /// Whether `func` runs on gfx6–gfx8 and accesses workgroup memory: whether M0 must
+    /// hold the bound (set again after each call, which clobbers M0).
+    pub(super) fn needs_lds_bound(&self, func: &ir::Function) -> bool {
         let accesses_lds = func.layout.blocks().any(|b| {
             func.layout.block_insts(b).any(|i| {
                 let addr = match func.dfg.insts[i] {
@@ -82,9 +89,7 @@ impl GcnLower<'_> {
                 func.dfg.value_type(addr) == types::I32 && !self.accesses_private(func, i)
             })
         });
-        if self.generation < Gen::Gfx9 && accesses_lds {
-            ctx.emit(Inst::LdsBound);
-        }
+        self.generation < Gen::Gfx9 && accesses_lds
     }
 }
 

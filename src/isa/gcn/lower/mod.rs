@@ -28,6 +28,7 @@ pub use crate::machinst::isle::InstOutput;
 
 mod atomics;
 mod branches;
+mod calls;
 mod conditions;
 mod intrinsics;
 mod isle;
@@ -408,6 +409,14 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
         | GetExceptionHandlerAddress => {
             "GCN stack frames hold stack slots only: there is no stack pointer, frame pointer \
              or return address to read"
+        }
+        CallIndirect | ReturnCallIndirect => {
+            "indirect calls are not supported: GCN code has no function addresses (`func_addr`) \
+             to call through"
+        }
+        TryCall | TryCallIndirect => {
+            "calls with exception handlers are not supported: a GPU \
+             wave cannot unwind"
         }
         Splat | Swizzle | X86Pshufb | Insertlane | Extractlane | AvgRound | UaddSat | SaddSat
         | UsubSat | SsubSat | Uload8x8 | Sload8x8 | Uload16x4 | Sload16x4 | Uload32x2

@@ -223,9 +223,13 @@ impl IsleContext<'_, '_> {
             vop3 || !short_form(op) || (srcs.len() >= 2 && !srcs[1].is_vgpr()) || srcs.len() == 3;
         let mut bus = 0;
         let mut seen_sgprs: SmallVec<[Reg; 3]> = SmallVec::new();
+        // An SGPR read twice reads the bus once, but in a function that calls, the
+        // allocator may reload a value spilled across a call into two registers, one per
+        // operand (every SGPR value crosses a call in memory): there, each read counts.
+        let shared = !self.backend.frame.calls;
         for i in 0..srcs.len() {
             let needs_bus = match srcs[i] {
-                Src::Reg(r) if r.file() == SGPR => !seen_sgprs.contains(&r),
+                Src::Reg(r) if r.file() == SGPR => !(shared && seen_sgprs.contains(&r)),
                 Src::Reg(_) => false,
                 Src::Imm(v) => !self.inline(v),
             };

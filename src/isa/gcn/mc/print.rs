@@ -320,12 +320,40 @@ pub(crate) fn operand(
         252 => "src_execz".into(),
         253 => "src_scc".into(),
         255 => match literal {
+            // A 32-bit literal an inline constant could have given (the literals a call
+            // site's offset goes into) prints as that constant, as llvm-mc prints it.
+            Some(v) if width == 1 => match inline_look(v, generation) {
+                Some(text) => text,
+                None => format!("{v:#x}"),
+            },
             Some(v) => format!("{v:#x}"),
             None => "<literal?>".into(),
         },
         256..=511 => range("v", n - 256, width),
         _ => format!("<invalid operand {n}>"),
     }
+}
+
+/// How llvm-mc prints a 32-bit literal whose value an inline constant has: the integers
+/// -16 to 64 and the float constants (1/(2π) from gfx8 on).
+fn inline_look(v: u32, generation: Gen) -> Option<String> {
+    if (-16..=64).contains(&(v as i32)) {
+        return Some((v as i32).to_string());
+    }
+    let floats = [
+        (0.5f32, "0.5"),
+        (-0.5, "-0.5"),
+        (1.0, "1.0"),
+        (-1.0, "-1.0"),
+        (2.0, "2.0"),
+        (-2.0, "-2.0"),
+        (4.0, "4.0"),
+        (-4.0, "-4.0"),
+    ];
+    if let Some(&(_, text)) = floats.iter().find(|(f, _)| f.to_bits() == v) {
+        return Some(text.into());
+    }
+    (generation >= Gen::Gfx8 && v == 0x3e22_f983).then(|| "0.15915494".into())
 }
 
 /// `s_waitcnt`'s counters (the layout in `fields.rs`), printed as llvm-mc does: each
