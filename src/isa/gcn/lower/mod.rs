@@ -29,6 +29,7 @@ pub use crate::machinst::isle::InstOutput;
 mod atomics;
 mod branches;
 mod conditions;
+mod fragment;
 mod intrinsics;
 mod isle;
 pub mod linear;
@@ -219,6 +220,9 @@ impl LowerBackend for GcnLower<'_> {
         let params: Vec<Value> = func.dfg.block_params(entry).to_vec();
         let mut defs = Vec::new();
         match self.kind {
+            FunctionKind::Kernel if self.frame.inputs.pixel.is_some() => {
+                return self.fragment_entry(ctx, &params);
+            }
             FunctionKind::Kernel => {
                 self.load_kernel_arguments(ctx, &params)?;
                 // Work-item ids arrive in v0..v2.
