@@ -150,10 +150,11 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
     }
     // An HSA code object holds kernels and device functions: a pixel shader's registers
     // are the graphics driver's to program (docs/targets.md).
-    if let Some(shader) = functions
-        .iter()
-        .find(|f| f.compiled.gcn().is_some_and(|info| info.inputs.pixel.is_some()))
-    {
+    if let Some(shader) = functions.iter().find(|f| {
+        f.compiled
+            .gcn()
+            .is_some_and(|info| info.inputs.pixel.is_some())
+    }) {
         return Err(module_error(format!(
             "`{}` is a fragment shader: HSA code objects hold kernels and device functions",
             shader.name
