@@ -225,7 +225,7 @@ impl InterpMode {
     }
 
     /// The name's part: `perspective_center`, `linear_sample`, ….
-    fn suffix(self) -> String {
+    pub fn suffix(self) -> String {
         let interpolation = match self.interpolation {
             Interpolation::Perspective => "perspective",
             Interpolation::Linear => "linear",
