@@ -58,7 +58,7 @@ fn scene(user_data: Vec<u32>) -> Scene {
         user_data,
         primitives,
         quads,
-        lanes: !0 & !(1 << 5) & !(1 << 62),
+        lanes: !(1 << 5 | 1 << 62),
         barycentrics: InterpMode::ALL.iter().map(|&m| (m, ij.clone())).collect(),
         position: (0..64)
             .map(|lane| [lane as f32, 2.0 * lane as f32, 0.25, 2.0])

@@ -80,15 +80,18 @@ pub trait Simulator {
     }
 }
 
+/// A primitive's attribute: its location, and the value of its four channels at each of
+/// the three vertices, the provoking vertex first.
+pub type Attribute = (u8, [[f32; 4]; 3]);
+
 /// One wave of pixels for a fragment shader (`docs/filetests.md`, "Fragment launches"):
 /// what the rasterizer and the vertex shader give it.
 #[derive(Clone, Debug, Default)]
 pub struct Scene {
     /// The shader's parameters (its user data), one word each (an i64 two, low first).
     pub user_data: Vec<u32>,
-    /// Each primitive's attributes: (location, the value of the four channels at each of
-    /// the three vertices, the provoking vertex first).
-    pub primitives: Vec<Vec<(u8, [[f32; 4]; 3])>>,
+    /// Each primitive's attributes.
+    pub primitives: Vec<Vec<Attribute>>,
     /// The primitive of each group of four lanes (a quad): 0 for the first, and each quad
     /// the same as the one before or the next primitive.
     pub quads: Vec<u32>,

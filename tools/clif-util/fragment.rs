@@ -21,7 +21,7 @@ use cranelift_codegen::data_value::DataValue;
 use wavelift::intrinsics::InterpMode;
 use wavelift::ir;
 use wavelift::sim::harness::{FragmentReference, interpret_fragment, push_dwords};
-use wavelift::sim::{FragmentOutputs, Memory, Options, Scene, Stats, simulator};
+use wavelift::sim::{Attribute, FragmentOutputs, Memory, Options, Scene, Stats, simulator};
 use wavelift::{CompiledCode, Target};
 
 /// What a `pixel N:` line expects of lane N.
@@ -147,7 +147,7 @@ fn floats(text: &str) -> Result<Vec<f32>, String> {
 }
 
 /// `attrN = [x y z w] [x y z w] [x y z w]; …`: each attribute at the three vertices.
-fn parse_primitive(text: &str) -> Result<Vec<(u8, [[f32; 4]; 3])>, String> {
+fn parse_primitive(text: &str) -> Result<Vec<Attribute>, String> {
     let mut attributes = Vec::new();
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, vertices) = part
