@@ -225,7 +225,7 @@ impl InterpMode {
     }
 
     /// The name's part: `perspective_center`, `linear_sample`, ….
-    fn suffix(self) -> String {
+    pub fn suffix(self) -> String {
         let interpolation = match self.interpolation {
             Interpolation::Perspective => "perspective",
             Interpolation::Linear => "linear",
@@ -827,7 +827,7 @@ pub fn check_stage(func: &ir::Function) -> Result<Option<Stage>, (Option<ir::Ins
 
 /// The value of `arg` when an `iconst` defines it, as a u32 (`None` for negative values
 /// and for anything but an `iconst`).
-fn iconst_value(func: &ir::Function, arg: ir::Value) -> Option<u32> {
+pub fn iconst_value(func: &ir::Function, arg: ir::Value) -> Option<u32> {
     let arg = func.dfg.resolve_aliases(arg);
     let def = func.dfg.value_def(arg).inst()?;
     match func.dfg.insts[def] {

@@ -140,6 +140,9 @@ pub struct TargetFacts {
     pub atomics: expand_atomics::Native,
     /// The address `wavelift_workgroup_base` gives, when it is a constant of the target.
     pub workgroup_base: Option<i64>,
+    /// The shader stages it compiles (`docs/ir.md`, "Shader stages"); a shader of another
+    /// stage is refused before the mid-end.
+    pub stages: &'static [crate::intrinsics::Stage],
 }
 
 /// Verifies `func`, checks its types ([`type_gate`]), expands the atomics the target lacks
@@ -163,13 +166,15 @@ pub fn prepare(
         ));
     }
     type_gate::run(func, target.types)?;
-    // The shader stages are specified (`docs/ir.md`, "Shader stages") but no target
-    // compiles them yet: a well-formed shader is refused here, for every target alike.
+    // The shader stages are specified for every target (`docs/ir.md`, "Shader stages");
+    // a target compiles the ones it lists.
     let stage = crate::intrinsics::check_stage(func).map_err(|(inst, reason)| match inst {
         Some(inst) => CompileError::at_inst(func, inst, reason),
         None => CompileError::new(func, reason),
     })?;
-    if let Some(stage) = stage {
+    if let Some(stage) = stage
+        && !target.stages.contains(&stage)
+    {
         return Err(CompileError::new(
             func,
             format!("{} shaders are not supported yet", stage.name()),

@@ -5,9 +5,9 @@
 //!
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
-use super::{Memory, Options, SimError, Stats, Violation, simulator};
+use super::{FragmentOutputs, Memory, Options, Scene, SimError, Stats, Violation, simulator};
 use crate::analysis::cfg::Cfg;
-use crate::intrinsics::{Intrinsic, WaveOp};
+use crate::intrinsics::{InterpMode, Intrinsic, WaveOp};
 use crate::machinst::divergence::linear_layout::Layout;
 use crate::{CompiledCode, FunctionKind, Target, ir};
 use cranelift_codegen::data_value::DataValue;
@@ -914,6 +914,186 @@ pub fn param_block(
         }
     }
     Ok(segment)
+}
+
+/// The reference for a fragment-shader launch ([`interpret_fragment`]).
+#[derive(Clone, Debug)]
+pub enum FragmentReference {
+    /// Each lane's outputs (`None`: not covered, or discarded).
+    Completed(Vec<Option<FragmentOutputs>>),
+    /// The interpreter cannot run the shader (the message says why).
+    Unavailable(String),
+}
+
+/// Runs fragment shader `func` with user data `args` for each covered lane of `scene` in
+/// `cranelift-interpreter`: the reference for [`super::Simulator::launch_fragment`]. The
+/// stage intrinsics are answered from the scene directly (`docs/ir.md`, "Interpolation"):
+/// an input is `(A0 + I·(A1 − A0)) + J·(A2 − A0)` of the vertex values, not of the
+/// parameters the simulator writes into LDS; `discard` ends the lane without outputs.
+pub fn interpret_fragment(
+    func: &ir::Function,
+    args: &[DataValue],
+    scene: &Scene,
+    memory: &Memory,
+) -> FragmentReference {
+    if let Some(why) = beyond_the_interpreter(func) {
+        return FragmentReference::Unavailable(why);
+    }
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
+    let mut state = KernelState {
+        frames: InterpreterState::default(),
+        memory: memory.clone(),
+    };
+    let mut out = vec![None; 64];
+    for (lane, slot) in out.iter_mut().enumerate() {
+        if scene.lanes >> lane & 1 == 0 {
+            continue;
+        }
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_fragment_lane(&mut state, func, args, scene, lane)
+        }));
+        match run {
+            Err(_) => {
+                return FragmentReference::Unavailable("cranelift-interpreter panicked".into());
+            }
+            Ok(Err(why)) => {
+                return FragmentReference::Unavailable(format!("lane {lane}: {why}"));
+            }
+            Ok(Ok(outputs)) => *slot = outputs,
+        }
+    }
+    FragmentReference::Completed(out)
+}
+
+/// One lane of [`interpret_fragment`]: its outputs, or `None` when it discards.
+fn run_fragment_lane<'a>(
+    state: &mut KernelState<'a>,
+    func: &'a ir::Function,
+    args: &[DataValue],
+    scene: &Scene,
+    lane: usize,
+) -> Result<Option<FragmentOutputs>, String> {
+    let layout = &func.layout;
+    let entry = layout.entry_block().ok_or("no entry block")?;
+    state.push_frame(func);
+    state
+        .current_frame_mut()
+        .set_all(func.dfg.block_params(entry), args.to_vec());
+    let prim = scene.primitive(lane);
+    let f32_of = |v: &DataValue| match v {
+        DataValue::F32(x) => f32::from_bits(x.bits()),
+        _ => 0.0,
+    };
+    let int_of = |v: &DataValue| match v {
+        DataValue::I32(x) => *x as u32,
+        _ => 0,
+    };
+    let mut outputs = FragmentOutputs::default();
+    let mut next = layout.first_inst(entry);
+    let mut fuel = WORK_ITEM_FUEL;
+    while let Some(inst) = next {
+        fuel = fuel.checked_sub(1).ok_or("out of fuel")?;
+        if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] {
+            let intrinsic = Intrinsic::from_func_ref(func, func_ref)
+                .ok_or("calls a function that is not an intrinsic")?;
+            let a = state.current_frame().get_all(func.dfg.inst_args(inst));
+            let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
+                let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
+                (a0 + i * (a1 - a0)) + j * (a2 - a0)
+            };
+            let missing =
+                |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
+            let result = match intrinsic {
+                Intrinsic::Interp(mode) => {
+                    let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                    Some(DataValue::F32(Ieee32::with_float(interpolate(
+                        &a[0], &a[1], ij,
+                    ))))
+                }
+                Intrinsic::InterpAt => {
+                    let ij = [f32_of(&a[2]), f32_of(&a[3])];
+                    Some(DataValue::F32(Ieee32::with_float(interpolate(
+                        &a[0], &a[1], ij,
+                    ))))
+                }
+                Intrinsic::InterpFlat => {
+                    let [a0, _, _] =
+                        scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
+                    Some(DataValue::F32(Ieee32::with_float(a0)))
+                }
+                Intrinsic::Barycentric(mode) => {
+                    let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                    Some(DataValue::F32(Ieee32::with_float(
+                        ij[int_of(&a[0]) as usize & 1],
+                    )))
+                }
+                Intrinsic::FragCoord(c) => {
+                    let p = scene.position.get(lane).copied().unwrap_or_default();
+                    let v = if c == 3 { 1.0 / p[3] } else { p[c as usize] };
+                    Some(DataValue::F32(Ieee32::with_float(v)))
+                }
+                Intrinsic::FrontFacing => {
+                    let front = scene.front_facing.get(prim).copied().unwrap_or(true);
+                    Some(DataValue::I8(front as i8))
+                }
+                Intrinsic::Discard => {
+                    state.pop_frame();
+                    return Ok(None);
+                }
+                Intrinsic::OutputColor => {
+                    let bits = |v: &DataValue| f32_of(v).to_bits();
+                    let target = int_of(&a[0]) as usize & 7;
+                    outputs.color[target] =
+                        Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
+                    None
+                }
+                Intrinsic::OutputDepth => {
+                    outputs.depth = Some(f32_of(&a[0]).to_bits());
+                    None
+                }
+                other => {
+                    return Err(format!(
+                        "`{}` has no value in a fragment launch's reference",
+                        other.name()
+                    ));
+                }
+            };
+            if let Some(value) = result {
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.inst_results(inst), vec![value]);
+            }
+            next = layout.next_inst(inst);
+            continue;
+        }
+        let flow =
+            step(state, DfgInstructionContext::new(inst, &func.dfg)).map_err(|e| e.to_string())?;
+        next = match flow {
+            ControlFlow::Assign(values) => {
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.inst_results(inst), values.into_vec());
+                layout.next_inst(inst)
+            }
+            ControlFlow::Continue => layout.next_inst(inst),
+            ControlFlow::ContinueAt(block, values) => {
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.block_params(block), values.into_vec());
+                layout.first_inst(block)
+            }
+            ControlFlow::Return(_) => {
+                state.pop_frame();
+                return Ok(Some(outputs));
+            }
+            ControlFlow::Trap(trap) => return Err(format!("traps: {trap}")),
+            ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
+                return Err("calls a function".into());
+            }
+        };
+    }
+    Err("fell off the end of a block".into())
 }
 
 #[cfg(test)]

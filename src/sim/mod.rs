@@ -15,6 +15,7 @@ mod races;
 
 pub use memory::Memory;
 
+use crate::intrinsics::InterpMode;
 use crate::{Arch, CompiledCode, ir};
 use std::fmt;
 
@@ -59,6 +60,84 @@ pub trait Simulator {
         memory: &mut Memory,
         options: &Options,
     ) -> Result<Stats, SimError>;
+
+    /// Runs the fragment shader `code` for one wave of pixels of `scene`; returns each
+    /// lane's outputs (`None` for a lane not covered or discarded). A target that compiles
+    /// no fragment shader says so.
+    fn launch_fragment(
+        &self,
+        code: &CompiledCode,
+        scene: &Scene,
+        memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<Option<FragmentOutputs>>, Stats), SimError> {
+        let _ = (code, scene, memory, options);
+        Err(SimError {
+            pc: 0,
+            inst: None,
+            violation: Violation::Other("this simulator runs no fragment shader".into()),
+        })
+    }
+}
+
+/// A primitive's attribute: its location, and the value of its four channels at each of
+/// the three vertices, the provoking vertex first.
+pub type Attribute = (u8, [[f32; 4]; 3]);
+
+/// One wave of pixels for a fragment shader (`docs/filetests.md`, "Fragment launches"):
+/// what the rasterizer and the vertex shader give it.
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    /// The shader's parameters (its user data), one word each (an i64 two, low first).
+    pub user_data: Vec<u32>,
+    /// Each primitive's attributes.
+    pub primitives: Vec<Vec<Attribute>>,
+    /// The primitive of each group of four lanes (a quad): 0 for the first, and each quad
+    /// the same as the one before or the next primitive.
+    pub quads: Vec<u32>,
+    /// The covered lanes of the 64-lane wave, which run the shader.
+    pub lanes: u64,
+    /// Each lane's barycentrics I, J, per interpolation mode the scene gives.
+    pub barycentrics: Vec<(InterpMode, Vec<[f32; 2]>)>,
+    /// Each lane's window position x, y, z and clip-space w (empty: all 0).
+    pub position: Vec<[f32; 4]>,
+    /// Whether each primitive faces the viewer (empty: all do).
+    pub front_facing: Vec<bool>,
+}
+
+impl Scene {
+    /// The primitive lane `lane` belongs to.
+    pub fn primitive(&self, lane: usize) -> usize {
+        self.quads.get(lane / 4).copied().unwrap_or(0) as usize
+    }
+
+    /// The values of attribute `location`, channel `chan` at the three vertices of
+    /// primitive `prim` (0 for an attribute the scene does not give).
+    pub fn vertex_values(&self, prim: usize, location: u8, chan: u8) -> [f32; 3] {
+        let found = self.primitives.get(prim).and_then(|attrs| {
+            attrs
+                .iter()
+                .find(|(l, _)| *l == location)
+                .map(|(_, v)| v.map(|vertex| vertex[chan as usize]))
+        });
+        found.unwrap_or([0.0; 3])
+    }
+
+    /// Lane `lane`'s barycentrics of `mode`, if the scene gives them.
+    pub fn barycentric(&self, mode: InterpMode, lane: usize) -> Option<[f32; 2]> {
+        self.barycentrics
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .and_then(|(_, per_lane)| per_lane.get(lane).copied())
+    }
+}
+
+/// What a fragment shader wrote for one pixel: its colour targets' four channels and its
+/// depth, as 32-bit words (`None`: not written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FragmentOutputs {
+    pub color: [Option<[u32; 4]>; 8],
+    pub depth: Option<u32>,
 }
 
 /// The simulator of `arch`: the one place that names each target's.

@@ -199,7 +199,11 @@ impl ClifFile {
     /// without `;;` comments (remarks, as in Cranelift) and run lines.
     pub fn expectations(&self, function: &ClifFunction) -> Vec<Comment> {
         self.comments(function.trailer.clone())
-            .filter(|c| !is_run_line(&c.text) && !is_launch_line(&c.text))
+            .filter(|c| {
+                !is_run_line(&c.text)
+                    && !is_launch_line(&c.text)
+                    && !crate::fragment::is_fragment_line(&c.text)
+            })
             .collect()
     }
 
@@ -215,6 +219,14 @@ impl ClifFile {
     pub fn launch_lines(&self, function: &ClifFunction) -> Vec<Comment> {
         self.comments(function.body.start..function.trailer.end)
             .filter(|c| is_launch_line(&c.text))
+            .collect()
+    }
+
+    /// The fragment-launch directives (`; primitive: …`, `; fragment: …`, `; pixel N: …`,
+    /// see `fragment.rs`) in `function` or after it.
+    pub fn fragment_lines(&self, function: &ClifFunction) -> Vec<Comment> {
+        self.comments(function.body.start..function.trailer.end)
+            .filter(|c| crate::fragment::is_fragment_line(&c.text))
             .collect()
     }
 

@@ -185,7 +185,7 @@ fn llc_fastest(ll: &Path, generation: &str, repeat: usize) -> Result<Duration, S
 
 /// Compiles `ll` once and reads the kernel's numbers from llc's assembly: the instruction
 /// lines of the function body, and the `codeLenInByte`, `NumVgprs` and
-/// `.amdhsa_next_free_sgpr` it reports.
+/// `.amdhsa_next_free_sgpr` (or `NumSgprs`) it reports.
 fn llc_stats(ll: &Path, generation: &str) -> Result<Stats, String> {
     let output = llc(ll, generation)
         .output()
@@ -238,7 +238,9 @@ fn parse_llc_asm(asm: &str) -> Option<Stats> {
         insts,
         bytes: all("; codeLenInByte").iter().sum::<u64>() as usize,
         vgprs: all("; NumVgprs").into_iter().max()? as u32,
-        sgprs: number(".amdhsa_next_free_sgpr")? as u32,
+        // A kernel's `.amdhsa_next_free_sgpr`; a graphics shader (`amdgpu_ps`) has no
+        // kernel descriptor, only `NumSgprs`, which counts VCC and XNACK's pair too.
+        sgprs: number(".amdhsa_next_free_sgpr").or_else(|| number("; NumSgprs"))? as u32,
         time: Duration::ZERO,
     })
 }

@@ -8,6 +8,7 @@ mod compare_llc;
 mod compare_nouveau;
 mod compile;
 mod difftest;
+mod fragment;
 mod launch;
 mod objdump;
 mod parallel;

@@ -3,6 +3,7 @@
 
 use crate::clif_file::ClifFile;
 use crate::compile::{choose_target, compile_guarded, compile_linked, format_listing, guarded};
+use crate::fragment;
 use crate::launch;
 use crate::test::{RunOutcome, parse_run_lines, run_test};
 use std::path::PathBuf;
@@ -56,7 +57,12 @@ fn run_file(args: &Args) -> Result<bool, String> {
         let func = &function.func;
         let (commands, errors) = parse_run_lines(&file, function, &name);
         let launch_lines = file.launch_lines(function);
-        if commands.is_empty() && launch_lines.is_empty() && errors.is_empty() {
+        let fragment_lines = file.fragment_lines(function);
+        if commands.is_empty()
+            && launch_lines.is_empty()
+            && fragment_lines.is_empty()
+            && errors.is_empty()
+        {
             continue;
         }
         for error in errors {
@@ -140,10 +146,38 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 );
             }
         }
+        let specs = fragment::parse(func, &fragment_lines)
+            .map_err(|(line, why)| format!("{name}:{line}: {why}"))?;
+        for spec in &specs {
+            ran += 1;
+            let outcome = guarded("the simulator panicked", || {
+                fragment::execute(func, &compiled, &target, spec)
+            })
+            .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
+            println!(
+                "{name}:{}: {}: {} instructions",
+                spec.line, spec.text, outcome.stats.instructions
+            );
+            for (lane, out) in outcome.outputs.iter().enumerate() {
+                if out.is_some() || spec.covers(lane) {
+                    println!("  pixel {lane}: {}", fragment::format_lane(out.as_ref()));
+                }
+            }
+            for failure in &outcome.failures {
+                all_passed = false;
+                println!("{name}:{}: FAIL {failure}", spec.line);
+            }
+            if outcome.failures.is_empty() {
+                println!(
+                    "{name}:{}: ok   cranelift-interpreter gives the same outputs",
+                    spec.line
+                );
+            }
+        }
     }
     if ran == 0 {
         return Err(format!(
-            "{name}: no `; run:` lines or `; launch:` directives"
+            "{name}: no `; run:` lines, `; launch:` or `; fragment:` directives"
         ));
     }
     Ok(all_passed)

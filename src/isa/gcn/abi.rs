@@ -44,6 +44,9 @@ pub struct KernelInputs {
     /// wave's byte offset in it (the last system SGPR). A device function with it receives
     /// the resource in `s[4:7]` and its frame offset in s2 instead.
     pub private_segment: bool,
+    /// A fragment shader's inputs and exports, in place of a kernel's
+    /// (`super::fragment`).
+    pub pixel: Option<super::fragment::PixelInputs>,
 }
 
 impl KernelInputs {
@@ -51,6 +54,9 @@ impl KernelInputs {
     /// SGPRs, then system SGPRs from the next; v0, v1, v2), each with what it holds — the
     /// layout `Frame::kernel` reads them from.
     pub fn registers(&self) -> Vec<(String, &'static str)> {
+        if let Some(pixel) = self.pixel {
+            return pixel.registers();
+        }
         let mut out = Vec::new();
         let mut next = 0;
         if self.private_segment {

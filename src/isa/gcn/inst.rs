@@ -2,7 +2,7 @@
 //! one MC opcode with typed operands; a few pseudo-instructions stand for short fixed
 //! sequences (64-bit arithmetic, scalar compare-and-select) that emission expands.
 
-use super::mc::{Dpp, DstUnused, Enc, Gen, Op, Sdwa, SdwaSel};
+use super::mc::{Dpp, DstUnused, Enc, ExpTarget, Gen, Op, Sdwa, SdwaSel};
 use super::regs::{EXEC, SGPR, VCC, VGPR};
 use crate::intrinsics::WaveOp;
 use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
@@ -199,6 +199,30 @@ pub enum Inst {
     LdsBound,
     /// `s_barrier`: `insert_waitcnt` waits for every memory access in flight before it.
     Barrier,
+    /// `s_mov_b32 m0, src`: a fragment shader's primitive mask, which parameter
+    /// interpolation reads from M0 (`docs/ir.md`, "Fragment-shader ABI"). Nothing else
+    /// writes M0 in a fragment shader (workgroup memory is refused there).
+    SetM0 { src: Reg },
+    /// `v_interp_p1_f32 dst, i, attr.chan` then `v_interp_p2_f32 dst, j, attr.chan`:
+    /// `P0 + i·P10 + j·P20` of the attribute's channel. `dst` is written before `j` is
+    /// read and never shares `i`'s register (the 16-bank LDS rule, kept everywhere).
+    Interp {
+        dst: Reg,
+        i: Reg,
+        j: Reg,
+        attr: u8,
+        chan: u8,
+    },
+    /// `v_interp_mov_f32 dst, p0, attr.chan`: a flat input, the provoking vertex's value.
+    InterpMov { dst: Reg, attr: u8, chan: u8 },
+    /// `exp target src…` with `vm` (EXEC is the mask of the pixels exported) and `done` on
+    /// a pixel shader's last export. Exports come last, right before `s_endpgm`, so no
+    /// VGPR they read is written while they are in flight (EXP_CNT).
+    Export {
+        target: ExpTarget,
+        src: [Option<Reg>; 4],
+        done: bool,
+    },
     /// gfx6/gfx7: `dst` = `src` of lane `index` in each active lane, 0 where `index` is 64
     /// or more or names an inactive lane (`docs/ir.md`, the shuffles), expanded at emission
     /// (`emit/lane_gather.rs`) into lane reads and writes. It sets EXEC to all lanes and
@@ -648,6 +672,18 @@ impl MachInst for Inst {
                 }
             }
             Inst::LdsBound | Inst::Barrier => {}
+            Inst::SetM0 { src } => visit(src, OperandKind::Use),
+            Inst::Interp { dst, i, j, .. } => {
+                visit(i, OperandKind::Use);
+                visit(j, OperandKind::Use);
+                visit(dst, OperandKind::EarlyDef);
+            }
+            Inst::InterpMov { dst, .. } => visit(dst, OperandKind::Def),
+            Inst::Export { src, .. } => {
+                for r in src.iter_mut().flatten() {
+                    visit(r, OperandKind::Use);
+                }
+            }
             Inst::LaneGather {
                 dst,
                 src: s,
@@ -843,6 +879,8 @@ impl MachInst for Inst {
                 | Inst::DsAtomic { .. }
                 | Inst::LdsBound
                 | Inst::Barrier
+                | Inst::SetM0 { .. }
+                | Inst::Export { .. }
                 | Inst::Waitcnt { .. }
                 | Inst::EndPgm
                 | Inst::Ret { .. }

@@ -7,6 +7,7 @@ pub(crate) mod cpus;
 pub mod emit;
 pub mod end_of_kernel;
 pub mod expand_wave_copies;
+pub mod fragment;
 // The hazard rules and the MC layer (tables, encoder, decoder) serve the simulator's
 // checker and decoder too: some of their interface only it and the tests use.
 #[cfg_attr(not(feature = "test-support"), allow(dead_code))]
@@ -30,6 +31,7 @@ pub mod skip;
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::analysis::stack_addresses::StackAddresses;
+use crate::intrinsics::Stage;
 use crate::ir;
 use crate::machinst::divergence::{LinearInst, Linearized, Masks, lower_linearized};
 use crate::machinst::expand_atomics::Native;
@@ -60,6 +62,7 @@ impl Backend for GcnBackend {
                 cas: |ty, _| matches!(ty.bytes(), 4 | 8),
             },
             workgroup_base: Some(0),
+            stages: &[Stage::Fragment],
         }
     }
 
@@ -137,17 +140,37 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     let stack = StackAddresses::find(func)
         .map_err(|(inst, reason)| CompileError::at_inst(func, inst, reason))?;
     let group_segment_size = group_segment_size(func, generation)?;
+    // `machinst::prepare` checked the stage.
+    let stage = crate::intrinsics::check_stage(func).ok().flatten();
     let frame_of = |scratch: bool| {
-        let mut frame = match kind {
-            FunctionKind::Kernel => Frame::kernel(func, scratch),
-            FunctionKind::Device => Frame::device(func, scratch),
+        let mut frame = match (kind, stage) {
+            (FunctionKind::Kernel, Some(Stage::Fragment)) if scratch => {
+                return Err(CompileError::new(
+                    func,
+                    "a fragment shader that spills VGPRs to memory is not supported yet",
+                ));
+            }
+            (FunctionKind::Kernel, Some(Stage::Fragment)) if group_segment_size > 0 => {
+                return Err(CompileError::new(
+                    func,
+                    "a fragment shader has no workgroup memory (its LDS holds the \
+                     interpolation parameters)",
+                ));
+            }
+            (FunctionKind::Kernel, Some(Stage::Fragment)) => {
+                fragment::frame(func).map_err(|e| CompileError::new(func, e))?
+            }
+            (FunctionKind::Kernel, _) => Frame::kernel(func, scratch),
+            (FunctionKind::Device, _) => Frame::device(func, scratch),
         };
         frame.group_segment_size = group_segment_size;
-        frame
+        Ok(frame)
     };
     // Private memory: the scratch inputs are enabled for stack slots, or once VGPRs spill.
     // A function that calls passes its callees the scratch resource and a stack pointer.
-    let mut frame = frame_of(crate::isa::stack_frame(func).is_some() || abi::calls_functions(func));
+    let mut frame = frame_of(
+        (crate::isa::stack_frame(func).is_some() || abi::calls_functions(func)) && stage.is_none(),
+    )?;
     if frame.stack_size > abi::MAX_PRIVATE_SEGMENT {
         return Err(CompileError::new(
             func,
@@ -210,7 +233,7 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             Err(Failure::Exhausted { .. }) if mask_pairs > 0 => mask_registers = mask_pairs / 2,
             Err(Failure::Exhausted { .. }) if !to_memory => to_memory = true,
             Err(Failure::NeedsScratch) if frame.scratch.is_none() => {
-                frame = frame_of(true);
+                frame = frame_of(true)?;
                 mask_registers =
                     mask_registers.min(lower::linear::mask_registers(&frame, generation, 16));
             }

@@ -76,10 +76,15 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::DsWrite { .. }
         | Inst::DsAtomic { .. }
         | Inst::Waitcnt { .. }
+        | Inst::Interp { .. }
+        | Inst::InterpMov { .. }
         | Inst::Undef { .. } => true,
         // Every wave of the work-group must reach the barrier, and M0 must hold the bound
         // whatever EXEC is; the fence's waits stay before the instructions after it.
         Inst::LdsBound | Inst::Barrier => false,
+        // M0 holds the primitive mask whatever EXEC is; a pixel wave's exports end it,
+        // the last with `done`, whichever lanes are left.
+        Inst::SetM0 { .. } | Inst::Export { .. } => false,
         // Spill code of linearized code moves whole waves, as the allocator's moves do.
         Inst::ScratchLoad {
             whole_wave: true, ..

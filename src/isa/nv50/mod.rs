@@ -83,6 +83,7 @@ impl Backend for Nv50Backend {
                 _ => Native::ALL,
             },
             workgroup_base: Some(WORKGROUP_BASE as i64),
+            stages: &[],
         }
     }
 

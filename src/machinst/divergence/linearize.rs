@@ -87,6 +87,13 @@ pub trait LinearBackend: LowerBackend<MInst: LinearInst> {
     /// A loop latch: EXEC = `mask` (unless `None`: EXEC holds the lanes that continue),
     /// then branch to `back` if any lane is on, else to `out`.
     fn latch(&self, ctx: &mut Lower<'_, Self::MInst>, mask: Option<usize>, back: usize, out: usize);
+    /// Whether lanes may leave the function before its `return` (a fragment shader's
+    /// `discard`). Then no join or loop exit takes its lanes to be all those of the block
+    /// before its branch: their masks are built from the edges that reach them, which the
+    /// lanes that left take no more.
+    fn lanes_may_leave(&self) -> bool {
+        false
+    }
     /// The exit block: every lane back on (each lane that entered returns), and the
     /// function's return with `values`.
     fn exit(
@@ -488,12 +495,21 @@ impl Plan {
                 && edges[p].1.len() > 1
                 && edges[p].1.iter().any(|&(t, _)| t == h);
         }
+        let whole = !backend.lanes_may_leave();
         let whole_exit: Vec<bool> = (0..n)
-            .map(|t| t > 0 && takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t))
+            .map(|t| {
+                whole
+                    && t > 0
+                    && takes_whole_loop(cfg, layout, &edges, &fallthrough, &edges_into, t)
+            })
             .collect();
         let whole_join: Vec<bool> = (0..n)
             .map(|t| {
-                t > 0 && !layout.is_header(t) && edges_into[t] > 1 && joins_whole(cfg, &edges, t)
+                whole
+                    && t > 0
+                    && !layout.is_header(t)
+                    && edges_into[t] > 1
+                    && joins_whole(cfg, &edges, t)
             })
             .collect();
         let mut join_sets = vec![Vec::new(); n];

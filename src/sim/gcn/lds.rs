@@ -88,7 +88,6 @@ impl Lds {
 
     /// Places `data` at `address` before a launch (the parameters the hardware would have
     /// written), outside the race check.
-    #[cfg(test)]
     pub(crate) fn fill(&mut self, address: u32, data: &[u8]) {
         self.bytes[address as usize..address as usize + data.len()].copy_from_slice(data);
     }

@@ -22,7 +22,9 @@
 //! - `waitcnt.rs`: outstanding memory operations and `s_waitcnt`;
 //! - `hazard.rs`: the table of hazard rules (manually inserted wait states);
 //! - `dispatch.rs`: device-function calls, and the dispatcher: a kernel's initial state
-//!   from its descriptor, the dispatch packet, scratch, partial work-groups.
+//!   from its descriptor, the dispatch packet, scratch, partial work-groups;
+//! - `fragment.rs`: a fragment shader's wave from a scene (parameters in LDS, M0's
+//!   primitive mask, the enabled inputs), and its exports per lane.
 //!
 //! `docs/simulator.md` describes what is modelled and what is checked.
 
@@ -33,6 +35,7 @@ mod dpp;
 #[cfg(test)]
 mod expansions;
 pub(crate) mod float;
+mod fragment;
 mod hazard;
 mod interp;
 mod lds;
@@ -44,7 +47,9 @@ mod wave;
 
 pub use dispatch::{Dispatch, Kernel};
 
-use super::{Launch, Memory, Options, SimError, Simulator, Stats, Violation};
+use super::{
+    FragmentOutputs, Launch, Memory, Options, Scene, SimError, Simulator, Stats, Violation,
+};
 use crate::isa::gcn::code_object::read::CodeObject;
 use crate::isa::gcn::mc::Gen;
 use crate::isa::kernel_param_layout;
@@ -99,6 +104,16 @@ impl Simulator for GcnSimulator {
         options: &Options,
     ) -> Result<Stats, SimError> {
         launch(code, self.generation, launch_, memory, options)
+    }
+
+    fn launch_fragment(
+        &self,
+        code: &CompiledCode,
+        scene: &Scene,
+        memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<Option<FragmentOutputs>>, Stats), SimError> {
+        fragment::launch(code, self.generation, scene, memory, options)
     }
 }
 

@@ -395,6 +395,7 @@ mod tests {
                 workgroup_id: [true, false, false],
                 workitem_id_vgprs: 1,
                 private_segment: false,
+                pixel: None,
             },
             group_segment_size: 0,
             private_segment_size: 0,

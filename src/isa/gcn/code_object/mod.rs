@@ -149,6 +149,18 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
             target.triple
         )));
     }
+    // An HSA code object holds kernels and device functions: a pixel shader's registers
+    // are the graphics driver's to program (docs/targets.md).
+    if let Some(shader) = functions.iter().find(|f| {
+        f.compiled
+            .gcn()
+            .is_some_and(|info| info.inputs.pixel.is_some())
+    }) {
+        return Err(module_error(format!(
+            "`{}` is a fragment shader: HSA code objects hold kernels and device functions",
+            shader.name
+        )));
+    }
     let id = target.target_id();
     let processor = id.split(':').next().unwrap_or(&id);
     let flags = elf_flags(target, processor).map_err(module_error)?;

@@ -8,7 +8,10 @@ mod round64;
 mod wave_scan;
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
-use super::mc::{self, Gen, McInst, MubufAddr, Op, Operand, smem_offset_encodable, waitcnt_imm};
+use super::mc::{
+    self, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand, smem_offset_encodable,
+    waitcnt_imm,
+};
 use super::regs::EXEC;
 use super::regs::{SGPR, VGPR};
 use super::relax_branches::{self, RelaxError};
@@ -411,6 +414,52 @@ impl Emitter<'_> {
                 self.out.push(m);
             }
             Inst::Barrier => self.out.push(mc_inst(Op::SBarrier, self.generation)),
+            Inst::SetM0 { src } => {
+                let mut m = mc_inst(Op::SMovB32, self.generation);
+                m.dst = Some(Operand::M0);
+                m.src[0] = Some(reg_operand(*src, 0));
+                self.out.push(m);
+            }
+            Inst::Interp {
+                dst,
+                i,
+                j,
+                attr,
+                chan,
+            } => {
+                for (op, bary) in [(Op::VInterpP1F32, i), (Op::VInterpP2F32, j)] {
+                    let mut m = mc_inst(op, self.generation);
+                    m.dst = Some(reg_operand(*dst, 0));
+                    m.src[0] = Some(reg_operand(*bary, 0));
+                    m.interp = Some(Interp {
+                        attr: *attr,
+                        chan: *chan,
+                        param: None,
+                    });
+                    self.out.push(m);
+                }
+            }
+            Inst::InterpMov { dst, attr, chan } => {
+                let mut m = mc_inst(Op::VInterpMovF32, self.generation);
+                m.dst = Some(reg_operand(*dst, 0));
+                m.interp = Some(Interp {
+                    attr: *attr,
+                    chan: *chan,
+                    param: Some(InterpParam::P0),
+                });
+                self.out.push(m);
+            }
+            Inst::Export { target, src, done } => {
+                let mut m = mc_inst(Op::Exp, self.generation);
+                m.export = Some(Export {
+                    target: *target,
+                    src: src.map(|r| r.map(|r| reg_operand(r, 0))),
+                    compr: false,
+                    done: *done,
+                    vm: true,
+                });
+                self.out.push(m);
+            }
             Inst::LaneGather {
                 dst,
                 src,

@@ -121,9 +121,9 @@ impl IsleContext<'_, '_> {
                 self.barrier();
                 None
             }
-            // `machinst::prepare` rejects every function with a shader stage, and calls of
-            // a stage's intrinsics only pass its checks in such a function.
-            _ => unreachable!("shader-stage intrinsic {intrinsic:?} past machinst::prepare"),
+            // `intrinsics::check_stage` lets a stage's intrinsics through only in a shader
+            // of that stage, and `machinst::prepare` only the fragment stage on GCN.
+            _ => self.lower_fragment_intrinsic(intrinsic, args),
         }
     }
 

@@ -431,6 +431,9 @@ impl generated::Context for IsleContext<'_, '_> {
                 if !values.is_empty() {
                     self.fail("kernels return no values; write results to memory");
                 }
+                if self.backend.frame.inputs.pixel.is_some() {
+                    self.fragment_exports();
+                }
                 self.emit(Inst::EndPgm);
             }
             FunctionKind::Device => {

@@ -418,12 +418,23 @@ impl LinearBackend for GcnLower<'_> {
         });
     }
 
+    fn lanes_may_leave(&self) -> bool {
+        self.frame.inputs.pixel.is_some_and(|p| p.discards)
+    }
+
     fn exit(
         &self,
         ctx: &mut Lower<'_, Inst>,
         values: &[(Reg, ir::Type)],
     ) -> Result<(), CompileError> {
         match self.kind {
+            // A fragment shader exports its outputs first.
+            FunctionKind::Kernel if self.frame.inputs.pixel.is_some() => {
+                self.with_isle(ctx, |isle| {
+                    isle.fragment_exports();
+                    isle.emit(Inst::EndPgm);
+                })
+            }
             // The wave ends whatever EXEC is.
             FunctionKind::Kernel => {
                 ctx.emit(Inst::EndPgm);

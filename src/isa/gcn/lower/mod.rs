@@ -30,6 +30,7 @@ mod atomics;
 mod branches;
 mod calls;
 mod conditions;
+mod fragment;
 mod intrinsics;
 mod isle;
 pub mod linear;
@@ -220,6 +221,9 @@ impl LowerBackend for GcnLower<'_> {
         let params: Vec<Value> = func.dfg.block_params(entry).to_vec();
         let mut defs = Vec::new();
         match self.kind {
+            FunctionKind::Kernel if self.frame.inputs.pixel.is_some() => {
+                return self.fragment_entry(ctx, &params);
+            }
             FunctionKind::Kernel => {
                 self.load_kernel_arguments(ctx, &params)?;
                 // Work-item ids arrive in v0..v2.
