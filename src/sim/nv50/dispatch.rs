@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::program::Program;
 use super::warp::{Env, State, WARP_THREADS, Warp};
-use crate::isa::nv50::mc::Variant;
+use crate::isa::nv50::mc::{self, Variant};
 use crate::sim::races::RaceCheck;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
@@ -46,7 +46,7 @@ pub(crate) fn call_device(
             "more than 128 words of arguments or results".into(),
         )));
     }
-    let mut program = Program::new(code, variant);
+    let mut program = Program::new(code, variant, mc::Program::Compute);
     let mask = if args.len() == WARP_THREADS {
         !0
     } else {
@@ -139,7 +139,7 @@ pub(crate) fn launch(
             launch.params.len()
         ))));
     }
-    let mut program = Program::new(code, variant);
+    let mut program = Program::new(code, variant, mc::Program::Compute);
     let mut stats = Stats::default();
     let threads = threads as u32;
     let warps = threads.div_ceil(WARP_THREADS as u32);

@@ -119,6 +119,12 @@ impl Field {
                 b.put(2, 7, 127)?;
                 b.put(35, 1, 1)
             }
+            // Any long destination can be an output word instead (`g80.c` `tablldst`,
+            // `isa.rst` "LDST"); field 127 is the discard, so `o[0x1fc]` is not reachable.
+            (Field::LDst(W::R), O::Out { areg: 0, offset }) if offset != 0x1fc => {
+                b.put(2, 7, scaled(offset, 4, 7)?)?;
+                b.put(35, 1, 1)
+            }
             (Field::LDst(w), op) => {
                 b.put(35, 1, 0)?;
                 b.put(2, 7, reg_num(op, w, 7)?)
@@ -293,6 +299,14 @@ impl Field {
                 b.put(53, 1, 1)?;
                 b.put(46, 7, reg_num(op, W::R, 7)?)
             }
+            (Field::Varying { long }, O::Varying { areg, offset }) => {
+                b.put(16, 8, scaled(offset, 4, 8)?)?;
+                put_areg(b, areg, long)
+            }
+            (Field::OutWide, O::Out { areg, offset }) => {
+                b.put(9, 14, scaled(offset, 4, 14)?)?;
+                put_areg(b, areg, true)
+            }
             (f, op) => Err(format!("{op:?} cannot go in {f:?}")),
         }
     }
@@ -305,6 +319,10 @@ impl Field {
             Field::Reg { pos, bits, w: rw } => reg_of(get(w, pos, bits), rw),
             Field::LDst(rw) => match (get(w, 35, 1), get(w, 2, 7)) {
                 (1, 127) if rw != W::D && rw != W::Q => Some(O::Discard),
+                (1, n) if rw == W::R => Some(O::Out {
+                    areg: 0,
+                    offset: n as u32 * 4,
+                }),
                 (1, _) => None,
                 (_, n) => reg_of(n, rw),
             },
@@ -420,6 +438,14 @@ impl Field {
                 let n = get(w, 46, 7);
                 reg_of(n, if get(w, 53, 1) == 1 { W::R } else { W::H })
             }
+            Field::Varying { long } => Some(O::Varying {
+                areg: get_areg(w, long),
+                offset: get(w, 16, 8) as u32 * 4,
+            }),
+            Field::OutWide => Some(O::Out {
+                areg: get_areg(w, true),
+                offset: get(w, 9, 14) as u32 * 4,
+            }),
         }
     }
 }

@@ -178,6 +178,9 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
         Field::LDst(w) => {
             let mut v = regs(w, 7, k);
             v.push(Operand::Discard);
+            if w == W::R {
+                v.extend([0x4, 0x1f8].map(|offset| Operand::Out { areg: 0, offset }));
+            }
             v
         }
         Field::SSrc1(w) | Field::ISrc1(w) => {
@@ -310,6 +313,28 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
             Operand::Target(0x10),
             Operand::Target(0xff_fffc),
             Operand::Target(0),
+        ],
+        Field::Varying { long } => vec![
+            Operand::Varying {
+                areg: 0,
+                offset: 0x20,
+            },
+            Operand::Varying {
+                areg: if long { 7 } else { 3 },
+                offset: 0x3fc,
+            },
+            Operand::Varying { areg: 1, offset: 0 },
+        ],
+        Field::OutWide => vec![
+            Operand::Out {
+                areg: 0,
+                offset: 0x10,
+            },
+            Operand::Out {
+                areg: 7,
+                offset: 0xfffc,
+            },
+            Operand::Out { areg: 1, offset: 0 },
         ],
         Field::StData => vec![
             Operand::R(k + 1),
