@@ -343,14 +343,18 @@ fn envydis_agrees_with_every_sample() {
     }
 }
 
-/// In compute programs every word we decode; in fragment programs the forms only they have
-/// (`interp`): the other rows are verified in compute programs, where `g80.c` decodes some
+/// In compute programs every word we decode; in vertex and fragment programs the forms only
+/// they have (`a[]` sources, `interp`): the other rows are verified in compute programs, where `g80.c` decodes some
 /// memory operands differently (`docs/isa-notes.md`, "Graphics stages").
 #[test]
 fn envydis_agrees_on_random_words_we_decode() {
     let Some(path) = envydis() else { return };
     for v in Variant::ALL {
-        for (p, min) in [(Program::Compute, 3000), (Program::Fragment, 20)] {
+        for (p, min) in [
+            (Program::Compute, 3000),
+            (Program::Vertex, 100),
+            (Program::Fragment, 20),
+        ] {
             let accepted: Vec<(Vec<u32>, String)> = random_words(20000)
                 .into_iter()
                 .filter_map(|w| decode_one(&w, v, p).ok())

@@ -103,7 +103,7 @@ pub fn decode_one(
         if w & row.mask != row.value || variant < row.min {
             continue;
         }
-        let Some(inst) = decode_row(w, row).filter(|i| program.allows(i)) else {
+        let Some(inst) = decode_row(w, row, program).filter(|i| program.allows(i)) else {
             continue;
         };
         // Only what encodes back to the same bits is decoded: unknown bits are errors.
@@ -119,7 +119,7 @@ pub fn decode_one(
     })
 }
 
-fn decode_row(w: u64, row: &Row) -> Option<McInst> {
+fn decode_row(w: u64, row: &Row, program: Program) -> Option<McInst> {
     let mut inst = McInst::new(row.op, row.form);
     let long = row.form == Form::Long;
     if long && !row.control {
@@ -191,8 +191,8 @@ fn decode_row(w: u64, row: &Row) -> Option<McInst> {
                 }
             }
             Atom::CDstAlways => inst.cdst = Some(get(w, 36, 2) as u8),
-            Atom::Dst(field) => inst.dst = Some(field.decode(w, None)?),
-            Atom::Src(i, field) => inst.src[i as usize] = Some(field.decode(w, inst.dst)?),
+            Atom::Dst(field) => inst.dst = Some(field.decode(w, None, program)?),
+            Atom::Src(i, field) => inst.src[i as usize] = Some(field.decode(w, inst.dst, program)?),
         }
     }
     Some(inst)

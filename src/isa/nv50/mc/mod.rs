@@ -89,17 +89,18 @@ impl Program {
     }
 
     /// Whether `inst` exists in this program type: `interp` only in fragment programs,
-    /// `s[]` and `g[]` only in compute programs (`isa.rst`, "Memory spaces"; `g80.c` tags
+    /// `a[]` only in vertex ones, `s[]` and `g[]` only in compute ones (`isa.rst`, "Memory spaces"; `g80.c` tags
     /// those rows `FP` and `CP`).
     pub fn allows(self, inst: &McInst) -> bool {
         let operands = inst.dst.iter().chain(inst.src.iter().flatten());
         let compute_only = operands
             .clone()
             .any(|o| matches!(o, Operand::Shared { .. } | Operand::Global { .. }));
+        let vertex_only = operands.clone().any(|o| matches!(o, Operand::Attr { .. }));
         match self {
-            Program::Compute => inst.op != Op::Interp,
+            Program::Compute => inst.op != Op::Interp && !vertex_only,
             Program::Vertex => inst.op != Op::Interp && !compute_only,
-            Program::Fragment => !compute_only,
+            Program::Fragment => !compute_only && !vertex_only,
         }
     }
 }
@@ -393,6 +394,9 @@ pub enum Operand {
     Global { space: u8, addr: u8 },
     /// Local memory `l[$a + offset]`.
     Local { areg: u8, offset: u32 },
+    /// A vertex program's input attribute word `a[offset]` (a source operand in the bits
+    /// that hold `s[]` in compute programs), `offset` in bytes, a multiple of 4.
+    Attr { offset: u32 },
     /// A fragment program's varying `v[$a + offset]` (`interp`'s source): the plane of one
     /// interpolated word, `offset` in bytes (a multiple of 4, below 0x400).
     Varying { areg: u8, offset: u32 },

@@ -142,6 +142,7 @@ pub fn operand(o: Operand) -> String {
         } => format!("c{space}[{}]", address(areg, offset)),
         Operand::Global { space, addr } => format!("g{space}[$r{addr}]"),
         Operand::Local { areg, offset } => format!("l[{}]", address(areg, offset)),
+        Operand::Attr { offset } => format!("a[{offset:#x}]"),
         Operand::Varying { areg, offset } => format!("v[{}]", address(areg, offset)),
         Operand::Out { areg, offset } => format!("o[{}]", address(areg, offset)),
         Operand::Target(addr) => format!("{addr:#x}"),

@@ -186,6 +186,9 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
         Field::SSrc1(w) | Field::ISrc1(w) => {
             let mut v = regs(w, 6, k);
             v.extend(shared(&narrow, 4, 3));
+            if matches!(field, Field::SSrc1(_)) {
+                v.extend([0x4, 0xfc].map(|offset| Operand::Attr { offset }));
+            }
             v
         }
         Field::SSrc2(w) => {
@@ -205,6 +208,7 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
         Field::LSrc1(w) => {
             let mut v = regs(w, 7, k);
             v.extend(shared(&narrow, 5, 7));
+            v.extend([0x8, 0x1fc].map(|offset| Operand::Attr { offset }));
             v
         }
         Field::LSrc2(w) | Field::LSrc3(w) => {
