@@ -1,10 +1,11 @@
 //! Checks the NV50 MC layer against envydis, the disassembler of envytools.
 //!
 //! `tests/data/nv50_envydis.txt` holds one line per instruction form: the envydis variant
-//! (`-V`), the words, and the text envydis printed for them. The table was produced and
-//! verified with envydis built from envytools commit
-//! f102b82381f3f11cee113d16374c87091db039d9 (`envydis -n -m g80 -V <variant> -O cp -w`):
-//! every line's text is envydis's, and equals our printer's.
+//! (`-V`, with `/fp` or `/vp` for a form that exists only in fragment or vertex programs),
+//! the words, and the text envydis printed for them. The table was produced and verified
+//! with envydis built from envytools commit f102b82381f3f11cee113d16374c87091db039d9
+//! (`envydis -n -m g80 -V <variant> -O <cp|fp|vp> -w`): every line's text is envydis's, and
+//! equals our printer's.
 //!
 //! Without envydis (CI) the tests check, for every line, that our decoder reads the words,
 //! our printer gives envydis's text and our encoder gives the words back; and that every
@@ -27,15 +28,38 @@ const TABLE: &str = include_str!("data/nv50_envydis.txt");
 
 struct Line {
     variant: Variant,
+    program: Program,
     words: Vec<u32>,
     text: String,
 }
 
-fn variant(name: &str) -> Variant {
-    Variant::ALL
+/// A table line's first column: the variant, and the program type when not compute.
+fn variant(column: &str) -> (Variant, Program) {
+    let (name, program) = column.split_once('/').unwrap_or((column, "cp"));
+    let v = Variant::ALL
         .into_iter()
         .find(|v| v.envydis_name() == name)
-        .unwrap_or_else(|| panic!("unknown variant {name}"))
+        .unwrap_or_else(|| panic!("unknown variant {name}"));
+    let p = Program::ALL
+        .into_iter()
+        .find(|p| p.envydis_name() == program)
+        .unwrap_or_else(|| panic!("unknown program type {program}"));
+    (v, p)
+}
+
+fn column(v: Variant, p: Program) -> String {
+    match p {
+        Program::Compute => v.envydis_name().to_string(),
+        p => format!("{}/{}", v.envydis_name(), p.envydis_name()),
+    }
+}
+
+/// The program type a sample is checked in: compute unless the form exists only elsewhere.
+fn program_of(inst: &McInst) -> Program {
+    Program::ALL
+        .into_iter()
+        .find(|p| p.allows(inst))
+        .unwrap_or_else(|| panic!("{} exists in no program type", print(inst)))
 }
 
 fn table() -> Vec<Line> {
@@ -49,8 +73,10 @@ fn table() -> Vec<Line> {
                 parts.next().unwrap(),
                 parts.next().unwrap(),
             );
+            let (variant, program) = variant(v);
             Line {
-                variant: variant(v),
+                variant,
+                program,
                 words: words
                     .split(' ')
                     .map(|w| u32::from_str_radix(w, 16).unwrap())
@@ -86,8 +112,8 @@ fn table_lines_decode_print_and_encode_back() {
         lines.len()
     );
     for l in &lines {
-        let (inst, n) =
-            decode_one(&l.words, l.variant).unwrap_or_else(|e| panic!("{}: {e}", hex(&l.words)));
+        let (inst, n) = decode_one(&l.words, l.variant, l.program)
+            .unwrap_or_else(|e| panic!("{}: {e}", hex(&l.words)));
         assert_eq!(n, l.words.len(), "{}", l.text);
         assert_eq!(print(&inst), l.text, "{}", hex(&l.words));
         assert_eq!(encode(&inst, l.variant).unwrap(), l.words, "{}", l.text);
@@ -96,25 +122,27 @@ fn table_lines_decode_print_and_encode_back() {
 
 #[test]
 fn every_sample_is_in_the_table() {
-    let lines: HashMap<(Variant, Vec<u32>), String> = table()
+    let lines: HashMap<(Variant, Program, Vec<u32>), String> = table()
         .into_iter()
-        .map(|l| ((l.variant, l.words), l.text))
+        .map(|l| ((l.variant, l.program, l.words), l.text))
         .collect();
     let mut missing = Vec::new();
     for inst in samples() {
         let (v, words) = first_encoding(&inst);
+        let p = program_of(&inst);
         // A form is in the table under the first variant that has it, and no earlier one
         // encodes it.
-        match lines.get(&(v, words.clone())) {
+        match lines.get(&(v, p, words.clone())) {
             Some(text) => assert_eq!(&print(&inst), text, "{}", hex(&words)),
             None => missing.push(format!(
                 "{}\t{}\t{}",
-                v.envydis_name(),
+                column(v, p),
                 hex(&words),
                 print(&inst)
             )),
         }
-        let (back, _) = decode_one(&words, v).unwrap_or_else(|e| panic!("{}: {e}", print(&inst)));
+        let (back, _) =
+            decode_one(&words, v, p).unwrap_or_else(|e| panic!("{}: {e}", print(&inst)));
         assert_eq!(back, inst, "{}", print(&inst));
     }
     assert!(
@@ -164,30 +192,45 @@ fn garbage_is_an_error_and_what_decodes_round_trips() {
         vec![0xdead_beef],
         vec![0x1000_0001],
     ] {
-        let _ = decode(&words, Variant::G200);
+        let _ = decode(&words, Variant::G200, Program::Compute);
     }
-    assert!(decode(&[0xffff_ffff, 0xffff_ffff], Variant::G200).is_err());
+    assert!(decode(&[0xffff_ffff, 0xffff_ffff], Variant::G200, Program::Compute).is_err());
     assert!(matches!(
-        decode(&[0x1000_0001], Variant::G80),
+        decode(&[0x1000_0001], Variant::G80, Program::Compute),
         Err(DecodeError::Truncated { .. })
     ));
     assert!(matches!(
-        decode_bytes(&[1, 2, 3], Variant::G80),
+        decode_bytes(&[1, 2, 3], Variant::G80, Program::Compute),
         Err(DecodeError::PartialWord { .. })
     ));
     // A long instruction at an odd word: after one short `mov`.
     let mov = [0x1000_8404u32, 0x1000_0001, 0x0403_c780];
     assert!(matches!(
-        decode(&mov, Variant::G80),
+        decode(&mov, Variant::G80, Program::Compute),
         Err(DecodeError::Misaligned { offset: 1 })
     ));
     for v in Variant::ALL {
-        for words in random_words(20000) {
-            if let Ok((inst, n)) = decode_one(&words, v) {
-                assert_eq!(encode(&inst, v).unwrap(), words[..n], "{}", print(&inst));
+        for p in Program::ALL {
+            for words in random_words(20000) {
+                if let Ok((inst, n)) = decode_one(&words, v, p) {
+                    assert!(p.allows(&inst), "{}", print(&inst));
+                    assert_eq!(encode(&inst, v).unwrap(), words[..n], "{}", print(&inst));
+                }
             }
         }
     }
+    // `interp` is a fragment program's only: the same words are nothing in a compute one.
+    let interp = [0x8008_0004u32];
+    assert_eq!(
+        print(
+            &decode_one(&interp, Variant::G80, Program::Fragment)
+                .unwrap()
+                .0
+        ),
+        "interp $r1 v[0x20]"
+    );
+    assert!(decode_one(&interp, Variant::G80, Program::Compute).is_err());
+    assert!(decode_one(&interp, Variant::G80, Program::Vertex).is_err());
 }
 
 fn envydis() -> Option<PathBuf> {
@@ -195,17 +238,30 @@ fn envydis() -> Option<PathBuf> {
 }
 
 /// envydis's text for each instruction (one per entry of `insts`).
-fn run_envydis(path: &PathBuf, v: Variant, insts: &[Vec<u32>]) -> Vec<String> {
+fn run_envydis(path: &PathBuf, v: Variant, p: Program, insts: &[Vec<u32>]) -> Vec<String> {
     // One file per call: the tests run in parallel threads of one process.
     static CALLS: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!("wavelift-envydis-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let file = dir.join(format!("{}-{call}.txt", v.envydis_name()));
+    let file = dir.join(format!(
+        "{}-{}-{call}.txt",
+        v.envydis_name(),
+        p.envydis_name()
+    ));
     let text: String = insts.iter().map(|w| hex(w) + "\n").collect();
     std::fs::write(&file, text).unwrap();
     let out = Command::new(path)
-        .args(["-n", "-m", "g80", "-V", v.envydis_name(), "-O", "cp", "-w"])
+        .args([
+            "-n",
+            "-m",
+            "g80",
+            "-V",
+            v.envydis_name(),
+            "-O",
+            p.envydis_name(),
+            "-w",
+        ])
         .arg(&file)
         .output()
         .expect("envydis runs");
@@ -229,35 +285,46 @@ fn run_envydis(path: &PathBuf, v: Variant, insts: &[Vec<u32>]) -> Vec<String> {
     lines
 }
 
+/// A sample's words and our text for them.
+type Sample = (Vec<u32>, String);
+
 #[test]
 fn envydis_agrees_with_every_sample() {
     let Some(path) = envydis() else {
         eprintln!("WAVELIFT_ENVYDIS is not set: the committed table stands in for envydis");
         return;
     };
-    let mut by_variant: HashMap<Variant, Vec<(Vec<u32>, String)>> = HashMap::new();
+    let mut by_variant: HashMap<(Variant, Program), Vec<Sample>> = HashMap::new();
     for inst in samples() {
         let (v, words) = first_encoding(&inst);
         for earlier in Variant::ALL.into_iter().filter(|&e| e < v) {
             assert!(encode(&inst, earlier).is_err());
         }
-        by_variant.entry(v).or_default().push((words, print(&inst)));
+        by_variant
+            .entry((v, program_of(&inst)))
+            .or_default()
+            .push((words, print(&inst)));
     }
     let mut table = String::new();
     let mut wrong = Vec::new();
     for v in Variant::ALL {
-        let insts = by_variant.remove(&v).unwrap_or_default();
-        let words: Vec<Vec<u32>> = insts.iter().map(|(w, _)| w.clone()).collect();
-        let theirs = run_envydis(&path, v, &words);
-        for ((w, ours), theirs) in insts.iter().zip(theirs) {
-            if *ours != theirs {
-                wrong.push(format!(
-                    "{} {}:\n  ours    {ours}\n  envydis {theirs}",
-                    v.envydis_name(),
-                    hex(w)
-                ));
+        for p in Program::ALL {
+            let insts = by_variant.remove(&(v, p)).unwrap_or_default();
+            if insts.is_empty() {
+                continue;
             }
-            table += &format!("{}\t{}\t{theirs}\n", v.envydis_name(), hex(w));
+            let words: Vec<Vec<u32>> = insts.iter().map(|(w, _)| w.clone()).collect();
+            let theirs = run_envydis(&path, v, p, &words);
+            for ((w, ours), theirs) in insts.iter().zip(theirs) {
+                if *ours != theirs {
+                    wrong.push(format!(
+                        "{} {}:\n  ours    {ours}\n  envydis {theirs}",
+                        column(v, p),
+                        hex(w)
+                    ));
+                }
+                table += &format!("{}\t{}\t{theirs}\n", column(v, p), hex(w));
+            }
         }
     }
     assert!(
@@ -276,30 +343,44 @@ fn envydis_agrees_with_every_sample() {
     }
 }
 
+/// In compute programs every word we decode; in vertex and fragment programs the forms only
+/// they have (`a[]` sources, `interp`): the other rows are verified in compute programs, where `g80.c` decodes some
+/// memory operands differently (`docs/isa-notes.md`, "Graphics stages").
 #[test]
 fn envydis_agrees_on_random_words_we_decode() {
     let Some(path) = envydis() else { return };
     for v in Variant::ALL {
-        let accepted: Vec<(Vec<u32>, String)> = random_words(20000)
-            .into_iter()
-            .filter_map(|w| {
-                decode_one(&w, v)
-                    .ok()
-                    .map(|(inst, n)| (w[..n].to_vec(), print(&inst)))
-            })
-            .collect();
-        // Most single-bit flips of a sample are another valid form.
-        assert!(
-            accepted.len() > 3000,
-            "only {} random words decode",
-            accepted.len()
-        );
-        let words: Vec<Vec<u32>> = accepted.iter().map(|(w, _)| w.clone()).collect();
-        let theirs = run_envydis(&path, v, &words);
-        for ((w, ours), theirs) in accepted.iter().zip(theirs) {
-            assert_eq!(ours, &theirs, "{} {}", v.envydis_name(), hex(w));
+        for (p, min) in [
+            (Program::Compute, 3000),
+            (Program::Vertex, 100),
+            (Program::Fragment, 20),
+        ] {
+            let accepted: Vec<(Vec<u32>, String)> = random_words(20000)
+                .into_iter()
+                .filter_map(|w| decode_one(&w, v, p).ok())
+                .filter(|(inst, _)| p == Program::Compute || program_of(inst) == p)
+                .map(|(inst, n)| (w_of(&inst, v, n), print(&inst)))
+                .collect();
+            // Most single-bit flips of a sample are another valid form.
+            assert!(
+                accepted.len() > min,
+                "only {} random words decode",
+                accepted.len()
+            );
+            let words: Vec<Vec<u32>> = accepted.iter().map(|(w, _)| w.clone()).collect();
+            let theirs = run_envydis(&path, v, p, &words);
+            for ((w, ours), theirs) in accepted.iter().zip(theirs) {
+                assert_eq!(ours, &theirs, "{} {}", column(v, p), hex(w));
+            }
         }
     }
+}
+
+/// The words of a decoded instruction (`n` of them): what decoded encodes back to them.
+fn w_of(inst: &McInst, v: Variant, n: usize) -> Vec<u32> {
+    let words = encode(inst, v).unwrap();
+    assert_eq!(words.len(), n);
+    words
 }
 
 /// Every `.clif` file under `dir`, recursively.
@@ -360,7 +441,8 @@ fn filetest_code_is_made_of_verified_forms() {
         let mut insts = Vec::new();
         let mut ours = Vec::new();
         for (name, words) in &code {
-            let decoded = decode(words, v).unwrap_or_else(|e| panic!("{cpu} {name}: {e:?}"));
+            let decoded = decode(words, v, Program::Compute)
+                .unwrap_or_else(|e| panic!("{cpu} {name}: {e:?}"));
             for (offset, inst) in decoded {
                 let at = offset / 4;
                 let size = encode(&inst, v).unwrap_or_else(|e| panic!("{cpu} {name}: {e}"));
@@ -374,7 +456,7 @@ fn filetest_code_is_made_of_verified_forms() {
             }
         }
         let Some(path) = envydis() else { continue };
-        let theirs = run_envydis(&path, v, &insts);
+        let theirs = run_envydis(&path, v, Program::Compute, &insts);
         let wrong: Vec<String> = insts
             .iter()
             .zip(ours.iter().zip(&theirs))

@@ -234,7 +234,8 @@ fn parse_code(stdout: &str, stderr: &str) -> Result<Vec<u32>, String> {
 
 /// Instructions, bytes and registers of NV50 code.
 fn code_stats(words: &[u32], variant: Variant) -> Result<Stats, String> {
-    let insts = mc::decode(words, variant).map_err(|e| format!("cannot decode: {e}"))?;
+    let insts = mc::decode(words, variant, mc::Program::Compute)
+        .map_err(|e| format!("cannot decode: {e}"))?;
     Ok(Stats {
         insts: insts.len(),
         bytes: 4 * words.len(),

@@ -356,7 +356,7 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
         .collect();
     let mut offset = 0;
     while offset < code.len() {
-        match mc::decode_one(&words[offset / 4..], variant) {
+        match mc::decode_one(&words[offset / 4..], variant, mc::Program::Compute) {
             Ok((inst, n)) => {
                 let len = 4 * n;
                 let target = inst.src.iter().find_map(|s| match s {

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeSet;
 
+use super::graphics::Stage;
 use super::program::Program;
 use super::warp::{Env, State, WARP_THREADS, Warp};
-use crate::isa::nv50::mc::Variant;
+use crate::isa::nv50::mc::{self, Variant};
 use crate::sim::races::RaceCheck;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
@@ -46,7 +47,7 @@ pub(crate) fn call_device(
             "more than 128 words of arguments or results".into(),
         )));
     }
-    let mut program = Program::new(code, variant);
+    let mut program = Program::new(code, variant, mc::Program::Compute);
     let mask = if args.len() == WARP_THREADS {
         !0
     } else {
@@ -70,6 +71,7 @@ pub(crate) fn call_device(
         locked: &mut locked,
         local_size: local_size as usize,
         options,
+        stage: None,
     };
     loop {
         warp.run(&mut program, &mut env)?;
@@ -89,6 +91,47 @@ pub(crate) fn call_device(
             instructions: warp.steps,
         },
     ))
+}
+
+/// Runs a vertex or fragment program on one warp whose threads in `lanes` are live, against
+/// `stage` (whose `o[]` words it writes): the first `result_words` registers of every thread
+/// when it ends (a fragment program's results: `docs/nv50.md`, "Graphics stages").
+pub(crate) fn run_stage(
+    code: &[u8],
+    variant: Variant,
+    stage: &mut Stage,
+    lanes: u32,
+    result_words: usize,
+    options: &Options,
+) -> Result<Vec<Vec<u32>>, SimError> {
+    let kind = match stage {
+        Stage::Vertex(_) => mc::Program::Vertex,
+        Stage::Fragment(_) => mc::Program::Fragment,
+    };
+    let mut program = Program::new(code, variant, kind);
+    let mut warp = Warp::new(lanes, 0);
+    let mut memory = Memory::new();
+    let mut shared = Vec::new();
+    let mut races = RaceCheck::new("s[]", "warp", 0);
+    let mut locked = BTreeSet::new();
+    let mut env = Env {
+        memory: &mut memory,
+        shared: &mut shared,
+        races: &mut races,
+        locked: &mut locked,
+        local_size: 0,
+        options,
+        stage: Some(stage),
+    };
+    warp.run(&mut program, &mut env)?;
+    if warp.state != State::Done {
+        return Err(error(Violation::Other(
+            "a graphics program stopped at a barrier".into(),
+        )));
+    }
+    Ok((0..WARP_THREADS)
+        .map(|t| (0..result_words).map(|k| warp.r[k][t]).collect())
+        .collect())
 }
 
 /// Checks that `code` is a kernel before [`launch`] runs it.
@@ -139,7 +182,7 @@ pub(crate) fn launch(
             launch.params.len()
         ))));
     }
-    let mut program = Program::new(code, variant);
+    let mut program = Program::new(code, variant, mc::Program::Compute);
     let mut stats = Stats::default();
     let threads = threads as u32;
     let warps = threads.div_ceil(WARP_THREADS as u32);
@@ -187,6 +230,7 @@ pub(crate) fn launch(
                     locked: &mut locked,
                     local_size: local_size as usize,
                     options,
+                    stage: None,
                 };
                 run_block(&mut block, &mut program, &mut env)?;
                 for warp in &block {

@@ -13,7 +13,9 @@
 //! - `alu.rs`: per-thread semantics of the arithmetic, logic and conversion operations;
 //! - `atomic.rs`: global atomics and reductions, the `s[]` lock, `vote`;
 //! - `float.rs`: the bit-exact f32/f64 model; `sfu.rs`: the special functions;
-//! - `dispatch.rs`: device-function calls and kernel launches over a grid.
+//! - `dispatch.rs`: device-function calls and kernel launches over a grid, and one warp of
+//!   a vertex or fragment program ([`Nv50Simulator::run_stage`]);
+//! - `graphics.rs`: the `a[]`/`o[]` words and `v[]` planes of those programs.
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
@@ -21,6 +23,7 @@ mod alu;
 mod atomic;
 mod dispatch;
 mod float;
+pub mod graphics;
 mod program;
 mod sfu;
 mod warp;
@@ -44,6 +47,24 @@ pub const MEMORY_BASE: u64 = 0x1000_0000;
 pub struct Nv50Simulator {
     /// The variant simulated (which instructions decode).
     pub variant: Variant,
+}
+
+impl Nv50Simulator {
+    /// Runs one warp of a vertex or fragment program (`code`, machine code) whose threads in
+    /// `lanes` are live, against `stage`'s `a[]` words or `v[]` planes, writing its `o[]`
+    /// words there: the first `result_words` registers of each thread at the end (a
+    /// fragment program's results). No compiled shader exists yet on NV50: this runs
+    /// hand-built programs, the building block of the graphics launches to come.
+    pub fn run_stage(
+        &self,
+        code: &[u8],
+        stage: &mut graphics::Stage,
+        lanes: u32,
+        result_words: usize,
+        options: &Options,
+    ) -> Result<Vec<Vec<u32>>, SimError> {
+        dispatch::run_stage(code, self.variant, stage, lanes, result_words, options)
+    }
 }
 
 /// What the NV50 backend lowers today (`isle/nv50/lower.isle`, `docs/ir.md` "NV50"), for
@@ -254,5 +275,7 @@ pub fn launch(
     dispatch::launch_kernel(code, variant, launch, memory, options)
 }
 
+#[cfg(test)]
+mod graphics_tests;
 #[cfg(test)]
 mod warp_tests;

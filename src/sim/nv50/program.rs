@@ -1,19 +1,21 @@
 //! The code being run: its words, and each program counter decoded once with the MC
 //! layer's decoder (the same table as the encoder and the printer).
 
-use crate::isa::nv50::mc::{DecodeError, McInst, Variant, decode_one, print};
+use crate::isa::nv50::mc::{self, DecodeError, McInst, Variant, decode_one, print};
 use crate::sim::{SimError, Violation};
 
 pub(crate) struct Program {
     words: Vec<u32>,
     variant: Variant,
+    /// The program type the words are decoded as.
+    kind: mc::Program,
     /// Per word: the instruction starting there and its size in words, once decoded.
     cache: Vec<Option<(McInst, usize)>>,
 }
 
 impl Program {
     /// The code of `bytes` (a partial last word is ignored: executing it is an error).
-    pub fn new(bytes: &[u8], variant: Variant) -> Program {
+    pub fn new(bytes: &[u8], variant: Variant, kind: mc::Program) -> Program {
         let words: Vec<u32> = bytes
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -22,6 +24,7 @@ impl Program {
         Program {
             words,
             variant,
+            kind,
             cache,
         }
     }
@@ -42,7 +45,7 @@ impl Program {
         if let Some(hit) = &self.cache[i] {
             return Ok(hit.clone());
         }
-        let decoded = decode_one(&self.words[i..], self.variant).map_err(|e| {
+        let decoded = decode_one(&self.words[i..], self.variant, self.kind).map_err(|e| {
             let message = match e {
                 DecodeError::Unknown { words, .. } => {
                     let hex: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::alu::{self, Out};
+use super::graphics::Stage;
 use super::program::Program;
 use crate::isa::nv50::mc::{McInst, Mods, Op, Operand, SReg, Ty};
 use crate::sim::races::{Accessor, RaceCheck};
@@ -54,6 +55,8 @@ pub(crate) struct Env<'a> {
     /// Bytes of `l[]` per thread: what the compiled code reports (`Nv50Info::local_size`).
     pub local_size: usize,
     pub options: &'a Options,
+    /// A vertex or fragment program's `a[]`/`o[]` or `v[]` (`None` for compute).
+    pub stage: Option<&'a mut Stage>,
 }
 
 pub(crate) struct Warp {
@@ -318,6 +321,15 @@ impl Warp {
             Op::Trap => return Err(fail("`trap`")),
             Op::Nop => {}
             Op::Ld if inst.mods.contains(Mods::LOCK) => self.lock_load(inst, mask, env)?,
+            Op::St if matches!(inst.dst, Some(Operand::Out { .. })) => {
+                for t in lanes(mask) {
+                    let Some(src) = inst.src[0] else {
+                        return Err(fail("`st` without its data"));
+                    };
+                    let v = self.read(src, t, env)?;
+                    self.write_result(inst.dst.expect("matched above"), t, v, env)?;
+                }
+            }
             Op::Ld | Op::St => {
                 for t in lanes(mask) {
                     self.memory_op(inst, t, env)?;
@@ -329,6 +341,11 @@ impl Warp {
                 }
             }
             Op::VoteAny | Op::VoteAll => self.vote(inst, mask)?,
+            Op::Interp => {
+                for t in lanes(mask) {
+                    self.interp(inst, t, env)?;
+                }
+            }
             _ => {
                 for t in lanes(mask) {
                     let mut s = [0u64; 4];
@@ -340,7 +357,7 @@ impl Warp {
                     let Out { value, flags } =
                         alu::exec(inst, &s).map_err(Violation::Unsupported)?;
                     if let Some(dst) = inst.dst {
-                        self.write(dst, t, value)?;
+                        self.write_result(dst, t, value, env)?;
                     }
                     if let Some(c) = inst.cdst {
                         self.c[c as usize & 3][t] = flags;
@@ -398,12 +415,66 @@ impl Warp {
                     message: format!("c{space}[] is not bound (no constant buffers are simulated)"),
                 });
             }
+            Operand::Attr { offset } => match env.stage.as_deref() {
+                Some(Stage::Vertex(v)) => v.attr(offset, t).map_err(fail)? as u64,
+                _ => return Err(fail("a[] outside a vertex program")),
+            },
             other => {
                 return Err(fail(format!(
                     "{other:?} is not a source the simulator reads"
                 )));
             }
         })
+    }
+
+    /// Writes an instruction's result: a register, or a vertex program's `o[]` word.
+    fn write_result(
+        &mut self,
+        dst: Operand,
+        t: usize,
+        v: u64,
+        env: &mut Env,
+    ) -> Result<(), Violation> {
+        let Operand::Out { areg, offset } = dst else {
+            return self.write(dst, t, v);
+        };
+        let offset = self.a[areg as usize & 7][t] as u32 + offset;
+        match env.stage.as_deref_mut() {
+            Some(Stage::Vertex(vs)) => vs.write(offset, t, v as u32).map_err(fail),
+            _ => Err(fail("o[] outside a vertex program")),
+        }
+    }
+
+    /// `interp` in thread `t` (`docs/nv50.md`, "Graphics stages").
+    fn interp(&mut self, inst: &McInst, t: usize, env: &mut Env) -> Result<(), Violation> {
+        let (Some(Operand::Varying { areg, offset }), Some(dst)) = (inst.src[0], inst.dst) else {
+            return Err(fail("`interp` without its operands"));
+        };
+        let times = match inst.src[1] {
+            Some(src) => {
+                let w = self.read(src, t, env)? as u32;
+                Some(if inst.mods.contains(Mods::NEG1) {
+                    w ^ 0x8000_0000
+                } else {
+                    w
+                })
+            }
+            None => None,
+        };
+        let offset = self.a[areg as usize & 7][t] as u32 + offset;
+        let Some(Stage::Fragment(f)) = env.stage.as_deref() else {
+            return Err(fail("`interp` outside a fragment program"));
+        };
+        let v = f
+            .interp(
+                offset,
+                t,
+                inst.mods.contains(Mods::CENT),
+                inst.mods.contains(Mods::FLAT),
+                times,
+            )
+            .map_err(fail)?;
+        self.write(dst, t, v as u64)
     }
 
     pub(super) fn write(&mut self, dst: Operand, t: usize, v: u64) -> Result<(), Violation> {

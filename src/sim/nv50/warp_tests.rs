@@ -5,7 +5,8 @@
 use super::float::{self, Mode};
 use super::*;
 use crate::isa::nv50::mc::{
-    AtomOp, Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant, decode_one, encode, samples,
+    AtomOp, Cond, Form, McInst, Mods, Op, Operand, Pred, Program, Ty, Variant, decode_one, encode,
+    samples,
 };
 use crate::sim::Violation;
 use Operand::{Discard, Imm, R, Target};
@@ -804,7 +805,7 @@ fn warps_of_a_block_interleave_and_races_on_shared_memory_are_reported() {
 fn failures_are_errors_not_hangs() {
     // An undecodable word.
     let bad = [0xffff_ffffu32, 0xffff_ffff];
-    assert!(decode_one(&bad, Variant::G200).is_err());
+    assert!(decode_one(&bad, Variant::G200, Program::Compute).is_err());
     let mut code: Vec<u8> = assemble(&[mov_imm(1, 1)], Variant::G200);
     code.extend(bad.iter().flat_map(|w| w.to_le_bytes()));
     let mut memory = Memory::with_base(MEMORY_BASE);

@@ -8,7 +8,7 @@ use std::fmt;
 use super::encode::select;
 use super::fields::get;
 use super::table::{Atom, RoundField, Row, Slot, rows};
-use super::{Cond, Form, McInst, Pred, Round, Variant};
+use super::{Cond, Form, McInst, Pred, Program, Round, Variant};
 
 /// Why some words are not an instruction we know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,12 +43,16 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// Decodes a whole code segment: each instruction with its offset in bytes.
-pub fn decode(words: &[u32], variant: Variant) -> Result<Vec<(usize, McInst)>, DecodeError> {
+/// Decodes a whole code segment of a `program`: each instruction with its offset in bytes.
+pub fn decode(
+    words: &[u32],
+    variant: Variant,
+    program: Program,
+) -> Result<Vec<(usize, McInst)>, DecodeError> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let (inst, n) = decode_one(&words[i..], variant).map_err(|e| match e {
+        let (inst, n) = decode_one(&words[i..], variant, program).map_err(|e| match e {
             DecodeError::Truncated { .. } => DecodeError::Truncated { offset: i },
             DecodeError::Unknown { words, .. } => DecodeError::Unknown { offset: i, words },
             e => e,
@@ -63,7 +67,11 @@ pub fn decode(words: &[u32], variant: Variant) -> Result<Vec<(usize, McInst)>, D
 }
 
 /// [`decode`] on little-endian bytes.
-pub fn decode_bytes(bytes: &[u8], variant: Variant) -> Result<Vec<(usize, McInst)>, DecodeError> {
+pub fn decode_bytes(
+    bytes: &[u8],
+    variant: Variant,
+    program: Program,
+) -> Result<Vec<(usize, McInst)>, DecodeError> {
     if !bytes.len().is_multiple_of(4) {
         return Err(DecodeError::PartialWord { len: bytes.len() });
     }
@@ -71,11 +79,16 @@ pub fn decode_bytes(bytes: &[u8], variant: Variant) -> Result<Vec<(usize, McInst
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    decode(&words, variant)
+    decode(&words, variant, program)
 }
 
-/// Decodes the instruction at the start of `words`: the instruction and its size in words.
-pub fn decode_one(words: &[u32], variant: Variant) -> Result<(McInst, usize), DecodeError> {
+/// Decodes the instruction at the start of `words` in a `program`: the instruction and its
+/// size in words.
+pub fn decode_one(
+    words: &[u32],
+    variant: Variant,
+    program: Program,
+) -> Result<(McInst, usize), DecodeError> {
     let first = *words.first().ok_or(DecodeError::Truncated { offset: 0 })?;
     let n = if first & 1 == 0 { 1 } else { 2 };
     if words.len() < n {
@@ -90,7 +103,7 @@ pub fn decode_one(words: &[u32], variant: Variant) -> Result<(McInst, usize), De
         if w & row.mask != row.value || variant < row.min {
             continue;
         }
-        let Some(inst) = decode_row(w, row) else {
+        let Some(inst) = decode_row(w, row, program).filter(|i| program.allows(i)) else {
             continue;
         };
         // Only what encodes back to the same bits is decoded: unknown bits are errors.
@@ -106,7 +119,7 @@ pub fn decode_one(words: &[u32], variant: Variant) -> Result<(McInst, usize), De
     })
 }
 
-fn decode_row(w: u64, row: &Row) -> Option<McInst> {
+fn decode_row(w: u64, row: &Row, program: Program) -> Option<McInst> {
     let mut inst = McInst::new(row.op, row.form);
     let long = row.form == Form::Long;
     if long && !row.control {
@@ -178,8 +191,8 @@ fn decode_row(w: u64, row: &Row) -> Option<McInst> {
                 }
             }
             Atom::CDstAlways => inst.cdst = Some(get(w, 36, 2) as u8),
-            Atom::Dst(field) => inst.dst = Some(field.decode(w, None)?),
-            Atom::Src(i, field) => inst.src[i as usize] = Some(field.decode(w, inst.dst)?),
+            Atom::Dst(field) => inst.dst = Some(field.decode(w, None, program)?),
+            Atom::Src(i, field) => inst.src[i as usize] = Some(field.decode(w, inst.dst, program)?),
         }
     }
     Some(inst)

@@ -2,7 +2,7 @@
 //! layouts are envydis's (`envydis/g80.c`, "Register fields" and "Memory fields").
 
 use super::table::{Field, W};
-use super::{Operand, SReg, Ty};
+use super::{Operand, Program, SReg, Ty};
 
 /// An instruction under construction: its bits, and which bits a field has claimed. Two
 /// fields may claim the same bits only with the same value (the `$c` field that is both
@@ -119,6 +119,12 @@ impl Field {
                 b.put(2, 7, 127)?;
                 b.put(35, 1, 1)
             }
+            // Any long destination can be an output word instead (`g80.c` `tablldst`,
+            // `isa.rst` "LDST"); field 127 is the discard, so `o[0x1fc]` is not reachable.
+            (Field::LDst(W::R), O::Out { areg: 0, offset }) if offset != 0x1fc => {
+                b.put(2, 7, scaled(offset, 4, 7)?)?;
+                b.put(35, 1, 1)
+            }
             (Field::LDst(w), op) => {
                 b.put(35, 1, 0)?;
                 b.put(2, 7, reg_num(op, w, 7)?)
@@ -137,6 +143,15 @@ impl Field {
                 b.put(13, 2, t as u64)?;
                 b.put(9, 4, scaled(offset, ty.bytes(), 4)?)?;
                 put_areg(b, areg, false)
+            }
+            // `a[]` takes the bits of `s[]` in vertex programs, all six for the offset in
+            // words, without `$a` (`g80.c` `tabss`, `samem_m`); immediate forms have no
+            // `a[]` (`tabis`).
+            (Field::SSrc1(_), O::Attr { offset }) => {
+                b.put(24, 1, 1)?;
+                b.put(23, 1, 0)?;
+                b.put(25, 1, 0)?;
+                b.put(9, 6, scaled(offset, 4, 6)?)
             }
             (Field::SSrc1(w) | Field::ISrc1(w), op) => {
                 b.put(24, 1, 0)?;
@@ -174,6 +189,11 @@ impl Field {
                 b.put(14, 2, t as u64)?;
                 b.put(9, 5, scaled(offset, ty.bytes(), 5)?)?;
                 put_areg(b, areg, true)
+            }
+            // Long: seven bits of offset in words (`tabrealls`, `lamem_m`).
+            (Field::LSrc1(_), O::Attr { offset }) => {
+                b.put(53, 1, 1)?;
+                b.put(9, 7, scaled(offset, 4, 7)?)
             }
             (Field::LSrc1(w), op) => {
                 b.put(53, 1, 0)?;
@@ -293,21 +313,44 @@ impl Field {
                 b.put(53, 1, 1)?;
                 b.put(46, 7, reg_num(op, W::R, 7)?)
             }
+            (Field::Varying { long }, O::Varying { areg, offset }) => {
+                b.put(16, 8, scaled(offset, 4, 8)?)?;
+                put_areg(b, areg, long)
+            }
+            (Field::OutWide, O::Out { areg, offset }) => {
+                b.put(9, 14, scaled(offset, 4, 14)?)?;
+                put_areg(b, areg, true)
+            }
             (f, op) => Err(format!("{op:?} cannot go in {f:?}")),
         }
     }
 
-    /// Decodes the operand of this field from `w`; `dst` is the instruction's destination
-    /// (for [`Field::SameAsDst`]). `None`: the field holds no operand we know.
-    pub fn decode(self, w: u64, dst: Option<Operand>) -> Option<Operand> {
+    /// Decodes the operand of this field from `w` in a `program`; `dst` is the instruction's
+    /// destination (for [`Field::SameAsDst`]). `None`: the field holds no operand we know.
+    pub fn decode(self, w: u64, dst: Option<Operand>, program: Program) -> Option<Operand> {
         use Operand as O;
         match self {
             Field::Reg { pos, bits, w: rw } => reg_of(get(w, pos, bits), rw),
             Field::LDst(rw) => match (get(w, 35, 1), get(w, 2, 7)) {
                 (1, 127) if rw != W::D && rw != W::Q => Some(O::Discard),
+                (1, n) if rw == W::R => Some(O::Out {
+                    areg: 0,
+                    offset: n as u32 * 4,
+                }),
                 (1, _) => None,
                 (_, n) => reg_of(n, rw),
             },
+            Field::ISrc1(_) if get(w, 24, 1) == 1 && program != Program::Compute => None,
+            Field::SSrc1(_) if get(w, 24, 1) == 1 && program != Program::Compute => {
+                (program == Program::Vertex && get(w, 23, 1) == 0).then(|| O::Attr {
+                    offset: get(w, 9, 6) as u32 * 4,
+                })
+            }
+            Field::LSrc1(_) if get(w, 53, 1) == 1 && program != Program::Compute => {
+                (program == Program::Vertex).then(|| O::Attr {
+                    offset: get(w, 9, 7) as u32 * 4,
+                })
+            }
             Field::SSrc1(rw) | Field::ISrc1(rw) => {
                 if get(w, 24, 1) == 1 {
                     let ty = SHARED_TYS[get(w, 13, 2) as usize];
@@ -384,7 +427,7 @@ impl Field {
                 if get(w, 52, 1) == 1 {
                     Some(O::Imm(get(w, 16, 7) as u32))
                 } else {
-                    Field::LSrc2(rw).decode(w, dst)
+                    Field::LSrc2(rw).decode(w, dst, program)
                 }
             }
             Field::Global { space_pos } => Some(O::Global {
@@ -420,6 +463,14 @@ impl Field {
                 let n = get(w, 46, 7);
                 reg_of(n, if get(w, 53, 1) == 1 { W::R } else { W::H })
             }
+            Field::Varying { long } => Some(O::Varying {
+                areg: get_areg(w, long),
+                offset: get(w, 16, 8) as u32 * 4,
+            }),
+            Field::OutWide => Some(O::Out {
+                areg: get_areg(w, true),
+                offset: get(w, 9, 14) as u32 * 4,
+            }),
         }
     }
 }

@@ -63,6 +63,48 @@ impl Variant {
     }
 }
 
+/// A program type, as envydis tells them apart (its `-O` modes; `g80.c` `.ptype`): the same
+/// bits can mean different things in each (`docs/nv50.md`, "Graphics stages"), so words
+/// decode for one program type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Program {
+    /// A compute kernel or device function.
+    Compute,
+    /// A vertex program: reads `a[]`, writes `o[]`.
+    Vertex,
+    /// A fragment program: reads `v[]` through `interp`.
+    Fragment,
+}
+
+impl Program {
+    pub const ALL: [Program; 3] = [Program::Compute, Program::Vertex, Program::Fragment];
+
+    /// envydis's name for the program type (its `-O` argument).
+    pub fn envydis_name(self) -> &'static str {
+        match self {
+            Program::Compute => "cp",
+            Program::Vertex => "vp",
+            Program::Fragment => "fp",
+        }
+    }
+
+    /// Whether `inst` exists in this program type: `interp` only in fragment programs,
+    /// `a[]` only in vertex ones, `s[]` and `g[]` only in compute ones (`isa.rst`, "Memory spaces"; `g80.c` tags
+    /// those rows `FP` and `CP`).
+    pub fn allows(self, inst: &McInst) -> bool {
+        let operands = inst.dst.iter().chain(inst.src.iter().flatten());
+        let compute_only = operands
+            .clone()
+            .any(|o| matches!(o, Operand::Shared { .. } | Operand::Global { .. }));
+        let vertex_only = operands.clone().any(|o| matches!(o, Operand::Attr { .. }));
+        match self {
+            Program::Compute => inst.op != Op::Interp && !vertex_only,
+            Program::Vertex => inst.op != Op::Interp && !compute_only,
+            Program::Fragment => !compute_only && !vertex_only,
+        }
+    }
+}
+
 /// The size of an encoding (see the module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Form {
@@ -352,6 +394,15 @@ pub enum Operand {
     Global { space: u8, addr: u8 },
     /// Local memory `l[$a + offset]`.
     Local { areg: u8, offset: u32 },
+    /// A vertex program's input attribute word `a[offset]` (a source operand in the bits
+    /// that hold `s[]` in compute programs), `offset` in bytes, a multiple of 4.
+    Attr { offset: u32 },
+    /// A fragment program's varying `v[$a + offset]` (`interp`'s source): the plane of one
+    /// interpolated word, `offset` in bytes (a multiple of 4, below 0x400).
+    Varying { areg: u8, offset: u32 },
+    /// A vertex program's output word `o[$a + offset]`, written by a long instruction's
+    /// destination (direct, `areg` 0) or by `st` (indexed).
+    Out { areg: u8, offset: u32 },
     /// A code address in bytes from the start of the code segment (branches, `call`,
     /// `joinat`, `breakaddr`).
     Target(u32),
@@ -384,6 +435,11 @@ impl Mods {
     pub const LOCK: Mods = Mods(1 << 11);
     /// `st unlock` (GT200): also unlock the `s[]` word the warp locked.
     pub const UNLOCK: Mods = Mods(1 << 12);
+    /// `interp`: evaluate the plane at the centroid of the covered samples (or at the
+    /// sample, when the driver forces per-sample shading: `docs/nv50.md`).
+    pub const CENT: Mods = Mods(1 << 13);
+    /// `interp`: the provoking vertex's word, not interpolated.
+    pub const FLAT: Mods = Mods(1 << 14);
 
     pub fn contains(self, other: Mods) -> bool {
         self.0 & other.0 == other.0

@@ -102,6 +102,8 @@ fn mod_name(m: Mods) -> &'static str {
         Mods::WAIT => "wait",
         Mods::LOCK => "lock",
         Mods::UNLOCK => "unlock",
+        Mods::CENT => "cent",
+        Mods::FLAT => "flat",
         _ => "?",
     }
 }
@@ -140,6 +142,9 @@ pub fn operand(o: Operand) -> String {
         } => format!("c{space}[{}]", address(areg, offset)),
         Operand::Global { space, addr } => format!("g{space}[$r{addr}]"),
         Operand::Local { areg, offset } => format!("l[{}]", address(areg, offset)),
+        Operand::Attr { offset } => format!("a[{offset:#x}]"),
+        Operand::Varying { areg, offset } => format!("v[{}]", address(areg, offset)),
+        Operand::Out { areg, offset } => format!("o[{}]", address(areg, offset)),
         Operand::Target(addr) => format!("{addr:#x}"),
     }
 }

@@ -178,11 +178,17 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
         Field::LDst(w) => {
             let mut v = regs(w, 7, k);
             v.push(Operand::Discard);
+            if w == W::R {
+                v.extend([0x4, 0x1f8].map(|offset| Operand::Out { areg: 0, offset }));
+            }
             v
         }
         Field::SSrc1(w) | Field::ISrc1(w) => {
             let mut v = regs(w, 6, k);
             v.extend(shared(&narrow, 4, 3));
+            if matches!(field, Field::SSrc1(_)) {
+                v.extend([0x4, 0xfc].map(|offset| Operand::Attr { offset }));
+            }
             v
         }
         Field::SSrc2(w) => {
@@ -202,6 +208,7 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
         Field::LSrc1(w) => {
             let mut v = regs(w, 7, k);
             v.extend(shared(&narrow, 5, 7));
+            v.extend([0x8, 0x1fc].map(|offset| Operand::Attr { offset }));
             v
         }
         Field::LSrc2(w) | Field::LSrc3(w) => {
@@ -310,6 +317,28 @@ fn operands(field: Field, k: u8, dst: Option<Operand>) -> Vec<Operand> {
             Operand::Target(0x10),
             Operand::Target(0xff_fffc),
             Operand::Target(0),
+        ],
+        Field::Varying { long } => vec![
+            Operand::Varying {
+                areg: 0,
+                offset: 0x20,
+            },
+            Operand::Varying {
+                areg: if long { 7 } else { 3 },
+                offset: 0x3fc,
+            },
+            Operand::Varying { areg: 1, offset: 0 },
+        ],
+        Field::OutWide => vec![
+            Operand::Out {
+                areg: 0,
+                offset: 0x10,
+            },
+            Operand::Out {
+                areg: 7,
+                offset: 0xfffc,
+            },
+            Operand::Out { areg: 1, offset: 0 },
         ],
         Field::StData => vec![
             Operand::R(k + 1),

@@ -95,6 +95,9 @@ pub enum Op {
     VoteAny,
     /// GT200: `$c` true in every running thread iff the predicate holds in all of them.
     VoteAll,
+    /// Fragment programs: a `v[]` plane evaluated at the fragment, optionally times a
+    /// source (`Mods::CENT`, `Mods::FLAT` choose the form; `docs/nv50.md`).
+    Interp,
 }
 
 /// The operation of an [`Op::Atomic`] or [`Op::Red`]: its code in word 1 bits 34–37
@@ -231,6 +234,11 @@ pub(crate) enum Field {
     Target,
     /// Store data in bits 46–52, bit 53 selecting a full register over a half.
     StData,
+    /// `v[$a + offset]`: offset in words in bits 16–23, `$a` in bits 26–27 (and 34 when
+    /// `long`) (`g80.c` `vmem_imm`, `svmem_m`, `lvmem_m`).
+    Varying { long: bool },
+    /// `o[$a + offset]` of `st`: offset in words in bits 9–22 (`fomem32_m`).
+    OutWide,
 }
 
 /// One step of an encoding.
@@ -404,7 +412,30 @@ pub(crate) fn op_name(op: Op) -> &'static str {
         Op::Atomic(_) => "ld",
         Op::Red(_) => "red",
         Op::VoteAny | Op::VoteAll => "vote",
+        Op::Interp => "interp",
     }
+}
+
+/// The five forms of `interp` (`g80.c` `tabs`, `tabl` opcode 8), each with the short form's
+/// bits that select it: plain, `cent`, times a source, `cent` times a source (`src`, the
+/// source's atoms), and `flat`.
+fn interp_forms(dst: Atom, var: Field, src: &[Atom]) -> Vec<(u32, Vec<Atom>)> {
+    let form = |fixed: Option<Mods>, times: bool| {
+        let mut atoms = vec![Atom::Name("interp"), dst];
+        atoms.extend(fixed.map(Atom::Fixed));
+        atoms.push(Atom::Src(0, var));
+        if times {
+            atoms.extend_from_slice(src);
+        }
+        atoms
+    };
+    vec![
+        (0, form(None, false)),
+        (1 << 24, form(Some(Mods::CENT), false)),
+        (2 << 24, form(None, true)),
+        (3 << 24, form(Some(Mods::CENT), true)),
+        (0x100, form(Some(Mods::FLAT), false)),
+    ]
 }
 
 /// The immediate-form twin of a short row's atoms: source 1 may still read `s[]`, source 2
@@ -615,6 +646,16 @@ fn build() -> Vec<Row> {
         b.imm(op, 0xd000_0000 | bits, 0xf000_8100, atoms);
     }
 
+    // `interp` (fragment programs only): bits 24 (`cent`) and 25 (times source 1) or bit 8
+    // (`flat`, with 24–25 clear) pick the form (`tabs`, opcode 8).
+    for (bits, atoms) in interp_forms(
+        Dst(sreg(2, W::R)),
+        Varying { long: false },
+        &[Src(1, sreg(9, W::R))],
+    ) {
+        b.short(Interp, 0x8000_0000 | bits, 0xf300_0100, atoms);
+    }
+
     // ---- Long forms (`tabl`), by opcode nibble of word 0 ----
     // 0: moves from and to `$c`, `$a`, special registers; `shl` into `$a`; stores to `s[]`.
     let op0 = 0xf000_0000;
@@ -665,6 +706,19 @@ fn build() -> Vec<Row> {
         atoms.extend([Dst(SharedWide(ty)), Src(0, StData)]);
         b.long(St, (0, v1), (op0, m1), atoms);
     }
+    // `st b32 o[$a + …]`, the data a register in bits 46–52 (nouveau's `emitSTORE` for an
+    // indexed output).
+    b.long(
+        St,
+        (0, 0x80c0_0000),
+        (op0, 0xe0c0_0000),
+        vec![
+            Name("st"),
+            Type(T, Ty::B32),
+            Dst(OutWide),
+            Src(0, lreg(46, W::R)),
+        ],
+    );
     // 1: `mov` (all four lanes: bits 46–49 set), loads from `c[]` and `s[]`.
     for (wide, ty, wd) in halves {
         let atoms = vec![Name("mov"), Type(T, ty), Dst(LDst(wd)), Src(0, LSrc1(wd))];
@@ -1216,6 +1270,17 @@ fn build() -> Vec<Row> {
         (op0, 0xe000_0004),
         vec![Name("nop")],
     );
+
+    // 8: `interp`, the short form's bits 24–25 (or flat: 4) in word 1 bits 16–18; the
+    // source may be negated (bit 58).
+    for (bits, atoms) in interp_forms(
+        Dst(lreg(2, W::R)),
+        Varying { long: true },
+        &[Flag(Mods::NEG1, 58, g80), Src(1, lreg(9, W::R))],
+    ) {
+        let w1 = if bits == 0x100 { 4 << 16 } else { bits >> 8 };
+        b.long(Interp, (0x8000_0000, w1), (0xf000_0000, 0x0007_0000), atoms);
+    }
 
     // ---- Control flow (`tabc`) ----
     // Those without a predicate ignore the field; nouveau leaves it zero, as we do.

@@ -50,7 +50,7 @@ fn nouveau_encodings() {
             "ld $r0 b32 c1[0x140]",
         ),
     ] {
-        let (inst, n) = decode_one(words, variant).unwrap();
+        let (inst, n) = decode_one(words, variant, Program::Compute).unwrap();
         assert_eq!(n, words.len());
         assert_eq!(print(&inst), text);
         assert_eq!(encode(&inst, variant).unwrap(), words);
@@ -173,10 +173,16 @@ fn atomics_locks_and_vote_are_gated_by_variant() {
     ] {
         assert_eq!(print(inst), text);
         let words = encode(inst, first).unwrap();
-        assert_eq!(&decode_one(&words, first).unwrap().0, inst);
+        assert_eq!(
+            &decode_one(&words, first, Program::Compute).unwrap().0,
+            inst
+        );
         for v in Variant::ALL.into_iter().filter(|&v| v < first) {
             assert!(encode(inst, v).is_err(), "{text} on {v:?}");
-            assert!(decode_one(&words, v).is_err(), "{text} on {v:?}");
+            assert!(
+                decode_one(&words, v, Program::Compute).is_err(),
+                "{text} on {v:?}"
+            );
         }
     }
     // `red` has no `exch`/`cas`; `inc` is unsigned only; only `add` has a 64-bit reduction.
