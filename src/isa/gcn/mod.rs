@@ -128,9 +128,9 @@ pub struct GcnInfo {
     /// Dwords of VGPRs spilled to scratch (the metadata's `.vgpr_spill_count`).
     pub vgpr_spills: u32,
     /// The calls in the code, whose callees' offsets linking writes in
-    /// ([`link`](link::patch)): [`compile_module`](crate::compile_module) links the
+    /// ([`link`](crate::link)): [`compile_module`](crate::compile_module) links the
     /// functions of a module. Until then, `private_segment_size` and the register counts
-    /// are the function's own, without its callees' ([`link::needs`]).
+    /// are the function's own, without its callees'.
     pub calls: Vec<link::CallSite>,
 }
 
