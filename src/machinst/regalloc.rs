@@ -240,26 +240,20 @@ pub fn run<I: MachInst>(
         ],
         _ => demand.map(|d| d.min(MAX_PER_CLASS)),
     };
-    let mut tried = Vec::new();
-    // The file that ran out last (the error names it when nothing works).
-    let mut exhausted = files.first().map_or(0, |f| f.file);
-    'grow: for _attempt in 0..16 {
-        let mut envs = Vec::with_capacity(files.len());
-        for (i, f) in files.iter().enumerate() {
-            match f.partition(capped(i, demand[i]), min_singles[i]) {
-                Some(env) => envs.push(env),
-                None => {
-                    exhausted = f.file;
-                    break 'grow;
-                }
-            }
-        }
-        let file = match allocate(vcode, &envs, false, moves) {
-            Ok(allocated) => return Ok(allocated),
-            Err(AllocError::Exhausted { file }) => file,
-            Err(e) => return Err(e),
-        };
-        exhausted = file;
+    // Each file's partition for `demand`, or the first file none fits.
+    let envs_of = |demand: &[[usize; 3]]| -> Result<Vec<FileEnv>, RegFile> {
+        files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                f.partition(capped(i, demand[i]), min_singles[i])
+                    .ok_or(f.file)
+            })
+            .collect()
+    };
+    // Grows the demand of `file`, which ran out, by a quarter (and one); false when the cap
+    // leaves it as it was.
+    let grow = |demand: &mut [[usize; 3]], file: RegFile| -> Result<bool, AllocError> {
         let Some(i) = files.iter().position(|f| f.file == file) else {
             return Err(AllocError::Internal(format!(
                 "file {file} ran out, not described"
@@ -271,8 +265,28 @@ pub fn run<I: MachInst>(
                 *d += 1 + *d / 4;
             }
         }
+        Ok(capped(i, demand[i]) != before)
+    };
+    let initial = demand.clone();
+    let mut tried = Vec::new();
+    // The file that ran out last (the error names it when nothing works).
+    let mut exhausted = files.first().map_or(0, |f| f.file);
+    for _attempt in 0..16 {
+        let envs = match envs_of(&demand) {
+            Ok(envs) => envs,
+            Err(file) => {
+                exhausted = file;
+                break;
+            }
+        };
+        let file = match allocate(vcode, &envs, false, moves) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { file }) => file,
+            Err(e) => return Err(e),
+        };
+        exhausted = file;
         tried.push(envs);
-        if capped(i, demand[i]) == before {
+        if !grow(&mut demand, file)? {
             break;
         }
     }
@@ -280,6 +294,30 @@ pub fn run<I: MachInst>(
         match allocate(vcode, envs, true, moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file }) => exhausted = file,
+            Err(e) => return Err(e),
+        }
+    }
+    // A file that cannot avoid spilling (in a function that calls, no SGPR holds a value
+    // across a call) runs out in every attempt above, so only its partition grew, never
+    // that of another file too small for one instruction (an early-defined VGPR pair
+    // beside two more): grow whichever file runs out, with spilling allowed.
+    let mut demand = initial;
+    for _attempt in 0..16 {
+        let envs = match envs_of(&demand) {
+            Ok(envs) => envs,
+            Err(file) => {
+                exhausted = file;
+                break;
+            }
+        };
+        match allocate(vcode, &envs, true, moves) {
+            Ok(allocated) => return Ok(allocated),
+            Err(AllocError::Exhausted { file }) => {
+                exhausted = file;
+                if !grow(&mut demand, file)? {
+                    break;
+                }
+            }
             Err(e) => return Err(e),
         }
     }
