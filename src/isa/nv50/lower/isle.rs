@@ -503,14 +503,7 @@ impl generated::Context for IsleContext<'_, '_> {
     fn sextend64(&mut self, ty: ir::Type, x: Value) -> Reg {
         let lo = self.sext(ty, x);
         let lo = self.in_reg(lo);
-        let hi = self.vreg(RegClass::Int);
-        self.emit_legal(Alu::new(
-            Op::Shr,
-            Some(Ty::S32),
-            Some(hi),
-            &[Src::Reg(lo), Src::Imm(31)],
-        ));
-        self.combine(lo, hi)
+        self.widen_loaded(Ty::S32, lo)
     }
 
     fn low_only(&mut self, inst: ir::Inst) -> Option<ir::Inst> {
@@ -591,20 +584,7 @@ impl generated::Context for IsleContext<'_, '_> {
         if !wide {
             return InstOutput::from_iter([dst]);
         }
-        // An extending load into an i64: the high word from the loaded one.
-        let hi = if ty.is_signed() {
-            let hi = self.vreg(RegClass::Int);
-            self.emit_legal(Alu::new(
-                Op::Shr,
-                Some(Ty::S32),
-                Some(hi),
-                &[Src::Reg(dst), Src::Imm(31)],
-            ));
-            hi
-        } else {
-            self.mov_imm(0)
-        };
-        InstOutput::from_iter([self.combine(dst, hi)])
+        InstOutput::from_iter([self.widen_loaded(ty, dst)])
     }
 
     fn lower_store(&mut self, ty: &Ty, value: Value, addr: Value, offset: i32) -> InstOutput {
@@ -847,6 +827,24 @@ impl IsleContext<'_, '_> {
         } else {
             self.combine(to_new, from_new)
         }
+    }
+
+    /// The i64 of the 32-bit word `lo` that an extending load of `ty` (or a `sextend`,
+    /// `ty` signed) left: its sign repeated in the high word, or 0.
+    pub(super) fn widen_loaded(&mut self, ty: Ty, lo: Reg) -> Reg {
+        let hi = if ty.is_signed() {
+            let hi = self.vreg(RegClass::Int);
+            self.emit_legal(Alu::new(
+                Op::Shr,
+                Some(Ty::S32),
+                Some(hi),
+                &[Src::Reg(lo), Src::Imm(31)],
+            ));
+            hi
+        } else {
+            generated::Context::mov_imm(self, 0)
+        };
+        self.combine(lo, hi)
     }
 
     /// The 32-bit constant `value` holds, if it is an `iconst` of up to 32 bits or an

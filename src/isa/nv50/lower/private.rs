@@ -10,7 +10,7 @@
 use super::isle::generated::Context as _;
 use super::{InstOutput, IsleContext};
 use crate::ir::{self, InstructionData, Opcode, Value, types};
-use crate::isa::nv50::inst::{Alu, Inst, Src};
+use crate::isa::nv50::inst::{Inst, Src};
 use crate::isa::nv50::mc::{Op, Ty};
 use crate::machinst::{Reg, RegClass};
 
@@ -99,20 +99,7 @@ impl IsleContext<'_, '_> {
         if !wide {
             return InstOutput::from_iter([dst]);
         }
-        // An extending load into an i64: the high word from the loaded one.
-        let hi = if ty.is_signed() {
-            let hi = self.vreg(RegClass::Int);
-            self.emit_legal(Alu::new(
-                Op::Shr,
-                Some(Ty::S32),
-                Some(hi),
-                &[Src::Reg(dst), Src::Imm(31)],
-            ));
-            hi
-        } else {
-            self.mov_imm(0)
-        };
-        InstOutput::from_iter([self.combine(dst, hi)])
+        InstOutput::from_iter([self.widen_loaded(ty, dst)])
     }
 
     /// A store of `data` as `ty` (`u8`, `u16`: the low bits; `b32`, `b64`, `b128`) to the
