@@ -338,3 +338,37 @@ pub fn rejected_on_every_gpu(opcode: ir::Opcode) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// What [`constant_sum`] asks of a backend's lowering context.
+pub trait AddressTerms {
+    /// The value of `value`, sign-extended, when it is a constant of at most 32 bits.
+    fn constant_term(&mut self, value: Value) -> Option<i64>;
+    /// The operands of the `iadd` defining `value`, where the lowering may look into it.
+    fn iadd_terms(&mut self, value: Value) -> Option<(Value, Value)>;
+}
+
+/// `addr + offset` as `x + c`: the constants added along a chain of `iadd`s gathered into
+/// `c`, a workgroup segment's base among them (a constant by lowering:
+/// `intrinsics::fold_workgroup_base`); `x` is `None` when nothing but constants remains.
+pub fn constant_sum(cx: &mut impl AddressTerms, addr: Value, offset: i64) -> (Option<Value>, i64) {
+    let mut value = addr;
+    let mut c = offset;
+    loop {
+        if let Some(k) = cx.constant_term(value) {
+            return (None, c + k);
+        }
+        let Some((a, b)) = cx.iadd_terms(value) else {
+            break;
+        };
+        if let Some(k) = cx.constant_term(b) {
+            c += k;
+            value = a;
+        } else if let Some(k) = cx.constant_term(a) {
+            c += k;
+            value = b;
+        } else {
+            break;
+        }
+    }
+    (Some(value), c)
+}

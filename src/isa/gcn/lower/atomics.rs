@@ -14,6 +14,7 @@ use crate::ir::{self, AtomicRmwOp, Value};
 use crate::isa::gcn::inst::{Inst, Src};
 use crate::isa::gcn::mc::{Enc, Gen, Op};
 use crate::isa::gcn::regs::VGPR;
+use crate::machinst::lower::constant_sum;
 use crate::machinst::{Reg, RegClass};
 use smallvec::smallvec;
 
@@ -317,7 +318,7 @@ impl IsleContext<'_, '_> {
         let result = self.lower.dfg().first_result(inst);
         let returns = self.lower.is_used(result);
         let op = ds_atomic_op(kind, ty.bytes(), returns);
-        let (x, c) = self.lds_address(addr, 0);
+        let (x, c) = constant_sum(self, addr, 0);
         let (vaddr, offset) = self.ds_offset(x, c, MAX_OFFSET, 1);
         let class = if ty.bytes() == 4 {
             RegClass::Int
@@ -406,7 +407,7 @@ impl IsleContext<'_, '_> {
                 return smallvec![];
             }
         };
-        let (x, c) = self.lds_address(addr, 0);
+        let (x, c) = constant_sum(self, addr, 0);
         let (vaddr, offset) = self.ds_offset(x, c, MAX_OFFSET, 1);
         let dst = self.vreg(VGPR, class);
         self.workgroup_order();
@@ -434,7 +435,7 @@ impl IsleContext<'_, '_> {
                 return smallvec![];
             }
         };
-        let (x, c) = self.lds_address(addr, 0);
+        let (x, c) = constant_sum(self, addr, 0);
         let (vaddr, offset) = self.ds_offset(x, c, MAX_OFFSET, 1);
         let data = self.data_vgpr(value);
         self.workgroup_order();

@@ -15,6 +15,7 @@ use crate::isa::gcn::mc::{Gen, Op};
 use crate::isa::gcn::regs::VGPR;
 
 use crate::ir::{self, InstructionData, Opcode, Value};
+use crate::machinst::lower::{AddressTerms, constant_sum};
 use crate::machinst::{Reg, RegClass};
 use smallvec::smallvec;
 
@@ -34,7 +35,7 @@ impl IsleContext<'_, '_> {
     ) -> InstOutput {
         let opcode = self.lower.dfg().insts[inst].opcode();
         let aligned = self.is_aligned(inst);
-        let (x, c) = self.lds_address(addr, offset as i64);
+        let (x, c) = constant_sum(self, addr, offset as i64);
         let single = |op| Some((op, RegClass::Int));
         let op = match (opcode, ty.bytes()) {
             (Opcode::Uload8, _) | (Opcode::Load, 1) => single(Op::DsReadU8),
@@ -117,7 +118,7 @@ impl IsleContext<'_, '_> {
         };
         let data = self.value_reg(value);
         let data = self.vgpr_copy(data);
-        let (x, c) = self.lds_address(addr, offset as i64);
+        let (x, c) = constant_sum(self, addr, offset as i64);
         if let Some(op) = op {
             let (vaddr, offset) = self.ds_offset(x, c, MAX_OFFSET, 1);
             self.emit(Inst::DsWrite {
@@ -152,7 +153,7 @@ impl IsleContext<'_, '_> {
     /// Two dwords of workgroup memory at `addr + offset` and `addr + offset + 4` (merged
     /// loads, `merge.rs`) into the pair `dst`: one `ds_read2_b32`.
     pub(super) fn workgroup_pair_load(&mut self, dst: Reg, addr: Value, offset: i32) {
-        let (x, c) = self.lds_address(addr, offset as i64);
+        let (x, c) = constant_sum(self, addr, offset as i64);
         let (vaddr, first) = self.ds_offset(x, c, 4 * MAX_OFFSET2 - 4, 4);
         self.emit(Inst::Ds {
             op: Op::DsRead2B32,
@@ -166,7 +167,7 @@ impl IsleContext<'_, '_> {
     /// `data` (two VGPRs) to workgroup memory at `addr + offset` and `addr + offset + 4`
     /// (merged stores, `merge.rs`): one `ds_write2_b32`.
     pub(super) fn workgroup_pair_store(&mut self, data: &[Reg], addr: Value, offset: i32) {
-        let (x, c) = self.lds_address(addr, offset as i64);
+        let (x, c) = constant_sum(self, addr, offset as i64);
         let (vaddr, first) = self.ds_offset(x, c, 4 * MAX_OFFSET2 - 4, 4);
         self.emit(Inst::DsWrite {
             op: Op::DsWrite2B32,
@@ -191,46 +192,6 @@ impl IsleContext<'_, '_> {
             }
             _ => false,
         }
-    }
-
-    /// `addr + offset` as `x + c`: the constants added along a chain of `iadd`s gathered
-    /// into `c` (the segment base among them, a constant 0 by now); `x` is `None` when
-    /// nothing but constants remains.
-    pub(super) fn lds_address(&mut self, addr: Value, offset: i64) -> (Option<Value>, i64) {
-        let mut value = addr;
-        let mut c = offset;
-        loop {
-            // A constant address: the base, which the mid-end saw as LDS address 0
-            // (`intrinsics::fold_workgroup_base`), plus constants.
-            if let Some(k) = self.const32(value) {
-                return (None, c + k as i32 as i64);
-            }
-            let Some(inst) = self.def_inst_of(value) else {
-                break;
-            };
-            let InstructionData::Binary {
-                opcode: Opcode::Iadd,
-                args: [a, b],
-            } = self.lower.dfg().insts[inst]
-            else {
-                break;
-            };
-            if let Some(k) = self.const32(b) {
-                c += k as i32 as i64;
-                value = a;
-            } else if let Some(k) = self.const32(a) {
-                c += k as i32 as i64;
-                value = b;
-            } else {
-                break;
-            }
-        }
-        (Some(value), c)
-    }
-
-    fn def_inst_of(&mut self, value: Value) -> Option<ir::Inst> {
-        use super::isle::generated::Context as _;
-        self.def_inst(value)
     }
 
     /// The ADDR VGPR and offset for `x + c`: `c` in the offset when it is in `0..=max` and
@@ -269,4 +230,22 @@ impl IsleContext<'_, '_> {
 fn read2_offsets(byte: i64) -> u16 {
     let first = (byte / 4) as u16;
     first | (first + 1) << 8
+}
+
+impl AddressTerms for IsleContext<'_, '_> {
+    fn constant_term(&mut self, value: Value) -> Option<i64> {
+        self.const32(value).map(|k| k as i32 as i64)
+    }
+
+    fn iadd_terms(&mut self, value: Value) -> Option<(Value, Value)> {
+        use super::isle::generated::Context as _;
+        let inst = self.def_inst(value)?;
+        match self.lower.dfg().insts[inst] {
+            InstructionData::Binary {
+                opcode: Opcode::Iadd,
+                args: [a, b],
+            } => Some((a, b)),
+            _ => None,
+        }
+    }
 }

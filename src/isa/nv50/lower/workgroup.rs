@@ -8,11 +8,11 @@
 //! loaded as `u8` and sign-extended (there is no `s8` unit), 8 and 16 bytes are 2 and 4
 //! words, which need 4-byte alignment only.
 
-use super::isle::generated::Context as _;
 use super::{InstOutput, IsleContext};
 use crate::ir::{self, InstructionData, Opcode, Value};
 use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Op, Ty};
+use crate::machinst::lower::{AddressTerms, constant_sum};
 use crate::machinst::{Reg, RegClass};
 
 impl IsleContext<'_, '_> {
@@ -25,7 +25,7 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
-        let (x, c) = self.shared_address(addr, offset as i64);
+        let (x, c) = constant_sum(self, addr, offset as i64);
         let Some(offset) = self.shared_offset(c) else {
             return InstOutput::new();
         };
@@ -55,20 +55,7 @@ impl IsleContext<'_, '_> {
         if !wide {
             return InstOutput::from_iter([dst]);
         }
-        // An extending load into an i64: the high word from the loaded one.
-        let hi = if ty.is_signed() {
-            let hi = self.vreg(RegClass::Int);
-            self.emit_legal(Alu::new(
-                Op::Shr,
-                Some(Ty::S32),
-                Some(hi),
-                &[Src::Reg(dst), Src::Imm(31)],
-            ));
-            hi
-        } else {
-            self.mov_imm(0)
-        };
-        InstOutput::from_iter([self.combine(dst, hi)])
+        InstOutput::from_iter([self.widen_loaded(ty, dst)])
     }
 
     /// A store of `data` as `ty` (`u8`, `u16`: the low bits; `b32`, `b64`, `b128`) to
@@ -80,7 +67,7 @@ impl IsleContext<'_, '_> {
         addr: Value,
         offset: i32,
     ) -> InstOutput {
-        let (x, c) = self.shared_address(addr, offset as i64);
+        let (x, c) = constant_sum(self, addr, offset as i64);
         let Some(offset) = self.shared_offset(c) else {
             return InstOutput::new();
         };
@@ -118,48 +105,25 @@ impl IsleContext<'_, '_> {
             }
         }
     }
-
-    /// `addr + offset` as `x + c`: the constants added along a chain of `iadd`s gathered
-    /// into `c`, the segment's base
-    /// ([`WORKGROUP_BASE`](crate::isa::nv50::abi::WORKGROUP_BASE)) among them; `x` is `None` when
-    /// nothing but constants remains.
-    fn shared_address(&mut self, addr: Value, offset: i64) -> (Option<Value>, i64) {
-        let mut value = addr;
-        let mut c = offset;
-        loop {
-            // A constant address: the base, which the mid-end saw as the constant
-            // `WORKGROUP_BASE` (`intrinsics::fold_workgroup_base`), plus constants.
-            if let Some(k) = self.const32(value) {
-                return (None, c + k as i32 as i64);
-            }
-            let Some(inst) = self.def_inst_of(value) else {
-                break;
-            };
-            let InstructionData::Binary {
-                opcode: Opcode::Iadd,
-                args: [a, b],
-            } = self.lower.dfg().insts[inst]
-            else {
-                break;
-            };
-            if let Some(k) = self.const32(b) {
-                c += k as i32 as i64;
-                value = a;
-            } else if let Some(k) = self.const32(a) {
-                c += k as i32 as i64;
-                value = b;
-            } else {
-                break;
-            }
-        }
-        (Some(value), c)
-    }
-
-    fn def_inst_of(&mut self, value: Value) -> Option<ir::Inst> {
-        use super::isle::generated::Context as _;
-        self.def_inst(value)
-    }
 }
 
 /// Bytes of `s[]` per block (`SHARED_SIZE` at most 0x4000: `compute.xml`).
 pub const SHARED_LIMIT: u32 = 0x4000;
+
+impl AddressTerms for IsleContext<'_, '_> {
+    fn constant_term(&mut self, value: Value) -> Option<i64> {
+        self.const32(value).map(|k| k as i32 as i64)
+    }
+
+    fn iadd_terms(&mut self, value: Value) -> Option<(Value, Value)> {
+        use super::isle::generated::Context as _;
+        let inst = self.def_inst(value)?;
+        match self.lower.dfg().insts[inst] {
+            InstructionData::Binary {
+                opcode: Opcode::Iadd,
+                args: [a, b],
+            } => Some((a, b)),
+            _ => None,
+        }
+    }
+}
