@@ -3,7 +3,7 @@
 //! [`WORKGROUP_BASE`](crate::isa::nv50::abi::WORKGROUP_BASE), after the largest argument
 //! area (`docs/nv50.md`, "Shared memory"). An address `base + x + c` is `x` in `$a3` and
 //! `c` (the base included) in the instruction's offset field; emission sets `$a3`
-//! (`emit.rs`, `shared_address`). `s[]` is read in 8-, 16- and 32-bit units (`ld` on G84
+//! (`emit.rs`, `AddressRegister::set`). `s[]` is read in 8-, 16- and 32-bit units (`ld` on G84
 //! and later, a `mov` operand on G80) and written with `st b8`/`b16`/`b32`: a signed byte is
 //! loaded as `u8` and sign-extended (there is no `s8` unit), 8 and 16 bytes are 2 and 4
 //! words, which need 4-byte alignment only.
