@@ -407,6 +407,7 @@ const WORK_ITEM_FUEL: u64 = 1_000_000;
 /// on the GPU: kernels that do are beyond this reference.
 pub fn interpret_launch(
     func: &ir::Function,
+    module: &[ir::Function],
     args: &[DataValue],
     workgroup_size: [u32; 3],
     groups: [u32; 3],
@@ -445,10 +446,23 @@ pub fn interpret_launch(
             i.name()
         ));
     }
+    if let Some(why) = module.iter().find_map(beyond_the_interpreter) {
+        return LaunchReference::Unavailable(why);
+    }
     let fixed = with_exact_signed_carries(func);
     let func = fixed.as_ref().unwrap_or(func);
+    let fixed_module: Vec<Option<ir::Function>> =
+        module.iter().map(with_exact_signed_carries).collect();
+    let mut store = FunctionStore::default();
+    for (original, fixed) in module.iter().zip(&fixed_module) {
+        if original.name != func.name {
+            let f = fixed.as_ref().unwrap_or(original);
+            store.add(f.name.to_string(), f);
+        }
+    }
+    store.add(func.name.to_string(), func);
     let mut state = KernelState {
-        frames: InterpreterState::default(),
+        frames: InterpreterState::default().with_function_store(store),
         memory: memory.clone(),
     };
     let [sx, sy, sz] = workgroup_size;
@@ -515,7 +529,9 @@ impl WorkItem {
 }
 
 /// Interprets `func` for one work-item: `step` for every instruction but the calls to
-/// intrinsics, which the work-item's ids answer.
+/// intrinsics, which the work-item's ids answer, in `func` and the functions it calls
+/// (those of the store; a callee with stack slots is beyond this reference, whose
+/// private memory is the kernel's none).
 fn run_work_item<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
@@ -524,32 +540,36 @@ fn run_work_item<'a>(
 ) -> Result<(), LaunchReference> {
     let who = || format!("work-item {:?} of work-group {:?}", ids.local, ids.group);
     let unavailable = |why: String| LaunchReference::Unavailable(format!("{}: {why}", who()));
-    let layout = &func.layout;
-    let entry = layout
-        .entry_block()
-        .ok_or_else(|| unavailable("no entry block".into()))?;
-    state.push_frame(func);
-    state
-        .current_frame_mut()
-        .set_all(func.dfg.block_params(entry), args.to_vec());
-    let mut next = layout.first_inst(entry);
+    // The function running, and for each caller the call its callee returns to.
+    let mut func = func;
+    let mut callers: Vec<(&'a ir::Function, ir::Inst)> = Vec::new();
+    let enter = |state: &mut KernelState<'a>, callee: &'a ir::Function, args: Vec<DataValue>| {
+        if callee.sized_stack_slots.values().next().is_some() {
+            return Err(unavailable(format!(
+                "calls {}, which has stack slots",
+                callee.name
+            )));
+        }
+        let entry = callee
+            .layout
+            .entry_block()
+            .ok_or_else(|| unavailable(format!("{} has no entry block", callee.name)))?;
+        state.push_frame(callee);
+        state
+            .current_frame_mut()
+            .set_all(callee.dfg.block_params(entry), args);
+        Ok(callee.layout.first_inst(entry))
+    };
+    let mut next = enter(state, func, args.to_vec())?;
     let mut fuel = WORK_ITEM_FUEL;
     while let Some(inst) = next {
         fuel = fuel
             .checked_sub(1)
             .ok_or_else(|| unavailable("out of fuel".into()))?;
-        let intrinsic = match func.dfg.insts[inst] {
-            ir::InstructionData::Call { func_ref, .. } => {
-                Some(Intrinsic::from_func_ref(func, func_ref).ok_or_else(|| {
-                    let name = func.dfg.ext_funcs[func_ref]
-                        .name
-                        .display(Some(&func.params));
-                    unavailable(format!("calls {name}, not an intrinsic"))
-                })?)
-            }
-            _ => None,
-        };
-        if let Some(intrinsic) = intrinsic {
+        let layout = &func.layout;
+        if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst]
+            && let Some(intrinsic) = Intrinsic::from_func_ref(func, func_ref)
+        {
             let value = DataValue::I32(ids.intrinsic(intrinsic) as i32);
             state
                 .current_frame_mut()
@@ -573,15 +593,30 @@ fn run_work_item<'a>(
                     .set_all(func.dfg.block_params(block), values.into_vec());
                 layout.first_inst(block)
             }
-            ControlFlow::Return(_) => {
+            ControlFlow::Return(values) => {
                 state.pop_frame();
-                return Ok(());
+                let Some((caller, call)) = callers.pop() else {
+                    return Ok(());
+                };
+                func = caller;
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.inst_results(call), values.into_vec());
+                func.layout.next_inst(call)
             }
             ControlFlow::Trap(trap) => {
                 return Err(LaunchReference::Trapped(format!("{} traps: {trap}", who())));
             }
-            ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
-                return Err(unavailable("calls a function".into()));
+            ControlFlow::Call(callee, args) => {
+                callers.push((func, inst));
+                func = callee;
+                enter(state, callee, args.into_vec())?
+            }
+            // The callee returns to this function's caller.
+            ControlFlow::ReturnCall(callee, args) => {
+                state.pop_frame();
+                func = callee;
+                enter(state, callee, args.into_vec())?
             }
         };
     }
@@ -1169,7 +1204,7 @@ mod tests {
         let out = memory.alloc_zeroed(140 * 4);
         let launch = |shift: i32| {
             let args = [DataValue::I64(out as i64), DataValue::I32(shift)];
-            interpret_launch(func, &args, [70, 1, 1], [2, 1, 1], 64, &memory)
+            interpret_launch(func, &[], &args, [70, 1, 1], [2, 1, 1], 64, &memory)
         };
         let LaunchReference::Completed(after) = launch(0) else {
             panic!("the launch did not complete");
@@ -1196,7 +1231,7 @@ mod tests {
         )
         .unwrap()[0];
         assert!(matches!(
-            interpret_launch(calls, &[], [1, 1, 1], [1, 1, 1], 64, &memory),
+            interpret_launch(calls, &[], &[], [1, 1, 1], [1, 1, 1], 64, &memory),
             LaunchReference::Unavailable(why) if why.contains("%other, not an intrinsic")
         ));
     }

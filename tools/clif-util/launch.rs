@@ -507,6 +507,7 @@ pub enum Reference {
 /// addresses and lanes per wave (which the lane-id intrinsic counts in).
 pub fn reference(
     func: &ir::Function,
+    module: &[ir::Function],
     target: &Target,
     spec: &LaunchSpec,
 ) -> Result<Reference, String> {
@@ -516,6 +517,7 @@ pub fn reference(
     Ok(
         match interpret_launch(
             func,
+            module,
             &args,
             spec.workgroup_size,
             spec.groups,

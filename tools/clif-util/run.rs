@@ -120,7 +120,7 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 all_passed = false;
                 println!("{name}:{}: FAIL {failure}", spec.line);
             }
-            match launch::reference(func, &target, spec) {
+            match launch::reference(func, &module, &target, spec) {
                 Ok(launch::Reference::Buffers(reference)) => {
                     let differences = launch::differences(&outcome.buffers, &reference);
                     if differences.is_empty() {

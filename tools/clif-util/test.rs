@@ -856,19 +856,20 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
             return;
         }
     };
+    let module: Vec<ir::Function> = context
+        .file
+        .functions
+        .iter()
+        .map(|f| f.func.clone())
+        .collect();
     for target in context.targets {
         // The reference runs with the target's addresses and lanes per wave.
         let references: Vec<launch::Reference> = specs
             .iter()
             .map(|spec| {
-                launch::reference(func, target, spec).unwrap_or_else(launch::Reference::Unavailable)
+                launch::reference(func, &module, target, spec)
+                    .unwrap_or_else(launch::Reference::Unavailable)
             })
-            .collect();
-        let module: Vec<ir::Function> = context
-            .file
-            .functions
-            .iter()
-            .map(|f| f.func.clone())
             .collect();
         let compiled = match compile_linked(func, &module, target) {
             Ok(compiled) => compiled,

@@ -191,7 +191,12 @@ impl Frame {
             dispatch_ptr,
             kernarg_ptr,
             workgroup_id,
-            reserved_sgprs: next,
+            // A call's sequence writes s2 and s[4:7] before its jump.
+            reserved_sgprs: if calls_indirectly(func) {
+                next.max(8)
+            } else {
+                next
+            },
             return_address: None,
             kernarg_offsets,
             kernarg_size,
@@ -248,14 +253,29 @@ fn sgpr_quad(hw: u16) -> Reg {
     }
 }
 
-/// Whether `func` calls a function that is not an intrinsic (`call`; the other call
-/// instructions are rejected by the lowering).
+/// Whether `func` calls a function that is not an intrinsic (`call`, `return_call`,
+/// `call_indirect`; `try_call` is rejected by the lowering).
 pub fn calls_functions(func: &ir::Function) -> bool {
     func.layout.blocks().any(|block| {
-        func.layout.block_insts(block).any(|inst| {
-            matches!(func.dfg.insts[inst], InstructionData::Call { func_ref, .. }
-                if Intrinsic::from_func_ref(func, func_ref).is_none())
-        })
+        func.layout
+            .block_insts(block)
+            .any(|inst| match func.dfg.insts[inst] {
+                InstructionData::Call { func_ref, .. } => {
+                    Intrinsic::from_func_ref(func, func_ref).is_none()
+                }
+                InstructionData::CallIndirect { .. } => true,
+                _ => false,
+            })
+    })
+}
+
+/// Whether `func` calls through an address (`call_indirect`): the address then lives
+/// in an SGPR pair above the eight a call's sequence writes (`place_calls`).
+fn calls_indirectly(func: &ir::Function) -> bool {
+    func.layout.blocks().any(|block| {
+        func.layout
+            .block_insts(block)
+            .any(|inst| matches!(func.dfg.insts[inst], InstructionData::CallIndirect { .. }))
     })
 }
 

@@ -109,7 +109,8 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::EndPgm
         | Inst::Ret { .. }
         | Inst::Call { .. }
-        | Inst::Swappc { .. } => false,
+        | Inst::Swappc { .. }
+        | Inst::FuncAddr { .. } => false,
     }
 }
 

@@ -84,6 +84,7 @@ impl Backend for Nv50Backend {
             },
             workgroup_base: Some(WORKGROUP_BASE as i64),
             stages: &[],
+            indirect_calls: false,
         }
     }
 

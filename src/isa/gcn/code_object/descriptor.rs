@@ -402,6 +402,7 @@ mod tests {
             sgpr_spills: 0,
             vgpr_spills: 0,
             calls: Vec::new(),
+            indirect_calls: Vec::new(),
         };
         let registers = RegisterCounts::new(&info, None).unwrap();
         assert_eq!(
@@ -434,6 +435,7 @@ mod tests {
             sgpr_spills: 0,
             vgpr_spills: 0,
             calls: Vec::new(),
+            indirect_calls: Vec::new(),
         };
         let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
         assert_eq!(fixed.sgprs, 96);

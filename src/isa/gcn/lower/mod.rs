@@ -414,10 +414,7 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
             "GCN stack frames hold stack slots only: there is no stack pointer, frame pointer \
              or return address to read"
         }
-        CallIndirect | ReturnCallIndirect => {
-            "indirect calls are not supported: GCN code has no function addresses (`func_addr`) \
-             to call through"
-        }
+        ReturnCallIndirect => "a kernel cannot tail-call: it returns no results to pass on",
         TryCall | TryCallIndirect => {
             "calls with exception handlers are not supported: a GPU \
              wave cannot unwind"
