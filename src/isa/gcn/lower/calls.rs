@@ -24,7 +24,7 @@ impl IsleContext<'_, '_> {
         args: &[Value],
         result_types: &[ir::Type],
     ) -> InstOutput {
-        let Some(callee) = self.device_function(func_ref, "called") else {
+        let Some(callee) = self.device_function(func_ref, "a call") else {
             return smallvec![];
         };
         self.lower_call_to(Callee::Symbol(callee), args, result_types)
@@ -95,7 +95,7 @@ impl IsleContext<'_, '_> {
             self.fail("a function address is 64 bits: `func_addr.i64`");
             return smallvec![];
         }
-        let Some(callee) = self.device_function(func_ref, "taken the address of") else {
+        let Some(callee) = self.device_function(func_ref, "`func_addr`") else {
             return smallvec![];
         };
         let func = self.lower.func;
@@ -110,18 +110,18 @@ impl IsleContext<'_, '_> {
     }
 
     /// The symbol of `func_ref` (its CLIF name without `%`) when it is a device function;
-    /// otherwise the failure saying a kernel cannot be `what`.
+    /// otherwise the failure saying why `what` (the instruction) cannot refer to it.
     fn device_function(&mut self, func_ref: ir::FuncRef, what: &str) -> Option<String> {
         let func = self.lower.func;
         if Intrinsic::from_func_ref(func, func_ref).is_some() {
             self.fail(format!(
-                "an intrinsic cannot be {what}: it is not a function"
+                "{what} names an intrinsic, which has no address: only device functions do"
             ));
             return None;
         }
         let ext = &func.dfg.ext_funcs[func_ref];
         if let Err(reason) = device_signature(&func.dfg.signatures[ext.signature]) {
-            self.fail(reason.replace("called", what));
+            self.fail(reason);
             return None;
         }
         Some(symbol(func, func_ref))
@@ -283,7 +283,9 @@ fn first_lane_half(func: &ir::Function, value: Value, half: usize) -> Option<Val
 fn device_signature(sig: &ir::Signature) -> Result<(), String> {
     match FunctionKind::of(sig)? {
         FunctionKind::Device => Ok(()),
-        _ => Err("a kernel cannot be called: only device functions can".into()),
+        _ => Err(
+            "a kernel cannot be called or have its address taken: only device functions can".into(),
+        ),
     }
 }
 
