@@ -984,7 +984,8 @@ fn run_fragment_lane<'a>(
             let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
             (a0 + i * (a1 - a0)) + j * (a2 - a0)
         };
-        let missing = |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
+        let missing =
+            |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
         let f32_value = |x: f32| Answer::Value(DataValue::F32(Ieee32::with_float(x)));
         Ok(match intrinsic {
             Intrinsic::Interp(mode) => {
@@ -996,7 +997,8 @@ fn run_fragment_lane<'a>(
                 f32_value(interpolate(&a[0], &a[1], ij))
             }
             Intrinsic::InterpFlat => {
-                let [a0, _, _] = scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
+                let [a0, _, _] =
+                    scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
                 f32_value(a0)
             }
             Intrinsic::Barycentric(mode) => {

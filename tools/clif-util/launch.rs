@@ -415,10 +415,7 @@ pub struct Outcome {
 
 /// The buffers of `spec` placed in `memory` (fresh, with the target's addresses), their
 /// addresses, and the launch's arguments (a buffer's name replaced by its address).
-fn place(
-    spec: &LaunchSpec,
-    memory: Memory,
-) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
+fn place(spec: &LaunchSpec, memory: Memory) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
     place_buffers(&spec.buffers, &spec.args, memory)
 }
 

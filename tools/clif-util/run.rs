@@ -4,9 +4,9 @@
 use crate::clif_file::ClifFile;
 use crate::compile::{choose_target, compile_guarded, compile_linked, format_listing, guarded};
 use crate::fragment;
-use crate::vertex;
 use crate::launch;
 use crate::test::{RunOutcome, parse_run_lines, run_test};
+use crate::vertex;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -42,8 +42,8 @@
 use crate::clif_file::{ClifFile, ClifFunction, Comment, HeaderKind};
 use crate::compile::{compile_guarded, compile_linked, guarded};
 use crate::fragment;
-use crate::vertex;
 use crate::launch;
+use crate::vertex;
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
 use cranelift_reader::{Comparison, Invocation, RunCommand};
 use std::fmt::Write as _;

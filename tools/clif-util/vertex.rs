@@ -170,7 +170,10 @@ fn parse_expected(text: &str) -> Result<Expected, String> {
         let channels: Vec<f32> = inner
             .split([' ', ','])
             .filter(|w| !w.is_empty())
-            .map(|w| w.parse::<f32>().map_err(|_| format!("`{w}` is not a number")))
+            .map(|w| {
+                w.parse::<f32>()
+                    .map_err(|_| format!("`{w}` is not a number"))
+            })
             .collect::<Result<_, _>>()?;
         let channels: [f32; 4] = channels
             .try_into()
@@ -259,7 +262,11 @@ fn mismatch(actual: &VertexOutputs, expected: &Expected) -> Option<String> {
             .iter()
             .map(|(location, c)| format_output(*location, &c.map(f32::to_bits)))
             .collect();
-        format!("expected {}, got {}", parts.join("; "), format_vertex(actual))
+        format!(
+            "expected {}, got {}",
+            parts.join("; "),
+            format_vertex(actual)
+        )
     })
 }
 
@@ -275,7 +282,8 @@ fn format_output(location: Option<u8>, words: &[u32; 4]) -> String {
 /// A vertex's outputs as the `vertex N` lines write them.
 pub fn format_vertex(out: &VertexOutputs) -> String {
     let position = out.position.map(|p| format_output(None, &p));
-    let params = (0..32u8).filter_map(|l| out.params[l as usize].map(|p| format_output(Some(l), &p)));
+    let params =
+        (0..32u8).filter_map(|l| out.params[l as usize].map(|p| format_output(Some(l), &p)));
     let parts: Vec<String> = position.into_iter().chain(params).collect();
     if parts.is_empty() {
         return "no outputs".into();

@@ -44,8 +44,8 @@ mod lds;
 mod program;
 mod scratch;
 pub(crate) mod valu;
-mod waitcnt;
 mod vertex;
+mod waitcnt;
 mod wave;
 
 pub use dispatch::{Dispatch, Kernel};

@@ -9,8 +9,8 @@ mod wave_scan;
 
 use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
 use super::mc::{
-    self, ExpTarget, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand, smem_offset_encodable,
-    waitcnt_imm,
+    self, ExpTarget, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand,
+    smem_offset_encodable, waitcnt_imm,
 };
 use super::regs::EXEC;
 use super::regs::{SGPR, VGPR};

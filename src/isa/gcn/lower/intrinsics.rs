@@ -123,9 +123,7 @@ impl IsleContext<'_, '_> {
             }
             // `intrinsics::check_stage` lets a stage's intrinsics through only in a shader
             // of that stage.
-            _ if intrinsic.stage() == Some(Stage::Vertex) => {
-                self.lower_vertex_intrinsic(intrinsic)
-            }
+            _ if intrinsic.stage() == Some(Stage::Vertex) => self.lower_vertex_intrinsic(intrinsic),
             _ => self.lower_fragment_intrinsic(intrinsic, args),
         }
     }
