@@ -5,7 +5,10 @@
 //!
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
-use super::{FragmentOutputs, Memory, Options, Scene, SimError, Stats, Violation, simulator};
+use super::{
+    FragmentOutputs, Memory, Options, Scene, SimError, Stats, VertexLaunch, VertexOutputs,
+    Violation, simulator,
+};
 use crate::analysis::cfg::Cfg;
 use crate::intrinsics::{InterpMode, Intrinsic, WaveOp};
 use crate::machinst::divergence::linear_layout::Layout;
@@ -1009,22 +1012,174 @@ fn run_fragment_lane<'a>(
     scene: &Scene,
     lane: usize,
 ) -> Result<Option<FragmentOutputs>, String> {
+    let prim = scene.primitive(lane);
+    let mut outputs = FragmentOutputs::default();
+    let ended = run_shader_lane(state, func, args, |intrinsic, a| {
+        let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
+            let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
+            (a0 + i * (a1 - a0)) + j * (a2 - a0)
+        };
+        let missing =
+            |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
+        let f32_value = |x: f32| Answer::Value(DataValue::F32(Ieee32::with_float(x)));
+        Ok(match intrinsic {
+            Intrinsic::Interp(mode) => {
+                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                f32_value(interpolate(&a[0], &a[1], ij))
+            }
+            Intrinsic::InterpAt => {
+                let ij = [f32_of(&a[2]), f32_of(&a[3])];
+                f32_value(interpolate(&a[0], &a[1], ij))
+            }
+            Intrinsic::InterpFlat => {
+                let [a0, _, _] =
+                    scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
+                f32_value(a0)
+            }
+            Intrinsic::Barycentric(mode) => {
+                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                f32_value(ij[int_of(&a[0]) as usize & 1])
+            }
+            Intrinsic::FragCoord(c) => {
+                let p = scene.position.get(lane).copied().unwrap_or_default();
+                f32_value(if c == 3 { 1.0 / p[3] } else { p[c as usize] })
+            }
+            Intrinsic::FrontFacing => {
+                let front = scene.front_facing.get(prim).copied().unwrap_or(true);
+                Answer::Value(DataValue::I8(front as i8))
+            }
+            Intrinsic::Discard => Answer::End,
+            Intrinsic::OutputColor => {
+                let target = int_of(&a[0]) as usize & 7;
+                outputs.color[target] = Some(channel_bits(&a[1..5]));
+                Answer::Nothing
+            }
+            Intrinsic::OutputDepth => {
+                outputs.depth = Some(f32_of(&a[0]).to_bits());
+                Answer::Nothing
+            }
+            other => {
+                return Err(format!(
+                    "`{}` has no value in a fragment launch's reference",
+                    other.name()
+                ));
+            }
+        })
+    })?;
+    Ok((!ended).then_some(outputs))
+}
+
+/// The reference for a vertex-shader launch ([`interpret_vertex`]).
+#[derive(Clone, Debug)]
+pub enum VertexReference {
+    /// Each vertex's outputs, in the order of the launch's vertex ids.
+    Completed(Vec<VertexOutputs>),
+    /// The interpreter cannot run the shader (the message says why).
+    Unavailable(String),
+}
+
+/// Runs vertex shader `func` with user data `args` for each vertex of `launch` in
+/// `cranelift-interpreter`, one vertex after the other on a copy of `memory` (the vertex
+/// buffers at the simulator's addresses): the reference for
+/// [`super::Simulator::launch_vertex`]. The vertex and instance ids come from the launch;
+/// the outputs are recorded by location, with no notion of exports or waves.
+pub fn interpret_vertex(
+    func: &ir::Function,
+    args: &[DataValue],
+    launch: &VertexLaunch,
+    memory: &Memory,
+) -> VertexReference {
+    if let Some(why) = beyond_the_interpreter(func) {
+        return VertexReference::Unavailable(why);
+    }
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
+    let mut state = KernelState {
+        frames: InterpreterState::default(),
+        memory: memory.clone(),
+    };
+    let mut out = Vec::with_capacity(launch.vertex_ids.len());
+    for (k, &vertex_id) in launch.vertex_ids.iter().enumerate() {
+        let instance_id = launch.instance_ids.get(k).copied().unwrap_or(0);
+        let mut outputs = VertexOutputs::default();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_shader_lane(&mut state, func, args, |intrinsic, a| {
+                Ok(match intrinsic {
+                    Intrinsic::VertexId => Answer::Value(DataValue::I32(vertex_id as i32)),
+                    Intrinsic::InstanceId => Answer::Value(DataValue::I32(instance_id as i32)),
+                    Intrinsic::OutputPosition => {
+                        outputs.position = Some(channel_bits(&a[0..4]));
+                        Answer::Nothing
+                    }
+                    Intrinsic::OutputParam => {
+                        let location = int_of(&a[0]) as usize & 31;
+                        outputs.params[location] = Some(channel_bits(&a[1..5]));
+                        Answer::Nothing
+                    }
+                    other => {
+                        return Err(format!(
+                            "`{}` has no value in a vertex launch's reference",
+                            other.name()
+                        ));
+                    }
+                })
+            })
+        }));
+        match run {
+            Err(_) => return VertexReference::Unavailable("cranelift-interpreter panicked".into()),
+            Ok(Err(why)) => {
+                return VertexReference::Unavailable(format!("vertex {k}: {why}"));
+            }
+            Ok(Ok(_)) => out.push(outputs),
+        }
+    }
+    VertexReference::Completed(out)
+}
+
+fn f32_of(v: &DataValue) -> f32 {
+    match v {
+        DataValue::F32(x) => f32::from_bits(x.bits()),
+        _ => 0.0,
+    }
+}
+
+fn int_of(v: &DataValue) -> u32 {
+    match v {
+        DataValue::I32(x) => *x as u32,
+        _ => 0,
+    }
+}
+
+/// An output call's four f32 channels as words.
+fn channel_bits(values: &[DataValue]) -> [u32; 4] {
+    std::array::from_fn(|c| f32_of(&values[c]).to_bits())
+}
+
+/// What a stage intrinsic does in a reference lane.
+enum Answer {
+    /// Its result.
+    Value(DataValue),
+    /// It has none (an output, recorded by the caller).
+    Nothing,
+    /// It ends the lane (`discard`).
+    End,
+}
+
+/// Interprets shader `func` for one lane: `step` for every instruction but the calls to
+/// intrinsics, which `answer` handles. `Ok(true)` when an intrinsic ended the lane,
+/// `Ok(false)` when it returned.
+fn run_shader_lane<'a>(
+    state: &mut KernelState<'a>,
+    func: &'a ir::Function,
+    args: &[DataValue],
+    mut answer: impl FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
+) -> Result<bool, String> {
     let layout = &func.layout;
     let entry = layout.entry_block().ok_or("no entry block")?;
     state.push_frame(func);
     state
         .current_frame_mut()
         .set_all(func.dfg.block_params(entry), args.to_vec());
-    let prim = scene.primitive(lane);
-    let f32_of = |v: &DataValue| match v {
-        DataValue::F32(x) => f32::from_bits(x.bits()),
-        _ => 0.0,
-    };
-    let int_of = |v: &DataValue| match v {
-        DataValue::I32(x) => *x as u32,
-        _ => 0,
-    };
-    let mut outputs = FragmentOutputs::default();
     let mut next = layout.first_inst(entry);
     let mut fuel = WORK_ITEM_FUEL;
     while let Some(inst) = next {
@@ -1033,71 +1188,15 @@ fn run_fragment_lane<'a>(
             let intrinsic = Intrinsic::from_func_ref(func, func_ref)
                 .ok_or("calls a function that is not an intrinsic")?;
             let a = state.current_frame().get_all(func.dfg.inst_args(inst));
-            let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
-                let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
-                (a0 + i * (a1 - a0)) + j * (a2 - a0)
-            };
-            let missing =
-                |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
-            let result = match intrinsic {
-                Intrinsic::Interp(mode) => {
-                    let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
-                    Some(DataValue::F32(Ieee32::with_float(interpolate(
-                        &a[0], &a[1], ij,
-                    ))))
-                }
-                Intrinsic::InterpAt => {
-                    let ij = [f32_of(&a[2]), f32_of(&a[3])];
-                    Some(DataValue::F32(Ieee32::with_float(interpolate(
-                        &a[0], &a[1], ij,
-                    ))))
-                }
-                Intrinsic::InterpFlat => {
-                    let [a0, _, _] =
-                        scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
-                    Some(DataValue::F32(Ieee32::with_float(a0)))
-                }
-                Intrinsic::Barycentric(mode) => {
-                    let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
-                    Some(DataValue::F32(Ieee32::with_float(
-                        ij[int_of(&a[0]) as usize & 1],
-                    )))
-                }
-                Intrinsic::FragCoord(c) => {
-                    let p = scene.position.get(lane).copied().unwrap_or_default();
-                    let v = if c == 3 { 1.0 / p[3] } else { p[c as usize] };
-                    Some(DataValue::F32(Ieee32::with_float(v)))
-                }
-                Intrinsic::FrontFacing => {
-                    let front = scene.front_facing.get(prim).copied().unwrap_or(true);
-                    Some(DataValue::I8(front as i8))
-                }
-                Intrinsic::Discard => {
-                    state.pop_frame();
-                    return Ok(None);
-                }
-                Intrinsic::OutputColor => {
-                    let bits = |v: &DataValue| f32_of(v).to_bits();
-                    let target = int_of(&a[0]) as usize & 7;
-                    outputs.color[target] =
-                        Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
-                    None
-                }
-                Intrinsic::OutputDepth => {
-                    outputs.depth = Some(f32_of(&a[0]).to_bits());
-                    None
-                }
-                other => {
-                    return Err(format!(
-                        "`{}` has no value in a fragment launch's reference",
-                        other.name()
-                    ));
-                }
-            };
-            if let Some(value) = result {
-                state
+            match answer(intrinsic, &a)? {
+                Answer::Value(value) => state
                     .current_frame_mut()
-                    .set_all(func.dfg.inst_results(inst), vec![value]);
+                    .set_all(func.dfg.inst_results(inst), vec![value]),
+                Answer::Nothing => {}
+                Answer::End => {
+                    state.pop_frame();
+                    return Ok(true);
+                }
             }
             next = layout.next_inst(inst);
             continue;
@@ -1120,7 +1219,7 @@ fn run_fragment_lane<'a>(
             }
             ControlFlow::Return(_) => {
                 state.pop_frame();
-                return Ok(Some(outputs));
+                return Ok(false);
             }
             ControlFlow::Trap(trap) => return Err(format!("traps: {trap}")),
             ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {

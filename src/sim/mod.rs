@@ -78,6 +78,45 @@ pub trait Simulator {
             violation: Violation::Other("this simulator runs no fragment shader".into()),
         })
     }
+
+    /// Runs the vertex shader `code` for the vertices of `launch`, in waves of
+    /// [`lanes`](Self::lanes); returns each vertex's outputs, in the order of
+    /// [`VertexLaunch::vertex_ids`]. A target that compiles no vertex shader says so.
+    fn launch_vertex(
+        &self,
+        code: &CompiledCode,
+        launch: &VertexLaunch,
+        memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<VertexOutputs>, Stats), SimError> {
+        let _ = (code, launch, memory, options);
+        Err(SimError {
+            pc: 0,
+            inst: None,
+            violation: Violation::Other("this simulator runs no vertex shader".into()),
+        })
+    }
+}
+
+/// The vertices of a vertex-shader launch (`docs/filetests.md`, "Vertex launches"): what
+/// the input assembler gives the shader. There is no vertex-input hardware: the shader
+/// loads its attributes from the buffers whose addresses are in its user data.
+#[derive(Clone, Debug, Default)]
+pub struct VertexLaunch {
+    /// The shader's parameters (its user data), one word each (an i64 two, low first).
+    pub user_data: Vec<u32>,
+    /// Each vertex's id, 64 to a wave in this order (the last wave partial).
+    pub vertex_ids: Vec<u32>,
+    /// Each vertex's instance id (empty: all 0).
+    pub instance_ids: Vec<u32>,
+}
+
+/// What a vertex shader wrote for one vertex, as 32-bit words: its position and its
+/// parameters by location (`None`: not written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VertexOutputs {
+    pub position: Option<[u32; 4]>,
+    pub params: [Option<[u32; 4]>; 32],
 }
 
 /// A primitive's attribute: its location, and the value of its four channels at each of

@@ -203,6 +203,7 @@ impl ClifFile {
                 !is_run_line(&c.text)
                     && !is_launch_line(&c.text)
                     && !crate::fragment::is_fragment_line(&c.text)
+                    && !crate::vertex::is_vertex_line(&c.text)
             })
             .collect()
     }
@@ -228,6 +229,20 @@ impl ClifFile {
         self.comments(function.body.start..function.trailer.end)
             .filter(|c| crate::fragment::is_fragment_line(&c.text))
             .collect()
+    }
+
+    /// The vertex-launch directives (`; vertex: …`, `; vertex N: …`, see `vertex.rs`) in
+    /// `function` or after it, with the `; buffer` lines they name.
+    pub fn vertex_lines(&self, function: &ClifFunction) -> Vec<Comment> {
+        let lines: Vec<Comment> = self
+            .comments(function.body.start..function.trailer.end)
+            .filter(|c| crate::vertex::is_vertex_line(&c.text) || is_launch_line(&c.text))
+            .collect();
+        if lines.iter().any(|c| crate::vertex::is_vertex_line(&c.text)) {
+            lines
+        } else {
+            Vec::new()
+        }
     }
 
     /// The run lines (`; run: ...`, `; print: ...`) in `function` or after it.

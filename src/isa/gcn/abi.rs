@@ -47,6 +47,8 @@ pub struct KernelInputs {
     /// A fragment shader's inputs and exports, in place of a kernel's
     /// (`super::fragment`).
     pub pixel: Option<super::fragment::PixelInputs>,
+    /// A vertex shader's inputs and exports, in place of a kernel's (`super::vertex`).
+    pub vertex: Option<super::vertex::VertexInputs>,
 }
 
 impl KernelInputs {
@@ -56,6 +58,9 @@ impl KernelInputs {
     pub fn registers(&self) -> Vec<(String, &'static str)> {
         if let Some(pixel) = self.pixel {
             return pixel.registers();
+        }
+        if let Some(vertex) = self.vertex {
+            return vertex.registers();
         }
         let mut out = Vec::new();
         let mut next = 0;
@@ -277,6 +282,33 @@ fn calls_indirectly(func: &ir::Function) -> bool {
             .block_insts(block)
             .any(|inst| matches!(func.dfg.insts[inst], InstructionData::CallIndirect { .. }))
     })
+}
+
+/// The most user-data SGPRs a graphics shader has (`SPI_SHADER_USER_DATA_PS_0..15`,
+/// `_VS_0..15`).
+const MAX_USER_SGPRS: u16 = 16;
+
+/// The SGPRs of user data a `stage` shader's parameters take from s0: one per i32 or
+/// f32, two per i64 (any pair: the entry copies it into an aligned one; `docs/ir.md`,
+/// "Shader stages").
+pub fn shader_user_sgprs(func: &ir::Function, stage: &str) -> Result<u16, String> {
+    let entry = func.layout.entry_block().expect("a function has an entry");
+    let user_sgprs: u16 = func
+        .dfg
+        .block_params(entry)
+        .iter()
+        .map(|&param| match func.dfg.value_type(param).bytes() {
+            1..=4 => 1,
+            _ => 2,
+        })
+        .sum();
+    if user_sgprs > MAX_USER_SGPRS {
+        return Err(format!(
+            "the parameters of a {stage} shader take {user_sgprs} SGPRs of user data; GCN \
+             has {MAX_USER_SGPRS}"
+        ));
+    }
+    Ok(user_sgprs)
 }
 
 /// The intrinsics `func` calls.

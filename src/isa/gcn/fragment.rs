@@ -2,7 +2,7 @@
 //! and the primitive mask in SGPRs, the inputs the hardware puts in VGPRs (the
 //! `SPI_PS_INPUT_ENA` bits), and the exports the shader ends with.
 
-use super::abi::{Frame, KernelInputs, calls_functions, used_intrinsics};
+use super::abi::{Frame, KernelInputs, calls_functions, shader_user_sgprs, used_intrinsics};
 use super::mc::ExpTarget;
 use super::regs::{sgpr, sgpr_pair};
 use crate::intrinsics::{InterpMode, Intrinsic, iconst_value};
@@ -14,9 +14,6 @@ use crate::machinst::Reg;
 /// `SIMachineFunctionInfo` PS input numbering, the register's field order).
 pub const POS_X: u32 = 8;
 pub const FRONT_FACE: u32 = 12;
-
-/// The most user-data SGPRs a pixel shader has (`SPI_SHADER_USER_DATA_PS_0..15`).
-const MAX_USER_SGPRS: u16 = 16;
 
 /// The input bit of an interpolation mode's barycentrics: PERSP_SAMPLE, _CENTER and
 /// _CENTROID are bits 0–2, PERSP_PULL_MODEL bit 3, LINEAR_SAMPLE, _CENTER, _CENTROID bits
@@ -61,22 +58,8 @@ pub struct PixelInputs {
 impl PixelInputs {
     /// The inputs and exports of fragment shader `func`.
     pub fn of(func: &ir::Function) -> Result<PixelInputs, String> {
-        let entry = func.layout.entry_block().expect("a function has an entry");
-        let mut user_sgprs = 0u16;
-        for &param in func.dfg.block_params(entry) {
-            user_sgprs += match func.dfg.value_type(param).bytes() {
-                1..=4 => 1,
-                _ => 2,
-            };
-        }
-        if user_sgprs > MAX_USER_SGPRS {
-            return Err(format!(
-                "the parameters of a fragment shader take {user_sgprs} SGPRs of user data; \
-                 GCN has {MAX_USER_SGPRS}"
-            ));
-        }
         let mut inputs = PixelInputs {
-            user_sgprs,
+            user_sgprs: shader_user_sgprs(func, "fragment")?,
             ..PixelInputs::default()
         };
         for intrinsic in used_intrinsics(func) {

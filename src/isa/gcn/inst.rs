@@ -215,8 +215,9 @@ pub enum Inst {
     },
     /// `v_interp_mov_f32 dst, p0, attr.chan`: a flat input, the provoking vertex's value.
     InterpMov { dst: Reg, attr: u8, chan: u8 },
-    /// `exp target src…` with `vm` (EXEC is the mask of the pixels exported) and `done` on
-    /// a pixel shader's last export. Exports come last, right before `s_endpgm`, so no
+    /// `exp target src…`, `done` on a pixel shader's last export and a vertex shader's
+    /// last position export; pixel targets with `vm` (EXEC is the mask of the pixels
+    /// exported), positions and parameters without. Exports come last, right before `s_endpgm`, so no
     /// VGPR they read is written while they are in flight (EXP_CNT).
     Export {
         target: ExpTarget,

@@ -27,6 +27,7 @@ pub mod relax_branches;
 pub mod scalar_values;
 pub mod sink_copied;
 pub mod skip;
+pub mod vertex;
 
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
@@ -62,7 +63,7 @@ impl Backend for GcnBackend {
                 cas: |ty, _| matches!(ty.bytes(), 4 | 8),
             },
             workgroup_base: Some(0),
-            stages: &[Stage::Fragment],
+            stages: &[Stage::Fragment, Stage::Vertex],
             indirect_calls: true,
         }
     }
@@ -162,6 +163,24 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             }
             (FunctionKind::Kernel, Some(Stage::Fragment)) => {
                 fragment::frame(func).map_err(|e| CompileError::new(func, e))?
+            }
+            (FunctionKind::Kernel, Some(Stage::Vertex)) if scratch => {
+                return Err(CompileError::new(
+                    func,
+                    "a vertex shader that spills VGPRs to memory is not supported yet",
+                ));
+            }
+            // The hardware VS stage gets no LDS allocation (`SPI_SHADER_PGM_RSRC2_VS` has
+            // no LDS_SIZE).
+            (FunctionKind::Kernel, Some(Stage::Vertex)) if group_segment_size > 0 => {
+                return Err(CompileError::new(
+                    func,
+                    "a vertex shader has no workgroup memory (the hardware VS stage gets \
+                     no LDS)",
+                ));
+            }
+            (FunctionKind::Kernel, Some(Stage::Vertex)) => {
+                vertex::frame(func).map_err(|e| CompileError::new(func, e))?
             }
             (FunctionKind::Kernel, _) => Frame::kernel(func, scratch),
             (FunctionKind::Device, _) => Frame::device(func, scratch),

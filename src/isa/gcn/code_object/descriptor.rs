@@ -396,6 +396,7 @@ mod tests {
                 workitem_id_vgprs: 1,
                 private_segment: false,
                 pixel: None,
+                vertex: None,
             },
             group_segment_size: 0,
             private_segment_size: 0,

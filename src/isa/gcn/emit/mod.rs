@@ -9,8 +9,8 @@ mod wave_scan;
 
 use super::inst::{Callee, Inst, Op64, Src, without_carry, writes_carry};
 use super::mc::{
-    self, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand, smem_offset_encodable,
-    waitcnt_imm,
+    self, ExpTarget, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand,
+    smem_offset_encodable, waitcnt_imm,
 };
 use super::regs::EXEC;
 use super::regs::{SGPR, VGPR};
@@ -476,7 +476,10 @@ impl Emitter<'_> {
                     src: src.map(|r| r.map(|r| reg_operand(r, 0))),
                     compr: false,
                     done: *done,
-                    vm: true,
+                    // Pixel exports are masked by EXEC as the valid mask; a vertex wave's
+                    // position and parameters are not (LLVM and ACO set VM on pixel
+                    // exports only).
+                    vm: !matches!(target, ExpTarget::Pos(_) | ExpTarget::Param(_)),
                 });
                 self.out.push(m);
             }

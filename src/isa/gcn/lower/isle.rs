@@ -434,6 +434,9 @@ impl generated::Context for IsleContext<'_, '_> {
                 if self.backend.frame.inputs.pixel.is_some() {
                     self.fragment_exports();
                 }
+                if self.backend.frame.inputs.vertex.is_some() {
+                    self.vertex_exports();
+                }
                 self.emit(Inst::EndPgm);
             }
             FunctionKind::Device => {

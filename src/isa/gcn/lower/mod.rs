@@ -41,6 +41,7 @@ mod operands;
 mod private;
 mod shuffles;
 mod sub_dword;
+mod vertex;
 mod workgroup;
 
 pub struct GcnLower<'a> {
@@ -223,6 +224,9 @@ impl LowerBackend for GcnLower<'_> {
         match self.kind {
             FunctionKind::Kernel if self.frame.inputs.pixel.is_some() => {
                 return self.fragment_entry(ctx, &params);
+            }
+            FunctionKind::Kernel if self.frame.inputs.vertex.is_some() => {
+                return self.vertex_entry(ctx, &params);
             }
             FunctionKind::Kernel => {
                 self.load_kernel_arguments(ctx, &params)?;

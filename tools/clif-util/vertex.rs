@@ -1,0 +1,292 @@
+//! Vertex-launch directives: how a filetest (or `clif-util run`) runs a vertex shader for
+//! a list of vertices on the simulator (`docs/filetests.md`, "Vertex launches").
+//!
+//! ```text
+//! ; buffer positions: f32 = iota 280
+//! ; vertex: %vs(positions, 2.0) ids=iota 70 instances=fill 70 1
+//! ; vertex 3: pos = [24 13 14 15]; param1 = [1 1 1 1]
+//! ```
+//!
+//! `buffer` lines (as for kernel launches) give the vertex buffers, which arguments name;
+//! a `vertex:` line launches with the buffers so far, `vertex N:` lines after it check
+//! vertex N's outputs. Every launch is also checked vertex by vertex against
+//! `cranelift-interpreter` (`harness::interpret_vertex`).
+
+use crate::clif_file::Comment;
+use crate::launch::{self, Arg, Buffer, DirectiveError, parse_buffer};
+use cranelift_codegen::data_value::DataValue;
+use wavelift::ir;
+use wavelift::sim::harness::{VertexReference, interpret_vertex, push_dwords};
+use wavelift::sim::{Options, Stats, VertexLaunch, VertexOutputs, simulator};
+use wavelift::{CompiledCode, Target};
+
+/// What a `vertex N:` line expects: (location, or `None` for the position; the four
+/// channels).
+type Expected = Vec<(Option<u8>, [f32; 4])>;
+
+/// One `vertex:` line with the buffers before it and the checks after it.
+#[derive(Clone, Debug)]
+pub struct VertexSpec {
+    pub line: usize,
+    pub text: String,
+    args: Vec<Arg>,
+    buffers: Vec<Buffer>,
+    vertex_ids: Vec<u32>,
+    instance_ids: Vec<u32>,
+    checks: Vec<(usize, usize, Expected)>,
+}
+
+/// Whether a comment's text is a vertex-launch directive (`buffer` lines are kernel-launch
+/// lines too).
+pub fn is_vertex_line(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("vertex:")
+        || text
+            .strip_prefix("vertex ")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Parses the vertex directives of `func`.
+pub fn parse(func: &ir::Function, lines: &[Comment]) -> Result<Vec<VertexSpec>, DirectiveError> {
+    let mut buffers: Vec<Buffer> = Vec::new();
+    let mut specs: Vec<VertexSpec> = Vec::new();
+    for comment in lines {
+        let err = |message: String| (comment.line, message);
+        let text = comment.text.trim();
+        if let Some(rest) = text.strip_prefix("buffer ") {
+            buffers.push(parse_buffer(rest).map_err(err)?);
+        } else if let Some(rest) = text.strip_prefix("vertex:") {
+            let mut spec = parse_launch(func, rest, &buffers).map_err(err)?;
+            spec.line = comment.line;
+            spec.text = text.to_string();
+            specs.push(spec);
+        } else if let Some(rest) = text.strip_prefix("vertex ") {
+            let (index, expected) = rest
+                .split_once(':')
+                .ok_or_else(|| err("expected `vertex N:`".into()))?;
+            let Some(spec) = specs.last_mut() else {
+                return Err(err("`vertex N:` before any `vertex:` line".into()));
+            };
+            let index: usize = index
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&i| i < spec.vertex_ids.len())
+                .ok_or_else(|| {
+                    err(format!(
+                        "`{}` is not a vertex of the launch (0–{})",
+                        index.trim(),
+                        spec.vertex_ids.len() - 1
+                    ))
+                })?;
+            let expected = parse_expected(expected).map_err(err)?;
+            spec.checks.push((comment.line, index, expected));
+        }
+    }
+    Ok(specs)
+}
+
+/// `%f(ARGS) ids=INIT [instances=INIT]`: INIT in the forms of buffers (`iota 70`, `[…]`).
+fn parse_launch(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<VertexSpec, String> {
+    let text = text.trim();
+    let open = text.find('(').ok_or("expected `%f(ARGS) ids=…`")?;
+    let close = text.rfind(')').ok_or("missing `)`")?;
+    let name = text[..open].trim();
+    if name != func.name.to_string() {
+        return Err(format!(
+            "the launch names `{name}` but the function is `{}`",
+            func.name
+        ));
+    }
+    let args = launch::parse_args(func, &text[open + 1..close], buffers)?;
+    let rest = text[close + 1..].trim();
+    let (ids, instances) = match rest.split_once("instances=") {
+        Some((ids, instances)) => (ids, Some(instances)),
+        None => (rest, None),
+    };
+    let words = |name: &str, init: &str| -> Result<Vec<u32>, String> {
+        let buffer = parse_buffer(&format!("{name}: i32 = {}", init.trim()))?;
+        Ok(buffer
+            .values
+            .iter()
+            .map(|v| match v {
+                DataValue::I32(x) => *x as u32,
+                _ => 0,
+            })
+            .collect())
+    };
+    let ids = ids
+        .trim()
+        .strip_prefix("ids=")
+        .ok_or("expected `ids=INIT`, the vertex ids")?;
+    let vertex_ids = words("ids", ids)?;
+    if vertex_ids.is_empty() {
+        return Err("a launch has at least one vertex".into());
+    }
+    let instance_ids = match instances {
+        Some(init) => words("instances", init)?,
+        None => vec![0; vertex_ids.len()],
+    };
+    if instance_ids.len() != vertex_ids.len() {
+        return Err(format!(
+            "{} vertex ids but {} instance ids",
+            vertex_ids.len(),
+            instance_ids.len()
+        ));
+    }
+    Ok(VertexSpec {
+        line: 0,
+        text: String::new(),
+        args,
+        buffers: buffers.to_vec(),
+        vertex_ids,
+        instance_ids,
+        checks: Vec::new(),
+    })
+}
+
+/// `pos = [x y z w]; paramL = [x y z w]; …`.
+fn parse_expected(text: &str) -> Result<Expected, String> {
+    let mut expected = Vec::new();
+    for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, value) = part
+            .split_once('=')
+            .ok_or("expected `pos = […]` or `paramL = […]`")?;
+        let name = name.trim();
+        let location = match name {
+            "pos" => None,
+            _ => Some(
+                name.strip_prefix("param")
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &u8| n < 32)
+                    .ok_or_else(|| format!("`{name}` is not pos or param0–param31"))?,
+            ),
+        };
+        let inner = value
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .ok_or_else(|| format!("{name}: expected `[x y z w]`"))?;
+        let channels: Vec<f32> = inner
+            .split([' ', ','])
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                w.parse::<f32>()
+                    .map_err(|_| format!("`{w}` is not a number"))
+            })
+            .collect::<Result<_, _>>()?;
+        let channels: [f32; 4] = channels
+            .try_into()
+            .map_err(|_| format!("{name}: four channels"))?;
+        expected.push((location, channels));
+    }
+    Ok(expected)
+}
+
+/// What a vertex launch gave: each vertex's outputs, the run's statistics, and the
+/// failures of its checks (`vertex N` lines, the interpreter's reference).
+pub struct Outcome {
+    pub outputs: Vec<VertexOutputs>,
+    pub stats: Stats,
+    pub failures: Vec<String>,
+}
+
+/// Runs `spec` on the simulator and checks it.
+pub fn execute(
+    func: &ir::Function,
+    compiled: &CompiledCode,
+    target: &Target,
+    spec: &VertexSpec,
+) -> Result<Outcome, String> {
+    let sim = simulator(target.arch);
+    let (memory, _, args) = launch::place_buffers(&spec.buffers, &spec.args, sim.memory())?;
+    let mut user_data = Vec::new();
+    for arg in &args {
+        push_dwords(arg, 0, &mut user_data)?;
+    }
+    let vertex_launch = VertexLaunch {
+        user_data,
+        vertex_ids: spec.vertex_ids.clone(),
+        instance_ids: spec.instance_ids.clone(),
+    };
+    let reference = interpret_vertex(func, &args, &vertex_launch, &memory);
+    let mut simulated_memory = memory;
+    let (outputs, stats) = sim
+        .launch_vertex(
+            compiled,
+            &vertex_launch,
+            &mut simulated_memory,
+            &Options::default(),
+        )
+        .map_err(|e| e.to_string())?;
+    let mut failures = Vec::new();
+    for (line, index, expected) in &spec.checks {
+        if let Some(why) = mismatch(&outputs[*index], expected) {
+            failures.push(format!("line {line}: vertex {index}: {why}"));
+        }
+    }
+    match reference {
+        VertexReference::Completed(reference) => {
+            for (k, (actual, wanted)) in outputs.iter().zip(&reference).enumerate() {
+                if actual != wanted {
+                    failures.push(format!(
+                        "vertex {k}: the simulator gives {}, cranelift-interpreter {}",
+                        format_vertex(actual),
+                        format_vertex(wanted)
+                    ));
+                }
+            }
+        }
+        VertexReference::Unavailable(why) => {
+            failures.push(format!("no reference from cranelift-interpreter: {why}"));
+        }
+    }
+    Ok(Outcome {
+        outputs,
+        stats,
+        failures,
+    })
+}
+
+fn mismatch(actual: &VertexOutputs, expected: &Expected) -> Option<String> {
+    let wrong = expected.iter().any(|(location, channels)| {
+        let bits = channels.map(f32::to_bits);
+        let got = match location {
+            None => actual.position,
+            Some(l) => actual.params[*l as usize],
+        };
+        got != Some(bits)
+    });
+    wrong.then(|| {
+        let parts: Vec<String> = expected
+            .iter()
+            .map(|(location, c)| format_output(*location, &c.map(f32::to_bits)))
+            .collect();
+        format!(
+            "expected {}, got {}",
+            parts.join("; "),
+            format_vertex(actual)
+        )
+    })
+}
+
+fn format_output(location: Option<u8>, words: &[u32; 4]) -> String {
+    let channels: Vec<String> = words
+        .iter()
+        .map(|&b| format!("{}", f32::from_bits(b)))
+        .collect();
+    let name = location.map_or("pos".to_string(), |l| format!("param{l}"));
+    format!("{name} = [{}]", channels.join(" "))
+}
+
+/// A vertex's outputs as the `vertex N` lines write them.
+pub fn format_vertex(out: &VertexOutputs) -> String {
+    let position = out.position.map(|p| format_output(None, &p));
+    let params =
+        (0..32u8).filter_map(|l| out.params[l as usize].map(|p| format_output(Some(l), &p)));
+    let parts: Vec<String> = position.into_iter().chain(params).collect();
+    if parts.is_empty() {
+        return "no outputs".into();
+    }
+    parts.join("; ")
+}
