@@ -213,6 +213,42 @@ impl Frame {
         }
     }
 
+    /// A vertex or fragment shader's frame (`stage`): no kernel arguments, no work-item
+    /// ids; `inputs` are the stage's and its user data the first `reserved_sgprs` SGPRs.
+    /// Private memory and calls are refused: a shader's scratch comes from the driver's
+    /// user data, which this ABI does not define yet.
+    pub fn shader(
+        func: &ir::Function,
+        stage: crate::intrinsics::Stage,
+        inputs: KernelInputs,
+        reserved_sgprs: u16,
+    ) -> Result<Frame, String> {
+        let stage = stage.name();
+        if crate::isa::stack_frame(func).is_some() {
+            return Err(format!(
+                "stack slots in {stage} shaders are not supported yet"
+            ));
+        }
+        if calls_functions(func) {
+            return Err(format!("calls from {stage} shaders are not supported yet"));
+        }
+        Ok(Frame {
+            inputs,
+            dispatch_ptr: None,
+            kernarg_ptr: None,
+            workgroup_id: [None; 3],
+            reserved_sgprs,
+            return_address: None,
+            kernarg_offsets: Vec::new(),
+            kernarg_size: 0,
+            group_segment_size: 0,
+            scratch: None,
+            stack_slots: Vec::new(),
+            stack_size: 0,
+            calls: false,
+        })
+    }
+
     /// A device function's frame; `scratch`: it receives the scratch resource and its
     /// frame offset.
     pub fn device(func: &ir::Function, scratch: bool) -> Frame {

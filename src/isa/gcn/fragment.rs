@@ -2,12 +2,11 @@
 //! and the primitive mask in SGPRs, the inputs the hardware puts in VGPRs (the
 //! `SPI_PS_INPUT_ENA` bits), and the exports the shader ends with.
 
-use super::abi::{Frame, KernelInputs, calls_functions, shader_user_sgprs, used_intrinsics};
+use super::abi::{Frame, KernelInputs, shader_user_sgprs, used_intrinsics};
 use super::mc::ExpTarget;
 use super::regs::{sgpr, sgpr_pair};
-use crate::intrinsics::{InterpMode, Intrinsic, iconst_value};
+use crate::intrinsics::{InterpMode, Intrinsic, Stage, iconst_value};
 use crate::ir::{self, InstructionData};
-use crate::isa::stack_frame;
 use crate::machinst::Reg;
 
 /// `SPI_PS_INPUT_ENA` bits of the inputs besides the barycentrics (LLVM's
@@ -199,35 +198,15 @@ impl PixelInputs {
     }
 }
 
-/// A fragment shader's frame: no kernel arguments, no work-item ids; user data and the
-/// primitive mask are the reserved SGPRs. Private memory is refused: a pixel shader's
-/// scratch comes from the driver's user data, which this ABI does not define yet.
+/// A fragment shader's frame (`Frame::shader`): user data and the primitive mask are the
+/// reserved SGPRs.
 pub fn frame(func: &ir::Function) -> Result<Frame, String> {
     let pixel = PixelInputs::of(func)?;
-    if stack_frame(func).is_some() {
-        return Err("stack slots in fragment shaders are not supported yet".into());
-    }
-    if calls_functions(func) {
-        return Err("calls from fragment shaders are not supported yet".into());
-    }
-    Ok(Frame {
-        inputs: KernelInputs {
-            pixel: Some(pixel),
-            ..KernelInputs::default()
-        },
-        dispatch_ptr: None,
-        kernarg_ptr: None,
-        workgroup_id: [None; 3],
-        reserved_sgprs: pixel.reserved_sgprs(),
-        return_address: None,
-        kernarg_offsets: Vec::new(),
-        kernarg_size: 0,
-        group_segment_size: 0,
-        scratch: None,
-        stack_slots: Vec::new(),
-        stack_size: 0,
-        calls: false,
-    })
+    let inputs = KernelInputs {
+        pixel: Some(pixel),
+        ..KernelInputs::default()
+    };
+    Frame::shader(func, Stage::Fragment, inputs, pixel.reserved_sgprs())
 }
 
 #[cfg(test)]

@@ -2,11 +2,10 @@
 //! SGPRs from s0, the vertex and instance ids in v0 and v1, and the exports the shader
 //! ends with (the position, then the parameters packed in increasing location order).
 
-use super::abi::{Frame, KernelInputs, calls_functions, shader_user_sgprs, used_intrinsics};
+use super::abi::{Frame, KernelInputs, shader_user_sgprs, used_intrinsics};
 use super::mc::ExpTarget;
-use crate::intrinsics::{Intrinsic, iconst_value};
+use crate::intrinsics::{Intrinsic, Stage, iconst_value};
 use crate::ir::{self, InstructionData};
-use crate::isa::stack_frame;
 
 /// A vertex shader's hardware inputs and exports: what the driver programs
 /// `SPI_SHADER_PGM_RSRC1_VS.VGPR_COMP_CNT`, `SPI_SHADER_PGM_RSRC2_VS.USER_SGPR`,
@@ -107,35 +106,14 @@ impl VertexInputs {
     }
 }
 
-/// A vertex shader's frame: user data in the reserved SGPRs, no kernel arguments. Private
-/// memory is refused, as for fragment shaders: a vertex shader's scratch comes from the
-/// driver's user data, which this ABI does not define yet.
+/// A vertex shader's frame (`Frame::shader`): the user data are the reserved SGPRs.
 pub fn frame(func: &ir::Function) -> Result<Frame, String> {
     let vertex = VertexInputs::of(func)?;
-    if stack_frame(func).is_some() {
-        return Err("stack slots in vertex shaders are not supported yet".into());
-    }
-    if calls_functions(func) {
-        return Err("calls from vertex shaders are not supported yet".into());
-    }
-    Ok(Frame {
-        inputs: KernelInputs {
-            vertex: Some(vertex),
-            ..KernelInputs::default()
-        },
-        dispatch_ptr: None,
-        kernarg_ptr: None,
-        workgroup_id: [None; 3],
-        reserved_sgprs: vertex.user_sgprs,
-        return_address: None,
-        kernarg_offsets: Vec::new(),
-        kernarg_size: 0,
-        group_segment_size: 0,
-        scratch: None,
-        stack_slots: Vec::new(),
-        stack_size: 0,
-        calls: false,
-    })
+    let inputs = KernelInputs {
+        vertex: Some(vertex),
+        ..KernelInputs::default()
+    };
+    Frame::shader(func, Stage::Vertex, inputs, vertex.user_sgprs)
 }
 
 #[cfg(test)]
