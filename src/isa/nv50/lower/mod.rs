@@ -25,6 +25,7 @@ pub use crate::machinst::isle::InstOutput;
 
 mod atomics;
 mod branches;
+mod calls;
 mod cross_lane;
 mod f32_ops;
 mod f64_ops;
@@ -409,6 +410,13 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
              one with loads from a driver buffer and `bar sync`), so the device-wide ordering \
              of CLIF's `fence` cannot be given; within a work-group, `wavelift_barrier` orders \
              memory (docs/ir.md, \"Barriers and fences\")"
+        }
+        CallIndirect | ReturnCallIndirect => {
+            "indirect calls are not supported: NV50 code has no function addresses \
+             (`func_addr`) to call through (`call` takes its target in the instruction)"
+        }
+        TryCall | TryCallIndirect => {
+            "calls with exception handlers are not supported: a GPU warp cannot unwind"
         }
         _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
