@@ -289,10 +289,10 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     }
     let spills =
         place_spills::run(&mut blocks, frame.stack_size).map_err(|e| CompileError::new(func, e))?;
-    let saved = match kind {
+    let frame_end = match kind {
         FunctionKind::Device => save_registers::run(&mut blocks, spills.end())
             .map_err(|e| CompileError::new(func, e))?,
-        FunctionKind::Kernel => 0,
+        FunctionKind::Kernel => spills.end(),
     };
     // A block after the function's own (an edge block, a `br_table` compare block) belongs
     // to the function block it was made for: its first predecessor's.
@@ -319,7 +319,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         },
         workgroup_size,
         scratch_size,
-        local_size: (spills.end() + 4 * saved).next_multiple_of(16),
+        local_size: frame_end.next_multiple_of(16),
         spills: spills.words,
         calls: assembled.calls,
         frame_accesses: assembled.frame_accesses,

@@ -11,11 +11,12 @@ use super::inst::Inst;
 use super::lower::LOCAL_LIMIT;
 use super::mc::Ty;
 use super::regs::{FIRST_CALLEE_SAVED_GPR, GPR, gpr};
-use crate::machinst::{MachInst, OperandKind};
+use crate::machinst::{MachInst, OperandKind, Reg, RegClass};
 use std::collections::BTreeSet;
 
 /// Saves and restores the callee-saved `$r` that `blocks` (a device function's, block 0
-/// its entry) write, in words of `l[]` from `base`; returns how many words they take.
+/// its entry) write, in `l[]` from `base` (rounded up to 16); returns the end of the area
+/// (`base` when nothing is saved).
 pub fn run(blocks: &mut [Vec<Inst>], base: u32) -> Result<u32, String> {
     let mut written = BTreeSet::new();
     for inst in blocks.iter().flatten() {
@@ -41,28 +42,43 @@ pub fn run(blocks: &mut [Vec<Inst>], base: u32) -> Result<u32, String> {
             }
         }
     }
-    if written.is_empty() {
-        return Ok(0);
-    }
-    let words = written.len() as u32;
+    let Some(&last) = written.last() else {
+        return Ok(base);
+    };
+    // `$rN` at `base + 4 (N - 16)`, `base` 16-aligned: an aligned pair or quad of saved
+    // registers is one `b64` or `b128` access.
+    let base = base.next_multiple_of(16);
+    let words = (last - FIRST_CALLEE_SAVED_GPR + 1) as u32;
     if base + 4 * words > LOCAL_LIMIT {
         return Err(format!(
-            "{base} bytes of `l[]` and {words} saved registers per thread: a thread addresses \
-             at most {LOCAL_LIMIT:#x} bytes of `l[]`"
+            "{base} bytes of `l[]` and {words} words of saved registers per thread: a thread \
+             addresses at most {LOCAL_LIMIT:#x} bytes of `l[]`"
         ));
     }
-    let slots: Vec<(u16, u32)> = written
-        .iter()
-        .enumerate()
-        .map(|(k, &hw)| (hw, base + 4 * k as u32))
-        .collect();
+    let mut groups = Vec::new();
+    let mut hw = FIRST_CALLEE_SAVED_GPR;
+    while hw <= last {
+        let all = |n: u16| (hw..hw + n).all(|h| written.contains(&h));
+        let (reg, ty, n) = if hw % 4 == 0 && all(4) {
+            (quad(hw), Ty::B128, 4)
+        } else if hw % 2 == 0 && all(2) {
+            (pair(hw), Ty::B64, 2)
+        } else if all(1) {
+            (gpr(hw), Ty::B32, 1)
+        } else {
+            hw += 1;
+            continue;
+        };
+        groups.push((reg, ty, base + 4 * (hw - FIRST_CALLEE_SAVED_GPR) as u32));
+        hw += n;
+    }
     let Some(entry) = blocks.first_mut() else {
-        return Ok(0);
+        return Ok(base);
     };
     let at = entry.iter().take_while(|i| matches!(i, Inst::Args { .. })).count();
-    let saves = slots.iter().map(|&(hw, offset)| Inst::LocalStore {
-        ty: Ty::B32,
-        data: gpr(hw),
+    let saves = groups.iter().map(|&(data, ty, offset)| Inst::LocalStore {
+        ty,
+        data,
         addr: None,
         offset,
     });
@@ -71,13 +87,29 @@ pub fn run(blocks: &mut [Vec<Inst>], base: u32) -> Result<u32, String> {
         let Some(ret) = block.iter().position(|i| matches!(i, Inst::Ret { .. })) else {
             continue;
         };
-        let restores = slots.iter().map(|&(hw, offset)| Inst::LocalLoad {
-            ty: Ty::B32,
-            dst: gpr(hw),
+        let restores = groups.iter().map(|&(dst, ty, offset)| Inst::LocalLoad {
+            ty,
+            dst,
             addr: None,
             offset,
         });
         block.splice(ret..ret, restores);
     }
-    Ok(words)
+    Ok(base + 4 * words)
+}
+
+fn pair(hw: u16) -> Reg {
+    Reg::Real {
+        file: GPR,
+        class: RegClass::Float,
+        hw,
+    }
+}
+
+fn quad(hw: u16) -> Reg {
+    Reg::Real {
+        file: GPR,
+        class: RegClass::Vector,
+        hw,
+    }
 }
