@@ -3,6 +3,8 @@
 //! its deepest chain; the simulator runs the linked kernel. `compile_module` links the
 //! container's `.text` alike; recursion and missing callees are errors of the module.
 
+use object::read::elf::ElfFile32;
+use object::{Endianness, Object, ObjectSection, ObjectSymbol};
 use wavelift::sim::{Launch, Options, simulator};
 use wavelift::{CompiledCode, Target, ir};
 
@@ -96,14 +98,29 @@ fn a_kernel_calls_a_device_function_that_calls_another() {
     }
 }
 
-/// The container links its `.text` too: the module compiles, and a module missing a callee
-/// is an error naming the caller.
+/// The container links its `.text` too: each `call` at its callee, and a module missing a
+/// callee is an error naming the caller.
 #[test]
 fn the_container_links_and_names_a_missing_callee() {
     let funcs = cranelift_reader::parse_functions(MODULE).unwrap();
     let target = Target::parse("gt200").unwrap();
     let object = wavelift::compile_module(&funcs, &target).unwrap();
-    assert_eq!(&object[..4], b"\x7fELF");
+    let file = ElfFile32::<Endianness>::parse(&*object).unwrap();
+    let text = file.section_by_name(".text").unwrap().data().unwrap();
+    let at = |name: &str| {
+        let symbol = file.symbols().find(|s| s.name() == Ok(name)).unwrap();
+        (symbol.address() as usize, symbol.size() as usize)
+    };
+    // Each `call` targets its callee's `.text` offset.
+    for (caller, callee) in [("kernel", "middle"), ("middle", "leaf")] {
+        let (start, size) = at(caller);
+        let calls: Vec<usize> = wavelift::disassemble(&text[start..start + size], &target)
+            .iter()
+            .filter(|l| l.text.starts_with("call"))
+            .filter_map(|l| l.target)
+            .collect();
+        assert_eq!(calls, [at(callee).0], "{caller} calls {callee}");
+    }
     let error = wavelift::compile_module(&funcs[1..], &target).unwrap_err();
     assert!(
         error.reason.contains("`middle` calls `leaf`, which the module lacks"),
