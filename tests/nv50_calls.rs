@@ -67,7 +67,10 @@ fn a_kernel_calls_a_device_function_that_calls_another() {
             .iter()
             .map(|f| wavelift::compile_function(f, &target).unwrap())
             .collect();
-        let frames: Vec<u32> = compiled.iter().map(|c| c.nv50().unwrap().local_size).collect();
+        let frames: Vec<u32> = compiled
+            .iter()
+            .map(|c| c.nv50().unwrap().local_size)
+            .collect();
         assert!(frames.iter().all(|&f| f > 0), "{cpu}: frames {frames:?}");
         let names: Vec<String> = funcs.iter().map(symbol).collect();
         let functions: Vec<(&str, &CompiledCode)> =
@@ -75,7 +78,11 @@ fn a_kernel_calls_a_device_function_that_calls_another() {
         let linked = wavelift::link(&functions, 2).unwrap();
         let info = linked.nv50().unwrap();
         assert!(info.calls.is_empty() && !linked.has_calls());
-        assert_eq!(info.local_size, frames.iter().sum::<u32>(), "{cpu}: {frames:?}");
+        assert_eq!(
+            info.local_size,
+            frames.iter().sum::<u32>(),
+            "{cpu}: {frames:?}"
+        );
         // Kernel, middle, leaf: two calls, each one entry deeper.
         assert!(info.stack_depth >= 2, "{cpu}: depth {}", info.stack_depth);
         let sim = simulator(target.arch);
@@ -123,7 +130,9 @@ fn the_container_links_and_names_a_missing_callee() {
     }
     let error = wavelift::compile_module(&funcs[1..], &target).unwrap_err();
     assert!(
-        error.reason.contains("`middle` calls `leaf`, which the module lacks"),
+        error
+            .reason
+            .contains("`middle` calls `leaf`, which the module lacks"),
         "{error}"
     );
 }

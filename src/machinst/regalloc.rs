@@ -1399,11 +1399,16 @@ mod tests {
             file(0, 0, 16, Spill::SpareRegisters),
             RegisterFile {
                 alignment: [1, 1, 1],
-                ..file(1, 0, 4, Spill::IntoFile {
-                    file: 0,
-                    from: 0,
-                    limit: 16,
-                })
+                ..file(
+                    1,
+                    0,
+                    4,
+                    Spill::IntoFile {
+                        file: 0,
+                        from: 0,
+                        limit: 16,
+                    },
+                )
             },
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();
@@ -1461,11 +1466,16 @@ mod tests {
             file(0, 0, 16, Spill::SpareRegisters),
             RegisterFile {
                 alignment: [1, 1, 1],
-                ..file(1, 0, 4, Spill::IntoFile {
-                    file: 0,
-                    from: 0,
-                    limit: 16,
-                })
+                ..file(
+                    1,
+                    0,
+                    4,
+                    Spill::IntoFile {
+                        file: 0,
+                        from: 0,
+                        limit: 16,
+                    },
+                )
             },
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();

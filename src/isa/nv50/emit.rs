@@ -527,7 +527,10 @@ fn lower_block(
             }
             Inst::Ret { .. } => out.push(Item::Mc(McInst::new(Op::Ret, Form::Long))),
             Inst::Call { callee, .. } => {
-                out.push(Item::Call(McInst::new(Op::Call, Form::Long), callee.clone()));
+                out.push(Item::Call(
+                    McInst::new(Op::Call, Form::Long),
+                    callee.clone(),
+                ));
                 // The callee may set `$a3` to its own use.
                 a3 = AddressRegister::default();
             }

@@ -64,7 +64,14 @@ impl Layout {
         let mut post = Vec::new();
         let mut done = vec![false; functions.len()];
         for &root in roots {
-            visit(functions, &callees, root, &mut Vec::new(), &mut done, &mut post)?;
+            visit(
+                functions,
+                &callees,
+                root,
+                &mut Vec::new(),
+                &mut done,
+                &mut post,
+            )?;
         }
         post.reverse();
         let mut frame_base = vec![0u32; functions.len()];
@@ -120,7 +127,9 @@ impl Layout {
         let segment_end = WORKGROUP_BASE + info.workgroup_size.next_multiple_of(4);
         for &g in &reached {
             let (other, o) = functions[g];
-            if o.scratch_size > 0 && WORKGROUP_BASE + o.workgroup_size.next_multiple_of(4) < segment_end {
+            if o.scratch_size > 0
+                && WORKGROUP_BASE + o.workgroup_size.next_multiple_of(4) < segment_end
+            {
                 return Err(format!(
                     "`{other}` uses the cross-lane intrinsics' scratch area after a workgroup \
                      segment of {} bytes, inside the {} bytes `{name}` and the functions it \
@@ -223,7 +232,9 @@ pub fn place_frame_access(code: &mut [u8], at: usize, base: u32) -> Result<(), S
             if let Some(Operand::Local { offset, .. }) = op {
                 *offset += base;
                 if *offset >= LOCAL_LIMIT {
-                    return Err(format!("an `l[]` offset of {offset:#x} past {LOCAL_LIMIT:#x}"));
+                    return Err(format!(
+                        "an `l[]` offset of {offset:#x} past {LOCAL_LIMIT:#x}"
+                    ));
                 }
             }
         }

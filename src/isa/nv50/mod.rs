@@ -339,10 +339,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
 /// spill slots included), `$r` is allocated again below a lower limit, leaving the
 /// registers above it to the flags. A function that `calls` may spill from the start, into
 /// the registers calls keep or `l[]` (`regs::files`).
-fn allocate(
-    vcode: &crate::machinst::VCode<Inst>,
-    calls: bool,
-) -> Result<Allocated<Inst>, String> {
+fn allocate(vcode: &crate::machinst::VCode<Inst>, calls: bool) -> Result<Allocated<Inst>, String> {
     let moves = regalloc::Moves {
         between: Inst::gen_move,
         memory: Some(MemoryMoves {

@@ -29,7 +29,8 @@ pub fn run(blocks: &mut [Vec<Inst>], base: u32) -> Result<u32, String> {
                     | OperandKind::UseAny
             );
             if def && r.file() == GPR {
-                written.extend((r.hw()..r.hw() + r.width()).filter(|&h| h >= FIRST_CALLEE_SAVED_GPR));
+                written
+                    .extend((r.hw()..r.hw() + r.width()).filter(|&h| h >= FIRST_CALLEE_SAVED_GPR));
             }
         });
     }
@@ -59,9 +60,9 @@ pub fn run(blocks: &mut [Vec<Inst>], base: u32) -> Result<u32, String> {
     let mut hw = FIRST_CALLEE_SAVED_GPR;
     while hw <= last {
         let all = |n: u16| (hw..hw + n).all(|h| written.contains(&h));
-        let (reg, ty, n) = if hw % 4 == 0 && all(4) {
+        let (reg, ty, n) = if hw.is_multiple_of(4) && all(4) {
             (quad(hw), Ty::B128, 4)
-        } else if hw % 2 == 0 && all(2) {
+        } else if hw.is_multiple_of(2) && all(2) {
             (pair(hw), Ty::B64, 2)
         } else if all(1) {
             (gpr(hw), Ty::B32, 1)
@@ -75,7 +76,10 @@ pub fn run(blocks: &mut [Vec<Inst>], base: u32) -> Result<u32, String> {
     let Some(entry) = blocks.first_mut() else {
         return Ok(base);
     };
-    let at = entry.iter().take_while(|i| matches!(i, Inst::Args { .. })).count();
+    let at = entry
+        .iter()
+        .take_while(|i| matches!(i, Inst::Args { .. }))
+        .count();
     let saves = groups.iter().map(|&(data, ty, offset)| Inst::LocalStore {
         ty,
         data,

@@ -59,7 +59,12 @@ pub(crate) fn call_device(
     warp.ret_ends_thread = true;
     // The registers a call keeps: from `$r16`, past the arguments and results. Each holds
     // a value of its own, which must come back (`docs/ir.md`, "Calls").
-    let words = args.iter().map(Vec::len).max().unwrap_or(0).max(result_dwords);
+    let words = args
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(result_dwords);
     let kept = (FIRST_CALLEE_SAVED_GPR as usize).max(words)..warp.r.len();
     for k in kept.clone() {
         for t in 0..WARP_THREADS {
