@@ -358,3 +358,61 @@ pub fn link_module(
     }
     Ok(linked)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(local_size: u32, gprs: u32, stack_depth: u32, calls: &[(&str, u32)]) -> Nv50Info {
+        Nv50Info {
+            gprs,
+            relocations: Vec::new(),
+            param_size: 0,
+            shared_size: 0,
+            workgroup_size: 0,
+            scratch_size: 0,
+            local_size,
+            spills: 0,
+            calls: calls
+                .iter()
+                .map(|&(callee, depth)| CallSite {
+                    offset: 0,
+                    callee: callee.into(),
+                    depth,
+                })
+                .collect(),
+            frame_accesses: Vec::new(),
+            stack_depth,
+        }
+    }
+
+    /// A diamond: `c` is called from `a` and `b`, which `k` calls; `c`'s frame goes past
+    /// the deeper of its callers' (`a`'s), and `k` needs up to its end.
+    #[test]
+    fn a_frame_goes_past_every_caller() {
+        let (k, a, b, c) = (
+            info(16, 20, 3, &[("a", 2), ("b", 4)]),
+            info(32, 8, 1, &[("c", 1)]),
+            info(0, 4, 0, &[("c", 1)]),
+            info(16, 30, 5, &[]),
+        );
+        let functions = [("k", &k), ("a", &a), ("b", &b), ("c", &c)];
+        let layout = Layout::new(&functions, &[0]).unwrap();
+        assert_eq!(layout.frame_base, [0, 16, 16, 48]);
+        let needs = layout.needs(&functions, 0).unwrap();
+        assert_eq!(needs.local_size, 64);
+        assert_eq!(needs.gprs, 30);
+        // Through `b` (4) to `c` (1 + 5).
+        assert_eq!(needs.stack_depth, 10);
+    }
+
+    /// Too deep a chain for the 64 entries of the stack is an error.
+    #[test]
+    fn the_stack_of_the_deepest_chain_is_checked() {
+        let (k, f) = (info(0, 4, 0, &[("f", 40)]), info(0, 4, 30, &[]));
+        let functions = [("k", &k), ("f", &f)];
+        let layout = Layout::new(&functions, &[0]).unwrap();
+        let error = layout.needs(&functions, 0).unwrap_err();
+        assert!(error.contains("70 entries"), "{error}");
+    }
+}
