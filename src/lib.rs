@@ -259,6 +259,14 @@ impl CompiledCode {
         }
     }
 
+    /// Whether the code calls functions, which [`link`] resolves.
+    pub fn has_calls(&self) -> bool {
+        match &self.target_info {
+            TargetInfo::Gcn(info) => !info.calls.is_empty(),
+            TargetInfo::Nv50(info) => !info.calls.is_empty(),
+        }
+    }
+
     /// The size of the code in bytes.
     pub fn code_size(&self) -> usize {
         self.code.len()
@@ -446,8 +454,9 @@ pub fn compile_module_with(
 /// of code (the entry at offset 0): what runs a function that calls others without a
 /// code object (`docs/ir.md`, "Calls"). Each function is named by its symbol (its CLIF
 /// name without `%`); its information then covers its callees' private memory and
-/// registers. Code that calls nothing comes back as it is. A missing callee, recursion or
-/// code of a target without calls (NV50) is an error naming the function.
+/// registers (NV50: its callees' frames placed in `l[]` after its own). Code that calls
+/// nothing comes back as it is. A missing callee, recursion, or functions of different
+/// targets are an error naming the function.
 pub fn link(
     functions: &[(&str, &CompiledCode)],
     entry: usize,
@@ -462,10 +471,13 @@ pub fn link(
         inst: None,
         reason,
     };
-    match code.gcn() {
-        Some(info) if info.calls.is_empty() && info.indirect_calls.is_empty() => Ok(code.clone()),
-        Some(_) => isa::gcn::link::link(functions, entry).map_err(error),
-        None => Err(error("only GCN code links calls".into())),
+    match &code.target_info {
+        TargetInfo::Gcn(info) if info.calls.is_empty() && info.indirect_calls.is_empty() => {
+            Ok(code.clone())
+        }
+        TargetInfo::Gcn(_) => isa::gcn::link::link(functions, entry).map_err(error),
+        TargetInfo::Nv50(info) if info.calls.is_empty() => Ok(code.clone()),
+        TargetInfo::Nv50(_) => isa::nv50::link::link(functions, entry).map_err(error),
     }
 }
 

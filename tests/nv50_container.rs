@@ -87,6 +87,12 @@ fn the_container_holds_each_functions_code_and_launch_fields() {
                 (NT_NV50_CHIPSET, chipset.to_le_bytes().to_vec()),
                 "{what}"
             );
+            // A module whose functions call is linked in `.text`: its code and records are
+            // the linked ones (`tests/nv50_calls.rs` checks those).
+            let linked = compiled
+                .iter()
+                .flatten()
+                .any(wavelift::CompiledCode::has_calls);
             for (func, compiled) in funcs.iter().zip(&compiled) {
                 let compiled = compiled.as_ref().unwrap();
                 let name = func.name.to_string().trim_start_matches('%').to_string();
@@ -100,6 +106,9 @@ fn the_container_holds_each_functions_code_and_launch_fields() {
                     compiled.code.len(),
                     "{what}: {name}"
                 );
+                if linked {
+                    continue;
+                }
                 assert_eq!(
                     &code[at..at + compiled.code.len()],
                     &compiled.code[..],

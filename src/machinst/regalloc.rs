@@ -57,8 +57,14 @@ pub enum Spill {
     /// (NV50's four `$c` flag registers spill into `$r`: `mov $r $c`, `mov $c $r`). Such a
     /// file holds singles only, all its registers in one class (it has too few to
     /// partition), and has no moves of its own: a move between two of its registers goes
-    /// through one more register of the other file (`$c` to `$r` to `$c`).
-    IntoFile { file: RegFile, limit: u16 },
+    /// through one more register of the other file (`$c` to `$r` to `$c`). The slots start
+    /// at `from` or above: the ones below may not hold a value across every instruction
+    /// (NV50's calls clobber `$r0`–`$r15`).
+    IntoFile {
+        file: RegFile,
+        from: u16,
+        limit: u16,
+    },
     /// Into the file's spare registers above the partition as [`Spill::SpareRegisters`]
     /// while they last, then into memory slots: the target's [`Moves::memory`] makes each
     /// spill and reload, naming the slot by its index among the memory slots of the file
@@ -888,16 +894,21 @@ impl SlotPlace {
                 }
                 Ok(own(base, Some(env.limit.saturating_sub(base) / 4 * 4)))
             }
-            Spill::IntoFile { file: into, limit } => {
+            Spill::IntoFile {
+                file: into,
+                from,
+                limit,
+            } => {
                 if count > 0 && !env.whole {
                     return exhausted;
                 }
-                let Some(&(_, base)) = tops.iter().find(|(f, _)| *f == into) else {
+                let Some(&(_, top)) = tops.iter().find(|(f, _)| *f == into) else {
                     return Err(AllocError::Internal(format!(
                         "file {} spills into file {into}, which is not allocated before it",
                         env.file
                     )));
                 };
+                let base = top.max(from);
                 // The slots, then the scratch register.
                 let end = base as usize + count + usize::from(moves_within);
                 if end > limit as usize {
@@ -1388,7 +1399,16 @@ mod tests {
             file(0, 0, 16, Spill::SpareRegisters),
             RegisterFile {
                 alignment: [1, 1, 1],
-                ..file(1, 0, 4, Spill::IntoFile { file: 0, limit: 16 })
+                ..file(
+                    1,
+                    0,
+                    4,
+                    Spill::IntoFile {
+                        file: 0,
+                        from: 0,
+                        limit: 16,
+                    },
+                )
             },
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();
@@ -1409,7 +1429,11 @@ mod tests {
         assert!(named.iter().any(|r| r.file() == 0 && r.hw() >= 6));
         // Below that limit there is no room for the slots: exhausted.
         let narrow = RegisterFile {
-            spill: Spill::IntoFile { file: 0, limit: 6 },
+            spill: Spill::IntoFile {
+                file: 0,
+                from: 0,
+                limit: 6,
+            },
             ..files[1].clone()
         };
         assert!(matches!(
@@ -1442,7 +1466,16 @@ mod tests {
             file(0, 0, 16, Spill::SpareRegisters),
             RegisterFile {
                 alignment: [1, 1, 1],
-                ..file(1, 0, 4, Spill::IntoFile { file: 0, limit: 16 })
+                ..file(
+                    1,
+                    0,
+                    4,
+                    Spill::IntoFile {
+                        file: 0,
+                        from: 0,
+                        limit: 16,
+                    },
+                )
             },
         ];
         let allocated = run(&vcode, &files, moves()).unwrap();

@@ -75,7 +75,7 @@ pub fn compile_guarded(func: &ir::Function, target: &Target) -> Result<CompiledC
 }
 
 /// Compiles `func` as [`compile_guarded`] does and, when it calls functions of `module`
-/// (the functions of its file), links it with them (`isa::gcn::link`): code the simulator
+/// (the functions of its file), links it with them (`wavelift::link`): code the simulator
 /// runs as it is.
 pub fn compile_linked(
     func: &ir::Function,
@@ -83,7 +83,7 @@ pub fn compile_linked(
     target: &Target,
 ) -> Result<CompiledCode, String> {
     let compiled = compile_guarded(func, target)?;
-    if compiled.gcn().is_none_or(|info| info.calls.is_empty()) {
+    if !compiled.has_calls() {
         return Ok(compiled);
     }
     let symbol = |f: &ir::Function| {

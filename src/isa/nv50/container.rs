@@ -47,7 +47,9 @@ const PADDING: u8 = 0;
 /// `parm_size + 0x14` does not cover), the bytes of `l[]` per thread (nouveau's `tls_space`),
 /// the number of relocations, then each relocation: the `.text` offset of an instruction
 /// (`bra`, `call`, `joinat`, …) whose absolute code address needs the function's load
-/// address added (nouveau applies such fixups when it uploads code).
+/// address added (nouveau applies such fixups when it uploads code). A function that calls
+/// has its calls' targets written (the callees' `.text` offsets, relocated alike) and its
+/// needs include its callees': `l[]` up to the end of the deepest frame, the most `$r`.
 pub fn record(offset: u32, code_size: u32, info: &Nv50Info) -> Vec<u32> {
     let mut fields = vec![
         offset,
@@ -84,6 +86,20 @@ pub fn write(chip: Chip, functions: &[ObjectFunction]) -> Result<Vec<u8>, Compil
         placed.push((function, info, text.len()));
         text.extend_from_slice(&function.compiled.code);
     }
+    // Calls resolved and frames placed in `.text`; each record with the needs of its
+    // function's calls (`link.rs`).
+    let named: Vec<(&str, &Nv50Info)> = placed
+        .iter()
+        .map(|&(f, info, _)| (f.name.as_str(), info))
+        .collect();
+    let starts: Vec<usize> = placed.iter().map(|&(_, _, start)| start).collect();
+    let linked =
+        super::link::link_module(&mut text, &named, &starts).map_err(CompileError::in_module)?;
+    let placed: Vec<(&ObjectFunction, &Nv50Info, usize)> = placed
+        .iter()
+        .zip(&linked)
+        .map(|(&(f, _, start), info)| (f, info, start))
+        .collect();
 
     let mut notes = note(
         NOTE_OWNER,

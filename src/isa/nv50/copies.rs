@@ -66,6 +66,7 @@ fn reads(inst: &Inst) -> Units {
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
         Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
+        Inst::Call { args, .. } => args.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
         Inst::Args { .. }
         | Inst::Reload { .. }
         | Inst::SetAddr { .. }
@@ -93,6 +94,14 @@ fn writes(inst: &Inst) -> Units {
             units(*dst) | units(*tmp) | tmp2.map_or(0, units)
         }
         Inst::Args { defs } => defs.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
+        // The callee may write every register the call clobbers.
+        Inst::Call {
+            results, clobbers, ..
+        } => results
+            .iter()
+            .map(|(r, _)| units(*r))
+            .chain(clobbers.iter().map(|&c| units(c)))
+            .fold(0, |a, b| a | b),
         _ => 0,
     }
 }
@@ -252,7 +261,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
             reg(lo)?;
             reg(hi)?;
         }
-        Inst::Ret { .. } => {
+        Inst::Ret { .. } | Inst::Call { .. } => {
             if reads(&inst) & hit != 0 {
                 return None;
             }

@@ -7,6 +7,7 @@
 //! code placed at 0, listed for relocation.
 
 use super::inst::{Alu, Inst, SharedRmw, Src};
+use super::link::CallSite;
 use super::mc::{self, Cond, Form, McInst, Mods, Op, Operand, Pred, Ty, Variant};
 use super::reconverge::{Join, Plan};
 use super::regs::{GPR, gpr};
@@ -162,18 +163,19 @@ enum Dest {
 
 /// An instruction of the layout: encoded but for a branch target, a label's or (`Local`)
 /// the item that many items after this one in the same block (a loop inside one VCode
-/// instruction).
+/// instruction), or (`Call`) a function's, which linking writes.
 #[derive(Clone)]
 enum Item {
     Mc(McInst),
     Branch(McInst, Label),
     Local(McInst, isize),
+    Call(McInst, String),
 }
 
 impl Item {
     fn words(&self) -> usize {
         match self {
-            Item::Mc(i) | Item::Branch(i, _) | Item::Local(i, _) => i.words(),
+            Item::Mc(i) | Item::Branch(i, _) | Item::Local(i, _) | Item::Call(i, _) => i.words(),
         }
     }
 }
@@ -524,6 +526,14 @@ fn lower_block(
                 out.push(Item::Mc(nop));
             }
             Inst::Ret { .. } => out.push(Item::Mc(McInst::new(Op::Ret, Form::Long))),
+            Inst::Call { callee, .. } => {
+                out.push(Item::Call(
+                    McInst::new(Op::Call, Form::Long),
+                    callee.clone(),
+                ));
+                // The callee may set `$a3` to its own use.
+                a3 = AddressRegister::default();
+            }
         }
         a3.forget_written(inst);
     }
@@ -862,6 +872,7 @@ fn predicated_arm(
                 | Inst::Joinat { .. }
                 | Inst::Exit
                 | Inst::Ret { .. }
+                | Inst::Call { .. }
                 | Inst::Args { .. }
                 | Inst::SetAddr { .. }
                 | Inst::SharedAtomic { .. }
@@ -1026,7 +1037,7 @@ pub fn assemble(
     cfg_len: usize,
     plan: &Plan,
     variant: Variant,
-) -> Result<(Vec<u8>, Vec<u32>), String> {
+) -> Result<Assembled, String> {
     let mut plan = plan.clone();
     let (ifs, absorbed) = short_ifs(blocks, origin, cfg_len, &mut plan, variant)?;
     let plan = &plan;
@@ -1155,7 +1166,9 @@ pub fn assemble(
     };
     let mut code = Vec::new();
     let mut relocations = Vec::new();
-    for (i, (_, items)) in layout.iter().enumerate() {
+    let mut calls = Vec::new();
+    let mut frame_accesses = Vec::new();
+    for (i, (label, items)) in layout.iter().enumerate() {
         // The address of each item of the block, and of the end.
         let mut at = vec![addresses[i].1];
         for item in items {
@@ -1180,11 +1193,45 @@ pub fn assemble(
                     inst.src[0] = Some(Operand::Target(*target));
                     inst
                 }
+                Item::Call(inst, callee) => {
+                    let Label::Block(v) = *label else {
+                        return Err(format!("a call of `{callee}` outside a block"));
+                    };
+                    calls.push(CallSite {
+                        offset: code.len() as u32,
+                        callee: callee.clone(),
+                        depth: plan.depth.get(origin[v]).copied().unwrap_or(0) as u32 + 1,
+                    });
+                    let mut inst = inst.clone();
+                    inst.src[0] = Some(Operand::Target(0));
+                    inst
+                }
             };
+            let local = |o: &Option<Operand>| matches!(o, Some(Operand::Local { .. }));
+            if local(&inst.dst) || inst.src.iter().any(local) {
+                frame_accesses.push(code.len() as u32);
+            }
             for word in mc::encode(&inst, variant)? {
                 code.extend_from_slice(&word.to_le_bytes());
             }
         }
     }
-    Ok((code, relocations))
+    Ok(Assembled {
+        code,
+        relocations,
+        calls,
+        frame_accesses,
+    })
+}
+
+/// A function's code and what a loader or linker changes in it.
+pub struct Assembled {
+    pub code: Vec<u8>,
+    /// The byte offsets of the instructions whose absolute targets are for address 0.
+    pub relocations: Vec<u32>,
+    /// The calls, their targets 0.
+    pub calls: Vec<CallSite>,
+    /// The byte offsets of the instructions that access `l[]`, at offsets relative to
+    /// the function's frame.
+    pub frame_accesses: Vec<u32>,
 }

@@ -262,6 +262,15 @@ pub enum Inst {
     Ret {
         uses: Vec<(Reg, Reg)>,
     },
+    /// `call` of the device function `callee` (its symbol), linked later: each argument
+    /// (first) in its ABI register (second), the results defined from theirs, every other
+    /// register the callee may write a clobber (`lower/calls.rs`).
+    Call {
+        callee: String,
+        args: Vec<(Reg, Reg)>,
+        results: Vec<(Reg, Reg)>,
+        clobbers: Vec<Reg>,
+    },
 }
 
 impl MachInst for Inst {
@@ -379,6 +388,14 @@ impl MachInst for Inst {
                     visit(v, OperandKind::UseFixed(*fixed));
                 }
             }
+            Inst::Call { args, results, .. } => {
+                for (v, fixed) in args {
+                    visit(v, OperandKind::UseFixed(*fixed));
+                }
+                for (v, fixed) in results {
+                    visit(v, OperandKind::DefFixed(*fixed));
+                }
+            }
             Inst::Jump { .. }
             | Inst::Joinat { .. }
             | Inst::Exit
@@ -387,10 +404,18 @@ impl MachInst for Inst {
         }
     }
 
+    fn clobbers(&self) -> &[Reg] {
+        match self {
+            Inst::Call { clobbers, .. } => clobbers,
+            _ => &[],
+        }
+    }
+
     fn has_side_effects(&self) -> bool {
         matches!(
             self,
             Inst::Args { .. }
+                | Inst::Call { .. }
                 | Inst::SetAddr { .. }
                 | Inst::Store { .. }
                 | Inst::SharedStore { .. }

@@ -8,6 +8,7 @@ pub mod emit;
 pub mod exit_blocks;
 pub mod fold_shared;
 pub mod inst;
+pub mod link;
 pub mod low_words;
 pub mod lower;
 pub mod place_spills;
@@ -19,6 +20,7 @@ pub mod propagate_copies;
 pub mod recolor;
 pub mod reconverge;
 pub mod regs;
+pub mod save_registers;
 pub mod uniform_values;
 
 use super::{Backend, ObjectFunction};
@@ -162,6 +164,16 @@ pub struct Nv50Info {
     pub local_size: u32,
     /// Words of `$r` spilled to `l[]` per thread.
     pub spills: u32,
+    /// The calls of device functions, whose targets a linker writes (`link.rs`, for
+    /// `compile_module` and `wavelift::link`; `docs/ir.md`, "Calls"). A function compiled
+    /// alone reports its own frame, registers and stack; linked, its callees' are included.
+    pub calls: Vec<link::CallSite>,
+    /// The byte offsets of the instructions that access `l[]`: a linker places the
+    /// function's frame by adding its offset to theirs.
+    pub frame_accesses: Vec<u32>,
+    /// The most entries of the warp's reconvergence stack the function pushes (calls'
+    /// included).
+    pub stack_depth: u32,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
@@ -254,7 +266,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     propagate_copies::run(&mut vcode);
     fold_shared::run(&mut vcode, variant);
     dce::run(&mut vcode);
-    let allocated = allocate(&vcode).map_err(|e| CompileError::new(func, e))?;
+    let calls = vcode.insts.iter().any(|i| matches!(i, Inst::Call { .. }));
+    let allocated = allocate(&vcode, calls).map_err(|e| CompileError::new(func, e))?;
     let mut blocks: Vec<Vec<Inst>> = (0..allocated.block_starts.len())
         .map(|b| {
             let start = allocated.block_starts[b];
@@ -277,6 +290,11 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     }
     let spills =
         place_spills::run(&mut blocks, frame.stack_size).map_err(|e| CompileError::new(func, e))?;
+    let frame_end = match kind {
+        FunctionKind::Device => save_registers::run(&mut blocks, spills.end())
+            .map_err(|e| CompileError::new(func, e))?,
+        FunctionKind::Kernel => spills.end(),
+    };
     // A block after the function's own (an edge block, a `br_table` compare block) belongs
     // to the function block it was made for: its first predecessor's.
     let origin: Vec<usize> = (0..vcode.blocks.len())
@@ -287,13 +305,13 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
             b
         })
         .collect();
-    let (code, relocations) = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
+    let assembled = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
     let insts: Vec<Inst> = blocks.concat();
     let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);
     let info = Nv50Info {
         gprs,
-        relocations,
+        relocations: assembled.relocations,
         param_size: frame.param_size,
         shared_size: match (workgroup_size + scratch_size, kind) {
             (1.., _) => scratch_base + scratch_size,
@@ -302,10 +320,17 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         },
         workgroup_size,
         scratch_size,
-        local_size: spills.end().next_multiple_of(16),
+        local_size: frame_end.next_multiple_of(16),
         spills: spills.words,
+        calls: assembled.calls,
+        frame_accesses: assembled.frame_accesses,
+        stack_depth: plan.depth.iter().copied().max().unwrap_or(0) as u32,
     };
-    Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
+    Ok(CompiledCode::new(
+        assembled.code,
+        kind,
+        TargetInfo::Nv50(info),
+    ))
 }
 
 /// Allocates `$r` and `$c`: first in registers alone (spare `$r` above the partition
@@ -313,8 +338,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
 /// every function that compiled without memory keeps its code. `$c` spills into the `$r`
 /// above all the function's own; when `$r` has none left (its values took every register,
 /// spill slots included), `$r` is allocated again below a lower limit, leaving the
-/// registers above it to the flags.
-fn allocate(vcode: &crate::machinst::VCode<Inst>) -> Result<Allocated<Inst>, String> {
+/// registers above it to the flags. A function that `calls` may spill from the start, into
+/// the registers calls keep or `l[]` (`regs::files`).
+fn allocate(vcode: &crate::machinst::VCode<Inst>, calls: bool) -> Result<Allocated<Inst>, String> {
     let moves = regalloc::Moves {
         between: Inst::gen_move,
         memory: Some(MemoryMoves {
@@ -325,7 +351,7 @@ fn allocate(vcode: &crate::machinst::VCode<Inst>) -> Result<Allocated<Inst>, Str
     let mut gpr_limit = GPR_LIMIT;
     let mut to_memory = false;
     loop {
-        match regalloc::run(vcode, &regs::files(gpr_limit, to_memory), moves) {
+        match regalloc::run(vcode, &regs::files(gpr_limit, to_memory, calls), moves) {
             Ok(allocated) => return Ok(allocated),
             Err(AllocError::Exhausted { file: GPR }) if !to_memory => to_memory = true,
             Err(AllocError::Exhausted { file: FLAG }) if gpr_limit > GPR_LIMIT / 2 => {

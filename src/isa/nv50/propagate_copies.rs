@@ -177,7 +177,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 *lo = defs.whole(*lo);
                 *hi = defs.whole(*hi);
             }
-            Inst::Ret { uses } => {
+            Inst::Ret { uses } | Inst::Call { args: uses, .. } => {
                 for (r, _) in uses {
                     *r = defs.whole(*r);
                 }

@@ -47,6 +47,9 @@ pub struct Plan {
     /// iteration): the region of the whole body, made for a region entered twice inside it
     /// that no nearer one encloses (`anchor`).
     pub header_joinat: BTreeSet<usize>,
+    /// The reconvergence-stack entries pending in each block: what a call there finds on
+    /// the stack below its own entry (`link.rs` adds the callee's).
+    pub depth: Vec<usize>,
 }
 
 impl Plan {
@@ -261,6 +264,7 @@ fn plan_with(
             cfg.order[b]
         ));
     }
+    plan.depth = depth;
     Ok(Planned::Done(plan))
 }
 
@@ -300,7 +304,7 @@ fn anchor(cfg: &Cfg, h: usize, b: usize, pdoms: &[Option<Join>]) -> Anchor {
 }
 
 /// The entries of a warp's control-flow stack (nouveau's `stack_size`: `docs/nv50.md`).
-const STACK_ENTRIES: usize = 64;
+pub const STACK_ENTRIES: usize = 64;
 
 /// The blocks reachable from `b`'s successors through blocks where `keep` holds.
 fn reachable(cfg: &Cfg, b: usize, keep: impl Fn(usize) -> bool) -> BTreeSet<usize> {

@@ -28,6 +28,10 @@ pub const GPR_LIMIT: u16 = 128;
 /// `$c` registers.
 pub const FLAG_LIMIT: u16 = 4;
 
+/// The first `$r` a call keeps (`docs/ir.md`, "Calls"): `$r0`–`$r15` carry arguments and
+/// results and are clobbered, `$r16`–`$r127` are the callee's to save.
+pub const FIRST_CALLEE_SAVED_GPR: u16 = 16;
+
 /// `$rN`.
 pub fn gpr(hw: u16) -> Reg {
     Reg::Real {
@@ -42,8 +46,11 @@ pub fn gpr(hw: u16) -> Reg {
 /// quads to 4 as the encodings require, spilling into its own spare registers, and with
 /// `to_memory` then into `l[]` (`place_spills.rs`); `$c` with one width, after `$r` (its
 /// spills go above the `$r` the function uses, below [`GPR_LIMIT`]: a `gpr_limit` below it
-/// leaves them room).
-pub fn files(gpr_limit: u16, to_memory: bool) -> [RegisterFile; 2] {
+/// leaves them room). In a function that calls (`calls`), which always may spill to
+/// memory, no register a call clobbers holds a spill slot: `$r` spills into spare
+/// registers from [`FIRST_CALLEE_SAVED_GPR`] only, and so do the flags.
+pub fn files(gpr_limit: u16, to_memory: bool, calls: bool) -> [RegisterFile; 2] {
+    let kept = if calls { FIRST_CALLEE_SAVED_GPR } else { 0 };
     [
         RegisterFile {
             file: GPR,
@@ -51,8 +58,8 @@ pub fn files(gpr_limit: u16, to_memory: bool) -> [RegisterFile; 2] {
             limit: gpr_limit,
             alignment: [1, 2, 4],
             special: Vec::new(),
-            spill: if to_memory {
-                Spill::Memory { spare_from: 0 }
+            spill: if to_memory || calls {
+                Spill::Memory { spare_from: kept }
             } else {
                 Spill::SpareRegisters
             },
@@ -65,6 +72,7 @@ pub fn files(gpr_limit: u16, to_memory: bool) -> [RegisterFile; 2] {
             special: Vec::new(),
             spill: Spill::IntoFile {
                 file: GPR,
+                from: kept,
                 limit: GPR_LIMIT,
             },
         },

@@ -8,6 +8,7 @@ use super::graphics::Stage;
 use super::program::Program;
 use super::warp::{Env, State, WARP_THREADS, Warp};
 use crate::isa::nv50::mc::{self, Variant};
+use crate::isa::nv50::regs::FIRST_CALLEE_SAVED_GPR;
 use crate::sim::races::RaceCheck;
 use crate::sim::{Launch, Memory, Options, SimError, Stats, Violation};
 use crate::{CompiledCode, FunctionKind};
@@ -56,6 +57,20 @@ pub(crate) fn call_device(
     let mut warp = Warp::new(mask, 0);
     // Started as if called: the `ret` that finds no `call` entry ends the thread.
     warp.ret_ends_thread = true;
+    // The registers a call keeps: from `$r16`, past the arguments and results. Each holds
+    // a value of its own, which must come back (`docs/ir.md`, "Calls").
+    let words = args
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(result_dwords);
+    let kept = (FIRST_CALLEE_SAVED_GPR as usize).max(words)..warp.r.len();
+    for k in kept.clone() {
+        for t in 0..WARP_THREADS {
+            warp.r[k][t] = kept_pattern(k, t);
+        }
+    }
     for (t, list) in args.iter().enumerate() {
         for (k, &v) in list.iter().enumerate() {
             warp.r[k][t] = v;
@@ -81,6 +96,18 @@ pub(crate) fn call_device(
             _ => break,
         }
     }
+    for k in kept {
+        for t in 0..args.len() {
+            if warp.r[k][t] != kept_pattern(k, t) {
+                return Err(error(Violation::Other(format!(
+                    "the device function changed `$r{k}` of thread {t} ({:#x} → {:#x}): a \
+                     call keeps `$r16` and up (docs/ir.md, \"Calls\")",
+                    kept_pattern(k, t),
+                    warp.r[k][t]
+                ))));
+            }
+        }
+    }
     let results = (0..args.len())
         .map(|t| (0..result_dwords).map(|k| warp.r[k][t]).collect())
         .collect();
@@ -91,6 +118,12 @@ pub(crate) fn call_device(
             instructions: warp.steps,
         },
     ))
+}
+
+/// The value `$r<k>` of thread `t` holds across a device call, distinct per register and
+/// thread.
+fn kept_pattern(k: usize, t: usize) -> u32 {
+    0x5a00_0000 | (k as u32) << 8 | t as u32
 }
 
 /// Runs a vertex or fragment program on one warp whose threads in `lanes` are live, against

@@ -147,6 +147,8 @@ const GENERATOR_PROFILE: Profile = Profile {
         (Opcode::FcvtFromUint, &[F32]),
         (Opcode::FcvtFromSint, &[F32]),
         (Opcode::StackAddr, &[I32, I64]),
+        // Calls of device functions (the generator asks with `i32`).
+        (Opcode::Call, &[I32]),
     ]),
     operand_types: INTS,
     conversion_ints: INTS,

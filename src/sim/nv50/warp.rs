@@ -9,6 +9,7 @@ use super::alu::{self, Out};
 use super::graphics::Stage;
 use super::program::Program;
 use crate::isa::nv50::mc::{McInst, Mods, Op, Operand, SReg, Ty};
+use crate::isa::nv50::regs::FIRST_CALLEE_SAVED_GPR;
 use crate::sim::races::{Accessor, RaceCheck};
 use crate::sim::{Memory, Options, SimError, Violation};
 
@@ -74,6 +75,9 @@ pub(crate) struct Warp {
     broke: u32,
     returned: u32,
     stack: Vec<Entry>,
+    /// For each call entry of the stack, the callee-saved registers (`$r16` up) at the
+    /// `call`, which must come back (`docs/ir.md`, "Calls").
+    saved: Vec<Vec<[u32; WARP_THREADS]>>,
     pub state: State,
     /// The `join` of the next instruction was done by the stack pop that resumed it.
     join_done: bool,
@@ -108,6 +112,7 @@ impl Warp {
             broke: 0,
             returned: 0,
             stack: Vec::new(),
+            saved: Vec::new(),
             state: if mask == 0 {
                 State::Done
             } else {
@@ -187,8 +192,9 @@ impl Warp {
     }
 
     /// The running path has no thread left: pop entries until one yields threads, or end
-    /// the warp when the stack is empty.
-    fn resume(&mut self) {
+    /// the warp when the stack is empty. A call entry's threads come back with their
+    /// callee-saved registers as they were, or it is a violation.
+    fn resume(&mut self) -> Result<(), Violation> {
         while let Some(e) = self.stack.pop() {
             let mask = match e.kind {
                 Kind::Branch => e.mask & !self.left(),
@@ -202,18 +208,41 @@ impl Warp {
                 }
                 Kind::Call => {
                     self.returned &= !e.mask;
-                    e.mask & !self.left()
+                    let mask = e.mask & !self.left();
+                    self.check_saved(mask)?;
+                    mask
                 }
             };
             if mask != 0 {
                 self.active = mask;
                 self.pc = e.pc;
-                return;
+                return Ok(());
             }
             self.join_done = false;
         }
         self.active = 0;
         self.state = State::Done;
+        Ok(())
+    }
+
+    /// Compares the callee-saved registers of the threads in `mask`, back from a call, with
+    /// their values at the `call`.
+    fn check_saved(&mut self, mask: u32) -> Result<(), Violation> {
+        let Some(before) = self.saved.pop() else {
+            return Err(fail("a call entry without its saved registers"));
+        };
+        for (k, regs) in before.iter().enumerate() {
+            let r = FIRST_CALLEE_SAVED_GPR as usize + k;
+            for t in lanes(mask) {
+                if self.r[r][t] != regs[t] {
+                    return Err(fail(format!(
+                        "a callee changed `$r{r}` of thread {t} ({:#x} at the `call`, {:#x}                          after it): a call keeps `$r16` and up (docs/ir.md, \"Calls\")",
+                        regs[t], self.r[r][t]
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The `join` bit: switch to a pending path of this region, or reconverge. Returns
@@ -237,7 +266,7 @@ impl Warp {
                 }
                 Kind::Joinat => {
                     self.active = 0;
-                    self.resume();
+                    self.resume()?;
                     return Ok(false);
                 }
                 kind => {
@@ -292,6 +321,8 @@ impl Warp {
             }
             Op::Call => {
                 self.push(Kind::Call, next, self.active)?;
+                self.saved
+                    .push(self.r[FIRST_CALLEE_SAVED_GPR as usize..].to_vec());
                 self.pc = target;
             }
             Op::Ret => {
@@ -371,7 +402,7 @@ impl Warp {
         }
         if self.active == 0 && self.state != State::Done {
             let barrier = self.state == State::Barrier;
-            self.resume();
+            self.resume()?;
             if barrier && self.state == State::Running {
                 self.state = State::Barrier;
             }

@@ -491,6 +491,38 @@ fn call_and_ret() {
     assert_eq!(r[0][0], 42);
 }
 
+/// A callee must give back `$r16` and up (`docs/ir.md`, "Calls on NV50"): one that
+/// changes `$r17` fails at the return from its `call`, and a device function run alone
+/// that changes `$r20` fails when it ends; `$r0`–`$r15` are the callee's.
+#[test]
+fn calls_keep_r16_and_up() {
+    let clobbers = |r: u8| {
+        vec![
+            ctrl(Op::Call, Some(0x18)),
+            imm(Op::Add, 1, 0, 5),
+            exit(),
+            imm(Op::Add, r, 0, 1),
+            ctrl(Op::Ret, None),
+        ]
+    };
+    assert!(call(&clobbers(15), &[vec![1]], 2).is_ok());
+    let err = call(&clobbers(17), &[vec![1]], 2).unwrap_err();
+    assert!(
+        err.to_string().contains("changed `$r17` of thread 0"),
+        "{err}"
+    );
+    let err = call(
+        &[imm(Op::Add, 20, 0, 1), ctrl(Op::Ret, None)],
+        &[vec![1]],
+        1,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("changed `$r20` of thread 0"),
+        "{err}"
+    );
+}
+
 #[test]
 fn global_local_and_shared_memory() {
     let variant = Variant::G200;

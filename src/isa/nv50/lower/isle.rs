@@ -629,10 +629,11 @@ impl generated::Context for IsleContext<'_, '_> {
                 return InstOutput::new();
             }
             None => {
-                self.fail(
-                    "calls other than to intrinsics are not supported by the NV50 backend yet",
-                );
-                return InstOutput::new();
+                let dfg = self.lower.dfg();
+                let args = dfg.inst_args(inst).to_vec();
+                let results = dfg.inst_results(inst).to_vec();
+                let types: Vec<ir::Type> = results.iter().map(|&v| dfg.value_type(v)).collect();
+                return self.device_call(func_ref, &args, Some(&results), &types);
             }
         };
         let reg = match intrinsic {
@@ -732,27 +733,47 @@ impl generated::Context for IsleContext<'_, '_> {
                 self.emit(Inst::Exit);
             }
             FunctionKind::Device => {
-                let mut uses = Vec::new();
-                let mut next = 0u16;
-                for v in values {
-                    let r = self.put_in_reg(v);
-                    let words = match r.class() {
-                        RegClass::Int => vec![r],
-                        RegClass::Float => vec![self.half(r, false), self.half(r, true)],
-                        RegClass::Vector => {
-                            self.fail("i128 results are not supported");
-                            return InstOutput::new();
-                        }
-                    };
-                    for w in words {
-                        uses.push((w, gpr(next)));
-                        next += 1;
-                    }
-                }
-                self.emit(Inst::Ret { uses });
+                let regs: Vec<Reg> = values.iter().map(|&v| self.put_in_reg(v)).collect();
+                self.return_regs(&regs);
             }
         }
         InstOutput::new()
+    }
+
+    fn lower_return_call(&mut self, inst: ir::Inst) -> InstOutput {
+        let InstructionData::Call { func_ref, .. } = self.lower.dfg().insts[inst] else {
+            unreachable!("matched a return_call");
+        };
+        if Intrinsic::from_func_ref(self.lower.func, func_ref).is_some() {
+            self.fail("an intrinsic cannot be tail-called: `call` it and `return` its results");
+            return InstOutput::new();
+        }
+        let args = self.lower.dfg().inst_args(inst).to_vec();
+        self.device_tail_call(func_ref, &args);
+        InstOutput::new()
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// A device function's return of `regs`: their words in `$r0`, `$r1`, …, then `ret`.
+    pub(super) fn return_regs(&mut self, regs: &[Reg]) {
+        let mut uses = Vec::new();
+        let mut next = 0u16;
+        for &r in regs {
+            let words = match r.class() {
+                RegClass::Int => vec![r],
+                RegClass::Float => vec![self.half(r, false), self.half(r, true)],
+                RegClass::Vector => {
+                    self.fail("i128 results are not supported");
+                    return;
+                }
+            };
+            for w in words {
+                uses.push((w, gpr(next)));
+                next += 1;
+            }
+        }
+        self.emit(Inst::Ret { uses });
     }
 }
 

@@ -25,6 +25,7 @@ pub use crate::machinst::isle::InstOutput;
 
 mod atomics;
 mod branches;
+mod calls;
 mod cross_lane;
 mod f32_ops;
 mod f64_ops;
@@ -411,7 +412,11 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
              memory (docs/ir.md, \"Barriers and fences\")"
         }
         FuncAddr | CallIndirect | ReturnCallIndirect => {
-            "function addresses and indirect calls are not supported by the NV50 backend"
+            "function addresses and indirect calls are not supported by the NV50 backend \
+             (`call` takes its target in the instruction)"
+        }
+        TryCall | TryCallIndirect => {
+            "calls with exception handlers are not supported: a GPU warp cannot unwind"
         }
         _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
