@@ -65,7 +65,9 @@ fn reads(inst: &Inst) -> Units {
         }
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
-        Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
+        Inst::Ret { uses } | Inst::Exit { results: uses } => {
+            uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b)
+        }
         Inst::Args { .. }
         | Inst::Reload { .. }
         | Inst::SetAddr { .. }
@@ -73,7 +75,7 @@ fn reads(inst: &Inst) -> Units {
         | Inst::Branch { .. }
         | Inst::Joinat { .. }
         | Inst::Barrier
-        | Inst::Exit => 0,
+        | Inst::Kill => 0,
     }
 }
 
@@ -252,7 +254,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
             reg(lo)?;
             reg(hi)?;
         }
-        Inst::Ret { .. } => {
+        Inst::Ret { .. } | Inst::Exit { .. } => {
             if reads(&inst) & hit != 0 {
                 return None;
             }
@@ -264,7 +266,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
         | Inst::Branch { .. }
         | Inst::Joinat { .. }
         | Inst::Barrier
-        | Inst::Exit => {}
+        | Inst::Kill => {}
     }
     Some(inst)
 }
@@ -587,11 +589,16 @@ mod tests {
             add(5, 2, 3),
             combine(6, 4, 5),
             store(pair(6), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(
             out,
-            vec![add(4, 0, 1), add(5, 2, 3), store(pair(4), 8), Inst::Exit]
+            vec![
+                add(4, 0, 1),
+                add(5, 2, 3),
+                store(pair(4), 8),
+                Inst::Exit { results: vec![] }
+            ]
         );
         // Others: the adds write the pair's words.
         let out = one_block(vec![
@@ -599,11 +606,16 @@ mod tests {
             add(9, 2, 3),
             combine(6, 5, 9),
             store(pair(6), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(
             out,
-            vec![add(6, 0, 1), add(7, 2, 3), store(pair(6), 8), Inst::Exit]
+            vec![
+                add(6, 0, 1),
+                add(7, 2, 3),
+                store(pair(6), 8),
+                Inst::Exit { results: vec![] }
+            ]
         );
     }
 
@@ -617,7 +629,7 @@ mod tests {
             store(pair(6), 8),
             add(1, 5, 5),
             store(pair(0), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(out[0], add(5, 0, 1));
         assert_eq!(out[1], add(7, 2, 3));
@@ -628,7 +640,7 @@ mod tests {
             add(9, 2, 3),
             combine(6, 5, 9),
             store(pair(6), 10),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(out[0], add(5, 0, 1));
         assert_eq!(out[2], add(7, 2, 3));
@@ -641,15 +653,19 @@ mod tests {
             dst: pair(4),
             src: pair(0),
         };
-        let out = one_block(vec![copy.clone(), store(pair(4), 8), Inst::Exit]);
-        assert_eq!(out, vec![store(pair(0), 8), Inst::Exit]);
+        let out = one_block(vec![
+            copy.clone(),
+            store(pair(4), 8),
+            Inst::Exit { results: vec![] },
+        ]);
+        assert_eq!(out, vec![store(pair(0), 8), Inst::Exit { results: vec![] }]);
         // $r0 is written before the read: the copy stays.
         let out = one_block(vec![
             copy.clone(),
             add(0, 2, 3),
             store(pair(4), 8),
             store(pair(0), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(out[0], copy);
         assert_eq!(out[2], store(pair(4), 8));

@@ -34,6 +34,12 @@ fn src_operand(src: Src, hw: &dyn Fn(Reg) -> u16) -> Operand {
         Src::Imm(c) => Operand::Imm(c),
         Src::Shared { ty, areg, offset } => Operand::Shared { ty, areg, offset },
         Src::SReg(s) => Operand::SReg(s),
+        Src::Const(offset) => Operand::Const {
+            space: 0,
+            areg: 0,
+            offset,
+        },
+        Src::Varying(offset) => Operand::Varying { areg: 0, offset },
     }
 }
 
@@ -43,7 +49,7 @@ fn alu_mc(alu: &Alu, form: Form, hw: &dyn Fn(Reg) -> u16) -> McInst {
     // `ld` from `s[]` and `mov` from a special register name no type of their own.
     inst.ty = match alu.srcs.first() {
         Some(Src::Shared { .. }) if alu.op == Op::Ld => None,
-        Some(Src::SReg(_)) => None,
+        Some(Src::SReg(_) | Src::Varying(_)) => None,
         _ => alu.ty,
     };
     inst.src_ty = alu.src_ty;
@@ -504,12 +510,17 @@ fn lower_block(
                     Label::of_join(*join),
                 ));
             }
-            Inst::Exit => {
+            Inst::Kill => {
+                out.push(Item::Mc(McInst::new(Op::Kill, Form::Long)));
+            }
+            Inst::Exit { .. } => {
                 // The `exit` bit on the last instruction when it is a long normal one that
                 // always executes (widened from a short one if need be), else `exit nop`.
+                // `discard` never carries it (nouveau's `trySetExitModifier`).
                 if let Some(Item::Mc(last)) = out.last_mut()
                     && last.pred.is_none()
                     && !last.join
+                    && last.op != Op::Kill
                 {
                     let mut long = last.clone();
                     long.form = Form::Long;
@@ -860,7 +871,8 @@ fn predicated_arm(
             Inst::Jump { .. }
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }
-                | Inst::Exit
+                | Inst::Exit { .. }
+                | Inst::Kill
                 | Inst::Ret { .. }
                 | Inst::Args { .. }
                 | Inst::SetAddr { .. }

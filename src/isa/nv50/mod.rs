@@ -7,6 +7,7 @@ pub mod cpus;
 pub mod emit;
 pub mod exit_blocks;
 pub mod fold_shared;
+pub mod fragment;
 pub mod inst;
 pub mod low_words;
 pub mod lower;
@@ -24,6 +25,7 @@ pub mod uniform_values;
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::analysis::stack_addresses::StackAddresses;
+use crate::intrinsics::Stage;
 use crate::ir;
 use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
@@ -31,6 +33,7 @@ use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves};
 use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
+use fragment::FragmentInfo;
 use inst::Inst;
 use lower::{LOCAL_LIMIT, SHARED_LIMIT};
 use mc::Variant;
@@ -83,7 +86,7 @@ impl Backend for Nv50Backend {
                 _ => Native::ALL,
             },
             workgroup_base: Some(WORKGROUP_BASE as i64),
-            stages: &[],
+            stages: &[Stage::Fragment],
         }
     }
 
@@ -161,15 +164,38 @@ pub struct Nv50Info {
     pub local_size: u32,
     /// Words of `$r` spilled to `l[]` per thread.
     pub spills: u32,
+    /// A fragment program's inputs and results, for the driver (`None`: a kernel or
+    /// device function).
+    pub fragment: Option<FragmentInfo>,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
 pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
+    // `machinst::prepare` checked the stage.
+    let fragment = match crate::intrinsics::check_stage(func).ok().flatten() {
+        Some(Stage::Fragment) => {
+            Some(FragmentInfo::of(func).map_err(|e| CompileError::new(func, e))?)
+        }
+        _ => None,
+    };
     let mut frame = match kind {
+        FunctionKind::Kernel if fragment.is_some() => Frame::device(),
         FunctionKind::Kernel => Frame::kernel(&func.signature),
         FunctionKind::Device => Frame::device(),
     };
+    if let Some(info) = &fragment
+        && info.user_data > USER_DATA_LIMIT
+    {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "the fragment shader's user data takes {} words; wavelift places at most \
+                 {USER_DATA_LIMIT} in `c0[]`",
+                info.user_data
+            ),
+        ));
+    }
     if frame.param_size > PARAM_LIMIT {
         return Err(CompileError::new(
             func,
@@ -248,6 +274,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         low_words: &low_words,
         scratch_base,
         stack: &stack,
+        fragment: fragment.as_ref(),
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
@@ -288,6 +315,10 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .collect();
     let (code, relocations) = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
+    if fragment.is_some() {
+        check_program_type(&code, variant, mc::Program::Fragment)
+            .map_err(|e| CompileError::new(func, e))?;
+    }
     let insts: Vec<Inst> = blocks.concat();
     let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);
     let info = Nv50Info {
@@ -303,8 +334,43 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         scratch_size,
         local_size: spills.end().next_multiple_of(16),
         spills: spills.words,
+        fragment,
     };
     Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
+}
+
+/// The most words of user data a graphics program takes from `c0[]`: those an `ld`'s
+/// offset field reaches without `$a`.
+const USER_DATA_LIMIT: u32 = 64;
+
+/// Checks that every instruction of `code` exists in `program`: a graphics program has no
+/// `s[]` or `g[]` (`docs/nv50.md`, "The program types"), which workgroup memory, global
+/// memory and the cross-lane intrinsics' scratch area need.
+fn check_program_type(code: &[u8], variant: Variant, program: mc::Program) -> Result<(), String> {
+    let words: Vec<u32> = code
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("whole words")))
+        .collect();
+    let mut at = 0;
+    while at < words.len() {
+        match mc::decode_one(&words[at..], variant, program) {
+            Ok((_, n)) => at += n,
+            Err(_) => {
+                let inst = mc::decode_one(&words[at..], variant, mc::Program::Compute)
+                    .map(|(inst, _)| mc::print(&inst))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "`{inst}`: NV50 {} programs have no `s[]` or `g[]` (global and workgroup \
+                     memory, the cross-lane intrinsics' scratch area)",
+                    match program {
+                        mc::Program::Vertex => "vertex",
+                        _ => "fragment",
+                    }
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Allocates `$r` and `$c`: first in registers alone (spare `$r` above the partition
@@ -356,7 +422,13 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
         .collect();
     let mut offset = 0;
     while offset < code.len() {
-        match mc::decode_one(&words[offset / 4..], variant, mc::Program::Compute) {
+        // `interp` and `discard` exist only in fragment programs, `s[]` and `g[]` only in
+        // compute ones; the rest decodes the same in both.
+        let decoded =
+            mc::decode_one(&words[offset / 4..], variant, mc::Program::Compute).or_else(|e| {
+                mc::decode_one(&words[offset / 4..], variant, mc::Program::Fragment).map_err(|_| e)
+            });
+        match decoded {
             Ok((inst, n)) => {
                 let len = 4 * n;
                 let target = inst.src.iter().find_map(|s| match s {

@@ -177,7 +177,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 *lo = defs.whole(*lo);
                 *hi = defs.whole(*hi);
             }
-            Inst::Ret { uses } => {
+            Inst::Ret { uses } | Inst::Exit { results: uses } => {
                 for (r, _) in uses {
                     *r = defs.whole(*r);
                 }
@@ -190,7 +190,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
             | Inst::Branch { .. }
             | Inst::Joinat { .. }
             | Inst::Barrier
-            | Inst::Exit => {}
+            | Inst::Kill => {}
         }
     }
     for block in &mut vcode.blocks {

@@ -21,7 +21,7 @@
 
 mod alu;
 mod atomic;
-mod dispatch;
+pub mod dispatch;
 mod float;
 pub mod graphics;
 mod program;
@@ -62,7 +62,7 @@ impl Nv50Simulator {
         lanes: u32,
         result_words: usize,
         options: &Options,
-    ) -> Result<Vec<Vec<u32>>, SimError> {
+    ) -> Result<dispatch::StageEnd, SimError> {
         dispatch::run_stage(code, self.variant, stage, lanes, result_words, options)
     }
 }

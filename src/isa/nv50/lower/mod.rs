@@ -28,6 +28,7 @@ mod branches;
 mod cross_lane;
 mod f32_ops;
 mod f64_ops;
+mod fragment;
 mod int_arith;
 mod isle;
 mod low_words;
@@ -53,6 +54,8 @@ pub struct Nv50Lower<'a> {
     pub scratch_base: u32,
     /// The values that address stack slots (`private.rs`).
     pub stack: &'a StackAddresses,
+    /// A fragment program's inputs and outputs (`None`: a kernel or device function).
+    pub fragment: Option<&'a super::fragment::FragmentInfo>,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
@@ -114,6 +117,9 @@ impl LowerBackend for Nv50Lower<'_> {
         let func = ctx.func;
         let entry = func.layout.entry_block().expect("checked by the driver");
         let params: Vec<Value> = func.dfg.block_params(entry).to_vec();
+        if let Some(info) = self.fragment {
+            return self.fragment_entry(ctx, info, &params);
+        }
         match self.kind {
             FunctionKind::Kernel => {
                 // `$r0`: the packed thread id, read by the work-item intrinsics.
