@@ -100,6 +100,8 @@ pub(crate) fn call_device(
 pub struct StageEnd {
     pub registers: Vec<Vec<u32>>,
     pub discarded: u32,
+    /// Instructions the warp executed.
+    pub steps: u64,
 }
 
 /// Runs a vertex or fragment program on one warp whose threads in `lanes` are live, against
@@ -143,6 +145,7 @@ pub(crate) fn run_stage(
             .map(|t| (0..result_words).map(|k| warp.r[k][t]).collect())
             .collect(),
         discarded: warp.discarded,
+        steps: warp.steps,
     })
 }
 

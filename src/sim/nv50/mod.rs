@@ -15,7 +15,8 @@
 //! - `float.rs`: the bit-exact f32/f64 model; `sfu.rs`: the special functions;
 //! - `dispatch.rs`: device-function calls and kernel launches over a grid, and one warp of
 //!   a vertex or fragment program ([`Nv50Simulator::run_stage`]);
-//! - `graphics.rs`: the `a[]`/`o[]` words and `v[]` planes of those programs.
+//! - `graphics.rs`: the `a[]`/`o[]` words and `v[]` planes of those programs;
+//! - `fragment.rs`: a fragment program's launch for a scene (its planes, its warps).
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
@@ -23,6 +24,7 @@ mod alu;
 mod atomic;
 pub mod dispatch;
 mod float;
+mod fragment;
 pub mod graphics;
 mod program;
 mod sfu;
@@ -185,6 +187,16 @@ fn gt200_profile() -> Profile {
 }
 
 impl Simulator for Nv50Simulator {
+    fn launch_fragment(
+        &self,
+        code: &CompiledCode,
+        scene: &super::Scene,
+        _memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<Option<super::FragmentOutputs>>, Stats), SimError> {
+        fragment::launch(code, self.variant, scene, options)
+    }
+
     fn generator_profile(&self) -> Profile {
         if self.variant.has_f64() {
             gt200_profile()
