@@ -57,7 +57,7 @@ fn reads(inst: &Inst) -> Units {
         Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
         Inst::LocalLoad { addr, .. } => addr.map_or(0, units),
         Inst::LocalStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
-        Inst::Spill { src, .. } => units(*src),
+        Inst::Spill { src, .. } | Inst::Output { src, .. } => units(*src),
         Inst::SetSharedAddr { addr } => units(*addr),
         Inst::Atomic { addr, src, cmp, .. } => src_units(addr) | units(*src) | cmp.map_or(0, units),
         Inst::SharedAtomic { addr, src, cmp, .. } => {
@@ -242,7 +242,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
                 reg(a)?;
             }
         }
-        Inst::Spill { src, .. } => reg(src)?,
+        Inst::Spill { src, .. } | Inst::Output { src, .. } => reg(src)?,
         Inst::SetSharedAddr { addr } => reg(addr)?,
         Inst::Atomic { .. } | Inst::SharedAtomic { .. } => {
             if reads(&inst) & hit != 0 {

@@ -40,6 +40,7 @@ fn src_operand(src: Src, hw: &dyn Fn(Reg) -> u16) -> Operand {
             offset,
         },
         Src::Varying(offset) => Operand::Varying { areg: 0, offset },
+        Src::Attr(offset) => Operand::Attr { offset },
     }
 }
 
@@ -510,6 +511,16 @@ fn lower_block(
                     Label::of_join(*join),
                 ));
             }
+            Inst::Output { offset, src } => out.push(Item::Mc(McInst::with(
+                Op::Mov,
+                Form::Long,
+                Some(Ty::B32),
+                Some(Operand::Out {
+                    areg: 0,
+                    offset: *offset,
+                }),
+                &[Operand::R(src.hw() as u8)],
+            ))),
             Inst::Kill => {
                 out.push(Item::Mc(McInst::new(Op::Kill, Form::Long)));
             }

@@ -45,6 +45,8 @@ pub enum Src {
     Const(u32),
     /// `v[offset]`: the plane `interp` evaluates (its first source).
     Varying(u32),
+    /// `a[offset]`: a vertex program's input word.
+    Attr(u32),
 }
 
 impl Src {
@@ -262,6 +264,11 @@ pub enum Inst {
     },
     /// `discard`: the fragment program's threads that run it end without results.
     Kill,
+    /// `mov b32 o[offset] src`: a vertex program's output word.
+    Output {
+        offset: u32,
+        src: Reg,
+    },
     /// A kernel's or graphics program's end: `exit`, with a fragment program's results in
     /// their registers (`docs/ir.md`, "Fragment-program ABI (NV50)").
     Exit {
@@ -334,7 +341,7 @@ impl MachInst for Inst {
                 }
                 visit(data, OperandKind::Use);
             }
-            Inst::Spill { src, .. } => visit(src, OperandKind::Use),
+            Inst::Spill { src, .. } | Inst::Output { src, .. } => visit(src, OperandKind::Use),
             Inst::Reload { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Atomic {
                 dst,
@@ -413,6 +420,7 @@ impl MachInst for Inst {
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }
                 | Inst::Kill
+                | Inst::Output { .. }
                 | Inst::Exit { .. }
                 | Inst::Ret { .. }
         )

@@ -21,6 +21,7 @@ pub mod recolor;
 pub mod reconverge;
 pub mod regs;
 pub mod uniform_values;
+pub mod vertex;
 
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
@@ -34,6 +35,7 @@ use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
 use fragment::FragmentInfo;
+use vertex::VertexInfo;
 use inst::Inst;
 use lower::{LOCAL_LIMIT, SHARED_LIMIT};
 use mc::Variant;
@@ -86,7 +88,7 @@ impl Backend for Nv50Backend {
                 _ => Native::ALL,
             },
             workgroup_base: Some(WORKGROUP_BASE as i64),
-            stages: &[Stage::Fragment],
+            stages: &[Stage::Fragment, Stage::Vertex],
         }
     }
 
@@ -95,7 +97,16 @@ impl Backend for Nv50Backend {
     }
 
     fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine> {
-        disassemble(code, self.variant)
+        disassemble(code, self.variant, mc::Program::Compute)
+    }
+
+    fn disassemble_compiled(&self, code: &CompiledCode) -> Vec<DisasmLine> {
+        let program = match code.nv50() {
+            Some(info) if info.fragment.is_some() => mc::Program::Fragment,
+            Some(info) if info.vertex.is_some() => mc::Program::Vertex,
+            _ => mc::Program::Compute,
+        };
+        disassemble(&code.code, self.variant, program)
     }
 
     fn write_object(
@@ -167,32 +178,42 @@ pub struct Nv50Info {
     /// A fragment program's inputs and results, for the driver (`None`: a kernel or
     /// device function).
     pub fragment: Option<FragmentInfo>,
+    /// A vertex program's inputs and outputs, for the driver (`None`: not one).
+    pub vertex: Option<VertexInfo>,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
 pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
     // `machinst::prepare` checked the stage.
-    let fragment = match crate::intrinsics::check_stage(func).ok().flatten() {
+    let stage = crate::intrinsics::check_stage(func).ok().flatten();
+    let fragment = match stage {
         Some(Stage::Fragment) => {
             Some(FragmentInfo::of(func).map_err(|e| CompileError::new(func, e))?)
         }
         _ => None,
     };
+    let vertex = match stage {
+        Some(Stage::Vertex) => Some(VertexInfo::of(func).map_err(|e| CompileError::new(func, e))?),
+        _ => None,
+    };
+    let user_data = fragment
+        .as_ref()
+        .map(|f| f.user_data)
+        .or(vertex.as_ref().map(|v| v.user_data));
     let mut frame = match kind {
-        FunctionKind::Kernel if fragment.is_some() => Frame::device(),
+        FunctionKind::Kernel if stage.is_some() => Frame::device(),
         FunctionKind::Kernel => Frame::kernel(&func.signature),
         FunctionKind::Device => Frame::device(),
     };
-    if let Some(info) = &fragment
-        && info.user_data > USER_DATA_LIMIT
+    if let Some(words) = user_data
+        && words > USER_DATA_LIMIT
     {
         return Err(CompileError::new(
             func,
             format!(
-                "the fragment shader's user data takes {} words; wavelift places at most \
-                 {USER_DATA_LIMIT} in `c0[]`",
-                info.user_data
+                "the shader's user data takes {words} words; wavelift places at most \
+                 {USER_DATA_LIMIT} in `c0[]`"
             ),
         ));
     }
@@ -275,6 +296,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         scratch_base,
         stack: &stack,
         fragment: fragment.as_ref(),
+        vertex: vertex.as_ref(),
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
@@ -315,9 +337,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .collect();
     let (code, relocations) = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
-    if fragment.is_some() {
-        check_program_type(&code, variant, mc::Program::Fragment)
-            .map_err(|e| CompileError::new(func, e))?;
+    if let Some(program) = program_of(stage) {
+        check_program_type(&code, variant, program).map_err(|e| CompileError::new(func, e))?;
     }
     let insts: Vec<Inst> = blocks.concat();
     let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);
@@ -335,6 +356,7 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         local_size: spills.end().next_multiple_of(16),
         spills: spills.words,
         fragment,
+        vertex,
     };
     Ok(CompiledCode::new(code, kind, TargetInfo::Nv50(info)))
 }
@@ -342,6 +364,14 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
 /// The most words of user data a graphics program takes from `c0[]`: those an `ld`'s
 /// offset field reaches without `$a`.
 const USER_DATA_LIMIT: u32 = 64;
+
+/// The program type a shader of `stage` runs as (`None`: a kernel or device function).
+fn program_of(stage: Option<Stage>) -> Option<mc::Program> {
+    match stage? {
+        Stage::Fragment => Some(mc::Program::Fragment),
+        Stage::Vertex => Some(mc::Program::Vertex),
+    }
+}
 
 /// Checks that every instruction of `code` exists in `program`: a graphics program has no
 /// `s[]` or `g[]` (`docs/nv50.md`, "The program types"), which workgroup memory, global
@@ -409,8 +439,8 @@ fn allocate(vcode: &crate::machinst::VCode<Inst>) -> Result<Allocated<Inst>, Str
     }
 }
 
-/// Disassembles NV50 code in envydis's syntax.
-pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
+/// Disassembles NV50 code of a program type in envydis's syntax.
+pub fn disassemble(code: &[u8], variant: Variant, program: mc::Program) -> Vec<DisasmLine> {
     let mut lines = Vec::new();
     let words: Vec<u32> = code
         .chunks(4)
@@ -422,13 +452,7 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
         .collect();
     let mut offset = 0;
     while offset < code.len() {
-        // `interp` and `discard` exist only in fragment programs, `s[]` and `g[]` only in
-        // compute ones; the rest decodes the same in both.
-        let decoded =
-            mc::decode_one(&words[offset / 4..], variant, mc::Program::Compute).or_else(|e| {
-                mc::decode_one(&words[offset / 4..], variant, mc::Program::Fragment).map_err(|_| e)
-            });
-        match decoded {
+        match mc::decode_one(&words[offset / 4..], variant, program) {
             Ok((inst, n)) => {
                 let len = 4 * n;
                 let target = inst.src.iter().find_map(|s| match s {

@@ -153,6 +153,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 }
             }
             Inst::SetSharedAddr { addr } => *addr = defs.whole(*addr),
+            Inst::Output { src, .. } => *src = defs.whole(*src),
             Inst::Atomic { addr, src, cmp, .. } => {
                 *addr = defs.src(*addr);
                 *src = defs.whole(*src);

@@ -16,14 +16,43 @@ use crate::machinst::lower::Lower;
 use crate::machinst::{Reg, RegClass};
 
 impl Nv50Lower<'_> {
-    /// A fragment program's entry: each parameter word loaded from `c0[]`, and, when a
-    /// perspective input is read, the fragment's `w`: the `rcp` of the linearly
+    /// A fragment program's entry: its user data ([`Nv50Lower::user_data_entry`]), and,
+    /// when a perspective input is read, the fragment's `w`: the `rcp` of the linearly
     /// interpolated 1/w, which every perspective `interp` multiplies by (nouveau's
     /// prologue).
     pub(super) fn fragment_entry(
         &self,
         ctx: &mut Lower<'_, Inst>,
         info: &FragmentInfo,
+        params: &[Value],
+    ) -> Result<(), CompileError> {
+        self.user_data_entry(ctx, params)?;
+        if info.inputs.iter().any(|s| s.kind == SlotKind::Perspective) {
+            let inverse = ctx.new_vreg(GPR, RegClass::Int);
+            let w_offset = info.position_offset(3).expect("w is always in v[]");
+            ctx.emit(Inst::Alu(Alu::new(
+                Op::Interp,
+                None,
+                Some(inverse),
+                &[Src::Varying(w_offset)],
+            )));
+            let w = ctx.new_vreg(GPR, RegClass::Int);
+            ctx.emit(Inst::Alu(Alu::new(
+                Op::Rcp,
+                Some(Ty::F32),
+                Some(w),
+                &[Src::Reg(inverse)],
+            )));
+            self.frame.w.set(Some(w));
+        }
+        Ok(())
+    }
+
+    /// A graphics program's parameters: each word loaded from `c0[]`, in order from
+    /// `c0[0x0]` (`docs/ir.md`, "Fragment-program ABI (NV50)").
+    pub(super) fn user_data_entry(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
         params: &[Value],
     ) -> Result<(), CompileError> {
         let mut offset = 0;
@@ -56,29 +85,11 @@ impl Nv50Lower<'_> {
                 _ => {
                     let ty = ctx.func.dfg.value_type(param);
                     return Err(ctx.error(format!(
-                        "a fragment shader's user data of type {ty} is not supported"
+                        "a graphics program's user data of type {ty} is not supported"
                     )));
                 }
             };
             ctx.set_value_reg(param, reg);
-        }
-        if info.inputs.iter().any(|s| s.kind == SlotKind::Perspective) {
-            let inverse = ctx.new_vreg(GPR, RegClass::Int);
-            let w_offset = info.position_offset(3).expect("w is always in v[]");
-            ctx.emit(Inst::Alu(Alu::new(
-                Op::Interp,
-                None,
-                Some(inverse),
-                &[Src::Varying(w_offset)],
-            )));
-            let w = ctx.new_vreg(GPR, RegClass::Int);
-            ctx.emit(Inst::Alu(Alu::new(
-                Op::Rcp,
-                Some(Ty::F32),
-                Some(w),
-                &[Src::Reg(inverse)],
-            )));
-            self.frame.w.set(Some(w));
         }
         Ok(())
     }

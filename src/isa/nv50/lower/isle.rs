@@ -683,6 +683,10 @@ impl generated::Context for IsleContext<'_, '_> {
                 let args = func.dfg.inst_args(inst).to_vec();
                 return InstOutput::from_iter(self.lower_fragment_intrinsic(intrinsic, &args));
             }
+            _ if intrinsic.stage() == Some(Stage::Vertex) => {
+                let args = func.dfg.inst_args(inst).to_vec();
+                return InstOutput::from_iter(self.lower_vertex_intrinsic(intrinsic, &args));
+            }
             // Where `check_barriers` allowed it.
             Intrinsic::Barrier => {
                 self.emit(Inst::Barrier);
@@ -737,6 +741,9 @@ impl generated::Context for IsleContext<'_, '_> {
                     Some(_) => self.fragment_results(),
                     None => Vec::new(),
                 };
+                if self.backend.vertex.is_some() {
+                    self.vertex_outputs();
+                }
                 self.emit(Inst::Exit { results });
             }
             FunctionKind::Device => {

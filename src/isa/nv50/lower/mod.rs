@@ -34,6 +34,7 @@ mod isle;
 mod low_words;
 mod multiply;
 mod private;
+mod vertex;
 mod workgroup;
 
 pub use cross_lane::{scratch_size, uses_scratch};
@@ -56,6 +57,8 @@ pub struct Nv50Lower<'a> {
     pub stack: &'a StackAddresses,
     /// A fragment program's inputs and outputs (`None`: a kernel or device function).
     pub fragment: Option<&'a super::fragment::FragmentInfo>,
+    /// A vertex program's inputs and outputs (`None`: not one).
+    pub vertex: Option<&'a super::vertex::VertexInfo>,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
@@ -119,6 +122,9 @@ impl LowerBackend for Nv50Lower<'_> {
         let params: Vec<Value> = func.dfg.block_params(entry).to_vec();
         if let Some(info) = self.fragment {
             return self.fragment_entry(ctx, info, &params);
+        }
+        if self.vertex.is_some() {
+            return self.user_data_entry(ctx, &params);
         }
         match self.kind {
             FunctionKind::Kernel => {
