@@ -5,7 +5,10 @@
 //!
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
-use super::{FragmentOutputs, Memory, Options, Scene, SimError, Stats, Violation, simulator};
+use super::{
+    FragmentOutputs, Memory, Options, Scene, SimError, Stats, VertexOutputs, VertexScene,
+    Violation, simulator,
+};
 use crate::analysis::cfg::Cfg;
 use crate::intrinsics::{InterpMode, Intrinsic, WaveOp};
 use crate::machinst::divergence::linear_layout::Layout;
@@ -966,30 +969,28 @@ pub fn interpret_fragment(
     FragmentReference::Completed(out)
 }
 
-/// One lane of [`interpret_fragment`]: its outputs, or `None` when it discards.
-fn run_fragment_lane<'a>(
+/// What a stage intrinsic does in a reference run: gives a value, does nothing more
+/// (an output, recorded by the caller), or ends the lane (`discard`).
+enum Answer {
+    Value(DataValue),
+    Nothing,
+    EndLane,
+}
+
+/// Runs one invocation of a stage's `func` with `args` in the interpreter, each intrinsic
+/// call answered by `answer`: Ok(true) when it returned, Ok(false) when `answer` ended it.
+fn run_stage_lane<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
     args: &[DataValue],
-    scene: &Scene,
-    lane: usize,
-) -> Result<Option<FragmentOutputs>, String> {
+    answer: &mut dyn FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
+) -> Result<bool, String> {
     let layout = &func.layout;
     let entry = layout.entry_block().ok_or("no entry block")?;
     state.push_frame(func);
     state
         .current_frame_mut()
         .set_all(func.dfg.block_params(entry), args.to_vec());
-    let prim = scene.primitive(lane);
-    let f32_of = |v: &DataValue| match v {
-        DataValue::F32(x) => f32::from_bits(x.bits()),
-        _ => 0.0,
-    };
-    let int_of = |v: &DataValue| match v {
-        DataValue::I32(x) => *x as u32,
-        _ => 0,
-    };
-    let mut outputs = FragmentOutputs::default();
     let mut next = layout.first_inst(entry);
     let mut fuel = WORK_ITEM_FUEL;
     while let Some(inst) = next {
@@ -998,71 +999,15 @@ fn run_fragment_lane<'a>(
             let intrinsic = Intrinsic::from_func_ref(func, func_ref)
                 .ok_or("calls a function that is not an intrinsic")?;
             let a = state.current_frame().get_all(func.dfg.inst_args(inst));
-            let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
-                let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
-                (a0 + i * (a1 - a0)) + j * (a2 - a0)
-            };
-            let missing =
-                |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
-            let result = match intrinsic {
-                Intrinsic::Interp(mode) => {
-                    let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
-                    Some(DataValue::F32(Ieee32::with_float(interpolate(
-                        &a[0], &a[1], ij,
-                    ))))
-                }
-                Intrinsic::InterpAt => {
-                    let ij = [f32_of(&a[2]), f32_of(&a[3])];
-                    Some(DataValue::F32(Ieee32::with_float(interpolate(
-                        &a[0], &a[1], ij,
-                    ))))
-                }
-                Intrinsic::InterpFlat => {
-                    let [a0, _, _] =
-                        scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
-                    Some(DataValue::F32(Ieee32::with_float(a0)))
-                }
-                Intrinsic::Barycentric(mode) => {
-                    let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
-                    Some(DataValue::F32(Ieee32::with_float(
-                        ij[int_of(&a[0]) as usize & 1],
-                    )))
-                }
-                Intrinsic::FragCoord(c) => {
-                    let p = scene.position.get(lane).copied().unwrap_or_default();
-                    let v = if c == 3 { 1.0 / p[3] } else { p[c as usize] };
-                    Some(DataValue::F32(Ieee32::with_float(v)))
-                }
-                Intrinsic::FrontFacing => {
-                    let front = scene.front_facing.get(prim).copied().unwrap_or(true);
-                    Some(DataValue::I8(front as i8))
-                }
-                Intrinsic::Discard => {
-                    state.pop_frame();
-                    return Ok(None);
-                }
-                Intrinsic::OutputColor => {
-                    let bits = |v: &DataValue| f32_of(v).to_bits();
-                    let target = int_of(&a[0]) as usize & 7;
-                    outputs.color[target] =
-                        Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
-                    None
-                }
-                Intrinsic::OutputDepth => {
-                    outputs.depth = Some(f32_of(&a[0]).to_bits());
-                    None
-                }
-                other => {
-                    return Err(format!(
-                        "`{}` has no value in a fragment launch's reference",
-                        other.name()
-                    ));
-                }
-            };
-            if let Some(value) = result {
-                state
+            match answer(intrinsic, &a)? {
+                Answer::Value(value) => state
                     .current_frame_mut()
-                    .set_all(func.dfg.inst_results(inst), vec![value]);
+                    .set_all(func.dfg.inst_results(inst), vec![value]),
+                Answer::Nothing => {}
+                Answer::EndLane => {
+                    state.pop_frame();
+                    return Ok(false);
+                }
             }
             next = layout.next_inst(inst);
             continue;
@@ -1085,7 +1030,7 @@ fn run_fragment_lane<'a>(
             }
             ControlFlow::Return(_) => {
                 state.pop_frame();
-                return Ok(Some(outputs));
+                return Ok(true);
             }
             ControlFlow::Trap(trap) => return Err(format!("traps: {trap}")),
             ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
@@ -1094,6 +1039,156 @@ fn run_fragment_lane<'a>(
         };
     }
     Err("fell off the end of a block".into())
+}
+
+fn f32_of(v: &DataValue) -> f32 {
+    match v {
+        DataValue::F32(x) => f32::from_bits(x.bits()),
+        _ => 0.0,
+    }
+}
+
+fn int_of(v: &DataValue) -> u32 {
+    match v {
+        DataValue::I32(x) => *x as u32,
+        _ => 0,
+    }
+}
+
+fn f32_value(x: f32) -> Answer {
+    Answer::Value(DataValue::F32(Ieee32::with_float(x)))
+}
+
+/// One lane of [`interpret_fragment`]: its outputs, or `None` when it discards.
+fn run_fragment_lane<'a>(
+    state: &mut KernelState<'a>,
+    func: &'a ir::Function,
+    args: &[DataValue],
+    scene: &Scene,
+    lane: usize,
+) -> Result<Option<FragmentOutputs>, String> {
+    let prim = scene.primitive(lane);
+    let mut outputs = FragmentOutputs::default();
+    let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
+        let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
+        (a0 + i * (a1 - a0)) + j * (a2 - a0)
+    };
+    let missing = |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
+    let mut answer = |intrinsic: Intrinsic, a: &[DataValue]| -> Result<Answer, String> {
+        Ok(match intrinsic {
+            Intrinsic::Interp(mode) => {
+                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                f32_value(interpolate(&a[0], &a[1], ij))
+            }
+            Intrinsic::InterpAt => {
+                f32_value(interpolate(&a[0], &a[1], [f32_of(&a[2]), f32_of(&a[3])]))
+            }
+            Intrinsic::InterpFlat => {
+                let [a0, _, _] =
+                    scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
+                f32_value(a0)
+            }
+            Intrinsic::Barycentric(mode) => {
+                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                f32_value(ij[int_of(&a[0]) as usize & 1])
+            }
+            Intrinsic::FragCoord(c) => {
+                let p = scene.position.get(lane).copied().unwrap_or_default();
+                f32_value(if c == 3 { 1.0 / p[3] } else { p[c as usize] })
+            }
+            Intrinsic::FrontFacing => {
+                let front = scene.front_facing.get(prim).copied().unwrap_or(true);
+                Answer::Value(DataValue::I8(front as i8))
+            }
+            Intrinsic::Discard => Answer::EndLane,
+            Intrinsic::OutputColor => {
+                let bits = |v: &DataValue| f32_of(v).to_bits();
+                let target = int_of(&a[0]) as usize & 7;
+                outputs.color[target] = Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
+                Answer::Nothing
+            }
+            Intrinsic::OutputDepth => {
+                outputs.depth = Some(f32_of(&a[0]).to_bits());
+                Answer::Nothing
+            }
+            other => {
+                return Err(format!(
+                    "`{}` has no value in a fragment launch's reference",
+                    other.name()
+                ));
+            }
+        })
+    };
+    let returned = run_stage_lane(state, func, args, &mut answer)?;
+    Ok(returned.then_some(outputs))
+}
+
+/// The reference for a vertex-shader launch ([`interpret_vertex`]).
+#[derive(Clone, Debug)]
+pub enum VertexReference {
+    /// Each vertex's outputs.
+    Completed(Vec<VertexOutputs>),
+    /// The interpreter cannot run the shader (the message says why).
+    Unavailable(String),
+}
+
+/// Runs vertex shader `func` with user data `args` for each of the 64 vertices of `scene`
+/// in `cranelift-interpreter`: the reference for [`super::Simulator::launch_vertex`]. The
+/// stage intrinsics are answered from the scene: an input is the attribute's channel of
+/// the vertex, the ids `first + k` and `instance`.
+pub fn interpret_vertex(
+    func: &ir::Function,
+    args: &[DataValue],
+    scene: &VertexScene,
+) -> VertexReference {
+    if let Some(why) = beyond_the_interpreter(func) {
+        return VertexReference::Unavailable(why);
+    }
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
+    let mut state = KernelState {
+        frames: InterpreterState::default(),
+        memory: Memory::new(),
+    };
+    let mut out = vec![VertexOutputs::default(); 64];
+    for (k, slot) in out.iter_mut().enumerate() {
+        let mut answer = |intrinsic: Intrinsic, a: &[DataValue]| -> Result<Answer, String> {
+            let bits = |v: &DataValue| f32_of(v).to_bits();
+            Ok(match intrinsic {
+                Intrinsic::VertexInput => {
+                    f32_value(scene.input(int_of(&a[0]) as u8, int_of(&a[1]) as u8, k))
+                }
+                Intrinsic::VertexId => {
+                    Answer::Value(DataValue::I32(scene.first.wrapping_add(k as u32) as i32))
+                }
+                Intrinsic::InstanceId => Answer::Value(DataValue::I32(scene.instance as i32)),
+                Intrinsic::OutputPosition => {
+                    slot.position = Some([bits(&a[0]), bits(&a[1]), bits(&a[2]), bits(&a[3])]);
+                    Answer::Nothing
+                }
+                Intrinsic::OutputParam => {
+                    slot.params[int_of(&a[0]) as usize & 31] =
+                        Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
+                    Answer::Nothing
+                }
+                other => {
+                    return Err(format!(
+                        "`{}` has no value in a vertex launch's reference",
+                        other.name()
+                    ));
+                }
+            })
+        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_stage_lane(&mut state, func, args, &mut answer)
+        }));
+        match run {
+            Err(_) => return VertexReference::Unavailable("cranelift-interpreter panicked".into()),
+            Ok(Err(why)) => return VertexReference::Unavailable(format!("vertex {k}: {why}")),
+            Ok(Ok(_)) => {}
+        }
+    }
+    VertexReference::Completed(out)
 }
 
 #[cfg(test)]

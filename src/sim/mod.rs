@@ -78,6 +78,59 @@ pub trait Simulator {
             violation: Violation::Other("this simulator runs no fragment shader".into()),
         })
     }
+
+    /// Runs the vertex shader `code` for the 64 vertices of `scene`; returns each vertex's
+    /// outputs. A target whose vertex shaders take no attributes from the vertex fetch
+    /// says so.
+    fn launch_vertex(
+        &self,
+        code: &CompiledCode,
+        scene: &VertexScene,
+        options: &Options,
+    ) -> Result<(Vec<VertexOutputs>, Stats), SimError> {
+        let _ = (code, scene, options);
+        Err(SimError {
+            pc: 0,
+            inst: None,
+            violation: Violation::Other(
+                "this simulator runs no vertex shader with fetched attributes".into(),
+            ),
+        })
+    }
+}
+
+/// One batch of 64 vertices for a vertex shader (`docs/filetests.md`, "Vertex launches"):
+/// what the vertex fetch gives it.
+#[derive(Clone, Debug, Default)]
+pub struct VertexScene {
+    /// The shader's parameters (its user data), one word each (an i64 two, low first).
+    pub user_data: Vec<u32>,
+    /// Each input attribute's four channels per vertex (64 each); attributes not given
+    /// are 0.
+    pub attributes: Vec<(u8, Vec<[f32; 4]>)>,
+    /// The first vertex's id; vertex k has `first + k`.
+    pub first: u32,
+    /// The instance id of every vertex.
+    pub instance: u32,
+}
+
+impl VertexScene {
+    /// Channel `chan` of attribute `location` of vertex `k`.
+    pub fn input(&self, location: u8, chan: u8, k: usize) -> f32 {
+        self.attributes
+            .iter()
+            .find(|(l, _)| *l == location)
+            .and_then(|(_, v)| v.get(k))
+            .map_or(0.0, |v| v[chan as usize])
+    }
+}
+
+/// What a vertex shader wrote for one vertex: its position and parameters, as 32-bit
+/// words (`None`: not written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VertexOutputs {
+    pub position: Option<[u32; 4]>,
+    pub params: [Option<[u32; 4]>; 32],
 }
 
 /// A primitive's attribute: its location, and the value of its four channels at each of

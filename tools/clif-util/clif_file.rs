@@ -203,6 +203,7 @@ impl ClifFile {
                 !is_run_line(&c.text)
                     && !is_launch_line(&c.text)
                     && !crate::fragment::is_fragment_line(&c.text)
+                    && !crate::vertex::is_vertex_line(&c.text)
             })
             .collect()
     }
@@ -227,6 +228,14 @@ impl ClifFile {
     pub fn fragment_lines(&self, function: &ClifFunction) -> Vec<Comment> {
         self.comments(function.body.start..function.trailer.end)
             .filter(|c| crate::fragment::is_fragment_line(&c.text))
+            .collect()
+    }
+
+    /// The vertex-launch directives (`; attributes L: …`, `; vertices: …`, `; vertex N: …`,
+    /// see `vertex.rs`) in `function` or after it.
+    pub fn vertex_lines(&self, function: &ClifFunction) -> Vec<Comment> {
+        self.comments(function.body.start..function.trailer.end)
+            .filter(|c| crate::vertex::is_vertex_line(&c.text))
             .collect()
     }
 

@@ -16,6 +16,7 @@ mod reduce;
 mod run;
 mod run_object;
 mod test;
+mod vertex;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

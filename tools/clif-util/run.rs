@@ -6,6 +6,7 @@ use crate::compile::{choose_target, compile_guarded, compile_linked, format_list
 use crate::fragment;
 use crate::launch;
 use crate::test::{RunOutcome, parse_run_lines, run_test};
+use crate::vertex;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,9 +59,11 @@ fn run_file(args: &Args) -> Result<bool, String> {
         let (commands, errors) = parse_run_lines(&file, function, &name);
         let launch_lines = file.launch_lines(function);
         let fragment_lines = file.fragment_lines(function);
+        let vertex_lines = file.vertex_lines(function);
         if commands.is_empty()
             && launch_lines.is_empty()
             && fragment_lines.is_empty()
+            && vertex_lines.is_empty()
             && errors.is_empty()
         {
             continue;
@@ -174,10 +177,36 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 );
             }
         }
+        let specs = vertex::parse(func, &vertex_lines)
+            .map_err(|(line, why)| format!("{name}:{line}: {why}"))?;
+        for spec in &specs {
+            ran += 1;
+            let outcome = guarded("the simulator panicked", || {
+                vertex::execute(func, &compiled, &target, spec)
+            })
+            .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
+            println!(
+                "{name}:{}: {}: {} instructions",
+                spec.line, spec.text, outcome.stats.instructions
+            );
+            for (k, out) in outcome.outputs.iter().enumerate() {
+                println!("  vertex {k}: {}", vertex::format_vertex(out));
+            }
+            for failure in &outcome.failures {
+                all_passed = false;
+                println!("{name}:{}: FAIL {failure}", spec.line);
+            }
+            if outcome.failures.is_empty() {
+                println!(
+                    "{name}:{}: ok   cranelift-interpreter gives the same outputs",
+                    spec.line
+                );
+            }
+        }
     }
     if ran == 0 {
         return Err(format!(
-            "{name}: no `; run:` lines, `; launch:` or `; fragment:` directives"
+            "{name}: no `; run:` lines, `; launch:`, `; fragment:` or `; vertices:` directives"
         ));
     }
     Ok(all_passed)

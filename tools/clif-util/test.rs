@@ -43,6 +43,7 @@ use crate::clif_file::{ClifFile, ClifFunction, Comment, HeaderKind};
 use crate::compile::{compile_guarded, compile_linked, guarded};
 use crate::fragment;
 use crate::launch;
+use crate::vertex;
 use cranelift_codegen::data_value::{DataValue, DisplayDataValues};
 use cranelift_reader::{Comparison, Invocation, RunCommand};
 use std::fmt::Write as _;
@@ -818,6 +819,7 @@ fn check_run_lines(context: &FunctionContext, report: &mut FileReport) {
     }
     check_launches(context, report);
     check_fragments(context, report);
+    check_vertices(context, report);
     if commands.is_empty() {
         return;
     }
@@ -938,6 +940,55 @@ fn check_fragments(context: &FunctionContext, report: &mut FileReport) {
         for spec in &specs {
             let outcome = guarded("the simulator panicked", || {
                 fragment::execute(func, &compiled, target, spec)
+            });
+            match outcome {
+                Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,
+                Ok(outcome) => {
+                    for failure in outcome.failures {
+                        report.fail(format!(
+                            "{}:{}: [{target}] `{}`: {failure}",
+                            context.name, spec.line, spec.text
+                        ));
+                    }
+                }
+                Err(why) => report.fail(format!(
+                    "{}:{}: [{target}] `{}`: {why}",
+                    context.name, spec.line, spec.text
+                )),
+            }
+        }
+    }
+}
+
+/// Runs the function's vertex launches (`; vertices:` directives) and checks them vertex
+/// by vertex against the interpreter and their `; vertex` lines.
+fn check_vertices(context: &FunctionContext, report: &mut FileReport) {
+    let func = &context.function.func;
+    let lines = context.file.vertex_lines(context.function);
+    if lines.is_empty() {
+        return;
+    }
+    let specs = match vertex::parse(func, &lines) {
+        Ok(specs) => specs,
+        Err((line, why)) => {
+            report.fail(format!("{}:{line}: {why}", context.name));
+            return;
+        }
+    };
+    for target in context.targets {
+        let compiled = match compile_guarded(func, target) {
+            Ok(compiled) => compiled,
+            Err(error) => {
+                report.fail(format!(
+                    "{}: [{target}] does not compile: {error}",
+                    context.name
+                ));
+                continue;
+            }
+        };
+        for spec in &specs {
+            let outcome = guarded("the simulator panicked", || {
+                vertex::execute(func, &compiled, target, spec)
             });
             match outcome {
                 Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,

@@ -35,11 +35,11 @@ use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
 use fragment::FragmentInfo;
-use vertex::VertexInfo;
 use inst::Inst;
 use lower::{LOCAL_LIMIT, SHARED_LIMIT};
 use mc::Variant;
 use regs::{FLAG, GPR, GPR_LIMIT};
+use vertex::VertexInfo;
 
 /// The NV50 backend of one encoding variant.
 pub struct Nv50Backend {

@@ -82,7 +82,10 @@ impl VertexInfo {
 
     /// The `a[]` byte offset of an input word.
     pub fn input_offset(&self, location: u8, component: u8) -> Option<u32> {
-        let k = self.inputs.iter().position(|&i| i == (location, component))?;
+        let k = self
+            .inputs
+            .iter()
+            .position(|&i| i == (location, component))?;
         Some(4 * k as u32)
     }
 

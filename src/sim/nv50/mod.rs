@@ -16,7 +16,8 @@
 //! - `dispatch.rs`: device-function calls and kernel launches over a grid, and one warp of
 //!   a vertex or fragment program ([`Nv50Simulator::run_stage`]);
 //! - `graphics.rs`: the `a[]`/`o[]` words and `v[]` planes of those programs;
-//! - `fragment.rs`: a fragment program's launch for a scene (its planes, its warps).
+//! - `fragment.rs`: a fragment program's launch for a scene (its planes, its warps);
+//! - `vertex.rs`: a vertex program's launch (its `a[]` words, its `o[]` outputs).
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
@@ -28,6 +29,7 @@ mod fragment;
 pub mod graphics;
 mod program;
 mod sfu;
+mod vertex;
 mod warp;
 
 use super::{Launch, Memory, Options, SimError, Simulator, Stats};
@@ -195,6 +197,15 @@ impl Simulator for Nv50Simulator {
         options: &Options,
     ) -> Result<(Vec<Option<super::FragmentOutputs>>, Stats), SimError> {
         fragment::launch(code, self.variant, scene, options)
+    }
+
+    fn launch_vertex(
+        &self,
+        code: &CompiledCode,
+        scene: &super::VertexScene,
+        options: &Options,
+    ) -> Result<(Vec<super::VertexOutputs>, Stats), SimError> {
+        vertex::launch(code, self.variant, scene, options)
     }
 
     fn generator_profile(&self) -> Profile {

@@ -2,8 +2,8 @@
 //! data from `c0[]`), the inputs and ids as `a[]` reads at the offsets
 //! `isa::nv50::vertex` lays out, and the outputs as `o[]` writes before the `exit`.
 
-use super::isle::generated::Context;
 use super::IsleContext;
+use super::isle::generated::Context;
 use crate::intrinsics::{Intrinsic, iconst_value};
 use crate::ir::{InstructionData, Opcode, Value};
 use crate::isa::nv50::inst::{Alu, Inst, Src};
@@ -21,8 +21,7 @@ impl IsleContext<'_, '_> {
         let offset = match intrinsic {
             Intrinsic::VertexInput => {
                 let func = self.lower.func;
-                let (Some(l), Some(c)) =
-                    (iconst_value(func, args[0]), iconst_value(func, args[1]))
+                let (Some(l), Some(c)) = (iconst_value(func, args[0]), iconst_value(func, args[1]))
                 else {
                     self.fail("a constant argument of a stage intrinsic is not an `iconst`");
                     return None;
