@@ -977,13 +977,16 @@ enum Answer {
     EndLane,
 }
 
+/// How a reference run answers a stage intrinsic's call, given its arguments.
+type Answerer<'b> = dyn FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String> + 'b;
+
 /// Runs one invocation of a stage's `func` with `args` in the interpreter, each intrinsic
 /// call answered by `answer`: Ok(true) when it returned, Ok(false) when `answer` ended it.
 fn run_stage_lane<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
     args: &[DataValue],
-    answer: &mut dyn FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
+    answer: &mut Answerer<'_>,
 ) -> Result<bool, String> {
     let layout = &func.layout;
     let entry = layout.entry_block().ok_or("no entry block")?;

@@ -28,9 +28,12 @@ pub struct VertexSpec {
     pub text: String,
     args: Vec<DataValue>,
     scene: VertexScene,
-    /// (line, vertex, outputs: 32 the position, 0–31 a parameter; four channels).
-    checks: Vec<(usize, usize, Vec<(u8, Vec<f32>)>)>,
+    /// (line, vertex, its expected outputs).
+    checks: Vec<(usize, usize, Vec<Expected>)>,
 }
+
+/// An expected output: 32 the position, 0–31 a parameter; its four channels.
+type Expected = (u8, Vec<f32>);
 
 /// Whether a comment's text is a vertex-launch directive.
 pub fn is_vertex_line(text: &str) -> bool {
@@ -145,7 +148,7 @@ fn parse_launch(func: &ir::Function, text: &str) -> Result<(Vec<DataValue>, u32,
 }
 
 /// `position = [x y z w]; paramL = [x y z w]; …`.
-fn parse_outputs(text: &str) -> Result<Vec<(u8, Vec<f32>)>, String> {
+fn parse_outputs(text: &str) -> Result<Vec<Expected>, String> {
     let mut outputs = Vec::new();
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, value) = part
