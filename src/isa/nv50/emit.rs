@@ -883,7 +883,6 @@ fn predicated_arm(
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }
                 | Inst::Exit { .. }
-                | Inst::Kill
                 | Inst::Ret { .. }
                 | Inst::Args { .. }
                 | Inst::SetAddr { .. }
