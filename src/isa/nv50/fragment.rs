@@ -161,3 +161,76 @@ impl FragmentInfo {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(body: &str) -> FragmentInfo {
+        let text = format!(
+            "function %fs() system_v {{
+    fn0 = %wavelift_stage_fragment()
+    fn1 = %wavelift_interp_perspective_center(i32, i32) -> f32
+    fn2 = %wavelift_interp_linear_centroid(i32, i32) -> f32
+    fn3 = %wavelift_interp_flat(i32, i32) -> f32
+    fn4 = %wavelift_frag_coord_y() -> f32
+    fn5 = %wavelift_output_color(i32, f32, f32, f32, f32)
+    fn6 = %wavelift_output_depth(f32)
+block0:
+    v0 = iconst.i32 0
+    v1 = iconst.i32 1
+    v2 = iconst.i32 2
+{body}
+    return
+}}"
+        );
+        FragmentInfo::of(&cranelift_reader::parse_functions(&text).unwrap()[0]).unwrap()
+    }
+
+    /// nouveau's order: the position components read and w, the non-flat inputs, the
+    /// flat ones; a location read two ways takes a slot per way.
+    #[test]
+    fn slots_follow_nouveau_order() {
+        let info = info(
+            "    v3 = call fn3(v1, v0)
+    v4 = call fn2(v2, v1)
+    v5 = call fn1(v2, v1)
+    v6 = call fn4()
+    v7 = call fn1(v0, v0)
+    call fn5(v2, v3, v4, v5, v6)
+    call fn6(v7)",
+        );
+        assert_eq!(info.position_mask, 0b1010);
+        assert_eq!(info.position_offset(1), Some(0x0));
+        assert_eq!(info.position_offset(3), Some(0x4));
+        assert_eq!(info.position_offset(0), None);
+        let slot = |location, component, kind| InputSlot {
+            location,
+            component,
+            kind,
+        };
+        assert_eq!(
+            info.inputs,
+            [
+                slot(0, 0, SlotKind::Perspective),
+                slot(2, 1, SlotKind::Perspective),
+                slot(2, 1, SlotKind::Linear),
+                slot(1, 0, SlotKind::Flat),
+            ]
+        );
+        assert_eq!(info.nonflat(), 3);
+        assert_eq!(info.input_offset(slot(1, 0, SlotKind::Flat)), Some(0x14));
+        // Colour target 2 in $r8..$r11, the depth after it.
+        assert_eq!((info.colors, info.depth_register()), (0b100, 12));
+        assert_eq!(info.result_count(), 13);
+    }
+
+    /// Nothing written: four result registers, as nouveau's minimum; the depth alone in
+    /// `$r0`.
+    #[test]
+    fn result_counts() {
+        assert_eq!(info("").result_count(), 4);
+        let depth = info("    v3 = call fn4()\n    call fn6(v3)");
+        assert_eq!((depth.depth_register(), depth.result_count()), (0, 1));
+    }
+}

@@ -125,3 +125,41 @@ impl VertexInfo {
         en
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_then_ids_outputs_by_location() {
+        let text = "function %vs() system_v {
+    fn0 = %wavelift_stage_vertex()
+    fn1 = %wavelift_vertex_input(i32, i32) -> f32
+    fn2 = %wavelift_instance_id() -> i32
+    fn3 = %wavelift_output_position(f32, f32, f32, f32)
+    fn4 = %wavelift_output_param(i32, f32, f32, f32, f32)
+block0:
+    v0 = iconst.i32 9
+    v1 = iconst.i32 3
+    v2 = iconst.i32 0
+    v3 = call fn1(v0, v1)
+    v4 = call fn1(v2, v2)
+    v5 = call fn2()
+    v6 = bitcast.f32 v5
+    call fn3(v3, v4, v6, v6)
+    call fn4(v0, v3, v3, v3, v3)
+    call fn4(v1, v4, v4, v4, v4)
+    return
+}";
+        let info = VertexInfo::of(&cranelift_reader::parse_functions(text).unwrap()[0]).unwrap();
+        assert_eq!(info.inputs, [(0, 0), (9, 3)]);
+        assert_eq!(info.input_offset(9, 3), Some(0x4));
+        assert!(!info.vertex_id && info.instance_id);
+        assert_eq!(info.instance_id_offset(), 0x8);
+        assert_eq!(info.input_words(), 3);
+        assert_eq!(info.attr_en(), [0x1, 0x8 << 4]);
+        assert_eq!(info.param_offset(3), Some(0x10));
+        assert_eq!(info.param_offset(9), Some(0x20));
+        assert_eq!(info.output_words(), 12);
+    }
+}
