@@ -832,6 +832,13 @@ pub fn check_stage(func: &ir::Function) -> Result<Option<Stage>, (Option<ir::Ins
             }
         }
     }
+    if stage == Some(Stage::Vertex) && !outputs.iter().any(|(i, _)| *i == Intrinsic::OutputPosition)
+    {
+        return Err((
+            None,
+            "a vertex shader must write its position (`wavelift_output_position`)".into(),
+        ));
+    }
     Ok(stage)
 }
 

@@ -463,7 +463,7 @@ pub fn link(
         reason,
     };
     match code.gcn() {
-        Some(info) if info.calls.is_empty() => Ok(code.clone()),
+        Some(info) if info.calls.is_empty() && info.indirect_calls.is_empty() => Ok(code.clone()),
         Some(_) => isa::gcn::link::link(functions, entry).map_err(error),
         None => Err(error("only GCN code links calls".into())),
     }

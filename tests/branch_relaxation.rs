@@ -158,7 +158,7 @@ fn check(text: &str, args: &[i32]) {
             let values = [DataValue::I64(out as i64), DataValue::I32(arg)];
             let params = param_block(&target, &func.signature, &values, 0).unwrap();
             let reference =
-                match interpret_launch(func, &values, [64, 1, 1], [1, 1, 1], 64, &memory) {
+                match interpret_launch(func, &[], &values, [64, 1, 1], [1, 1, 1], 64, &memory) {
                     LaunchReference::Completed(memory) => memory,
                     other => panic!("the interpreter cannot run {}: {other:?}", func.name),
                 };

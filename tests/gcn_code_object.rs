@@ -153,13 +153,16 @@ fn every_gcn_filetest_is_a_code_object_llvm_reads_and_disassembles_as_we_do() {
         let (funcs, targets) = parse_clif(file);
         for target in &targets {
             // Error tests hold functions that do not compile: the module is the others.
-            // Fragment shaders are not for HSA code objects (`compile_module` refuses
-            // them): their registers are the graphics driver's to program.
+            // Fragment and vertex shaders are not for HSA code objects (`compile_module`
+            // refuses them): their registers are the graphics driver's to program.
             let funcs: Vec<ir::Function> = funcs
                 .iter()
                 .filter(|f| {
-                    wavelift::compile_function(f, target)
-                        .is_ok_and(|c| c.gcn().is_some_and(|info| info.inputs.pixel.is_none()))
+                    wavelift::compile_function(f, target).is_ok_and(|c| {
+                        c.gcn().is_some_and(|info| {
+                            info.inputs.pixel.is_none() && info.inputs.vertex.is_none()
+                        })
+                    })
                 })
                 .cloned()
                 .collect();
@@ -838,6 +841,22 @@ fn private_segment_fields_equal_llcs() {
         assert_eq!(
             ours, theirs,
             "{what}: metadata differs from llc-19's (left ours)"
+        );
+    }
+}
+
+#[test]
+fn graphics_shaders_are_not_for_hsa_code_objects() {
+    for (file, stage) in [
+        ("filetests/gcn/fragment.clif", "fragment"),
+        ("filetests/gcn/vertex.clif", "vertex"),
+    ] {
+        let (funcs, targets) = parse_clif(Path::new(file));
+        let error = wavelift::compile_module(&funcs[..1], &targets[0])
+            .expect_err("a graphics shader in a code object");
+        assert!(
+            error.to_string().contains(&format!("is a {stage} shader")),
+            "{file}: {error}"
         );
     }
 }

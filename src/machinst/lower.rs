@@ -329,10 +329,10 @@ pub fn lower_value_inst<B: LowerBackend>(
 pub fn rejected_on_every_gpu(opcode: ir::Opcode) -> Option<&'static str> {
     use ir::Opcode::*;
     Some(match opcode {
-        SymbolValue | TlsValue | FuncAddr | GetPinnedReg | SetPinnedReg => {
-            "GPU code has no symbols, thread-local storage, function addresses or pinned registers"
+        SymbolValue | TlsValue | GetPinnedReg | SetPinnedReg => {
+            "GPU code has no symbols, thread-local storage or pinned registers"
         }
-        CallIndirect | ReturnCall | ReturnCallIndirect | TryCall | TryCallIndirect => {
+        ReturnCall | TryCall | TryCallIndirect => {
             "calls other than to intrinsics are not supported yet"
         }
         _ => return None,

@@ -6,6 +6,7 @@ pub mod dce;
 pub mod demanded_bits;
 pub mod divergence;
 pub mod expand_atomics;
+pub mod indirect_calls;
 pub mod isle;
 pub mod lower;
 pub mod recolor;
@@ -143,11 +144,15 @@ pub struct TargetFacts {
     /// The shader stages it compiles (`docs/ir.md`, "Shader stages"); a shader of another
     /// stage is refused before the mid-end.
     pub stages: &'static [crate::intrinsics::Stage],
+    /// Whether it calls through addresses in scalar registers: its indirect calls are
+    /// rewritten for that ([`indirect_calls`]).
+    pub indirect_calls: bool,
 }
 
 /// Verifies `func`, checks its types ([`type_gate`]), expands the atomics the target lacks
-/// ([`expand_atomics`]), gives a constant workgroup base to the mid-end as a constant, and
-/// runs Cranelift's mid-end (the egraph pass at opt level `speed`).
+/// ([`expand_atomics`]), gives a constant workgroup base to the mid-end as a constant,
+/// runs Cranelift's mid-end (the egraph pass at opt level `speed`), and rewrites indirect
+/// calls where the target wants ([`indirect_calls`]).
 pub fn prepare(
     func: &ir::Function,
     target: TargetFacts,
@@ -194,13 +199,16 @@ pub fn prepare(
     // The egraph pass assumes no value aliases (frontends and the text format make them),
     // as in `Context::optimize`.
     ctx.func.dfg.resolve_all_aliases();
-    if !mid_end {
-        // `opt_level=none`: the reachable code as written.
-        return Ok(ctx.func);
+    // `opt_level=none` keeps the reachable code as written.
+    if mid_end {
+        let mut ctrl_plane = cranelift_control::ControlPlane::default();
+        ctx.egraph_pass(&flags, &mut ctrl_plane)
+            .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;
+        demanded_bits::run(&mut ctx.func);
     }
-    let mut ctrl_plane = cranelift_control::ControlPlane::default();
-    ctx.egraph_pass(&flags, &mut ctrl_plane)
-        .map_err(|e| CompileError::new(func, format!("mid-end failed: {e}")))?;
-    demanded_bits::run(&mut ctx.func);
+    // After the mid-end, which may prove a callee uniform.
+    if target.indirect_calls {
+        indirect_calls::run(&mut ctx.func);
+    }
     Ok(ctx.func)
 }

@@ -6,7 +6,7 @@
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
 use super::{
-    FragmentOutputs, Memory, Options, Scene, SimError, Stats, VertexOutputs, VertexScene,
+    FragmentOutputs, Memory, Options, Scene, SimError, Stats, VertexLaunch, VertexOutputs,
     Violation, simulator,
 };
 use crate::analysis::cfg::Cfg;
@@ -410,6 +410,7 @@ const WORK_ITEM_FUEL: u64 = 1_000_000;
 /// on the GPU: kernels that do are beyond this reference.
 pub fn interpret_launch(
     func: &ir::Function,
+    module: &[ir::Function],
     args: &[DataValue],
     workgroup_size: [u32; 3],
     groups: [u32; 3],
@@ -448,10 +449,23 @@ pub fn interpret_launch(
             i.name()
         ));
     }
+    if let Some(why) = module.iter().find_map(beyond_the_interpreter) {
+        return LaunchReference::Unavailable(why);
+    }
     let fixed = with_exact_signed_carries(func);
     let func = fixed.as_ref().unwrap_or(func);
+    let fixed_module: Vec<Option<ir::Function>> =
+        module.iter().map(with_exact_signed_carries).collect();
+    let mut store = FunctionStore::default();
+    for (original, fixed) in module.iter().zip(&fixed_module) {
+        if original.name != func.name {
+            let f = fixed.as_ref().unwrap_or(original);
+            store.add(f.name.to_string(), f);
+        }
+    }
+    store.add(func.name.to_string(), func);
     let mut state = KernelState {
-        frames: InterpreterState::default(),
+        frames: InterpreterState::default().with_function_store(store),
         memory: memory.clone(),
     };
     let [sx, sy, sz] = workgroup_size;
@@ -518,7 +532,9 @@ impl WorkItem {
 }
 
 /// Interprets `func` for one work-item: `step` for every instruction but the calls to
-/// intrinsics, which the work-item's ids answer.
+/// intrinsics, which the work-item's ids answer, in `func` and the functions it calls
+/// (those of the store; a callee with stack slots is beyond this reference, whose
+/// private memory is the kernel's none).
 fn run_work_item<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
@@ -527,32 +543,36 @@ fn run_work_item<'a>(
 ) -> Result<(), LaunchReference> {
     let who = || format!("work-item {:?} of work-group {:?}", ids.local, ids.group);
     let unavailable = |why: String| LaunchReference::Unavailable(format!("{}: {why}", who()));
-    let layout = &func.layout;
-    let entry = layout
-        .entry_block()
-        .ok_or_else(|| unavailable("no entry block".into()))?;
-    state.push_frame(func);
-    state
-        .current_frame_mut()
-        .set_all(func.dfg.block_params(entry), args.to_vec());
-    let mut next = layout.first_inst(entry);
+    // The function running, and for each caller the call its callee returns to.
+    let mut func = func;
+    let mut callers: Vec<(&'a ir::Function, ir::Inst)> = Vec::new();
+    let enter = |state: &mut KernelState<'a>, callee: &'a ir::Function, args: Vec<DataValue>| {
+        if callee.sized_stack_slots.values().next().is_some() {
+            return Err(unavailable(format!(
+                "calls {}, which has stack slots",
+                callee.name
+            )));
+        }
+        let entry = callee
+            .layout
+            .entry_block()
+            .ok_or_else(|| unavailable(format!("{} has no entry block", callee.name)))?;
+        state.push_frame(callee);
+        state
+            .current_frame_mut()
+            .set_all(callee.dfg.block_params(entry), args);
+        Ok(callee.layout.first_inst(entry))
+    };
+    let mut next = enter(state, func, args.to_vec())?;
     let mut fuel = WORK_ITEM_FUEL;
     while let Some(inst) = next {
         fuel = fuel
             .checked_sub(1)
             .ok_or_else(|| unavailable("out of fuel".into()))?;
-        let intrinsic = match func.dfg.insts[inst] {
-            ir::InstructionData::Call { func_ref, .. } => {
-                Some(Intrinsic::from_func_ref(func, func_ref).ok_or_else(|| {
-                    let name = func.dfg.ext_funcs[func_ref]
-                        .name
-                        .display(Some(&func.params));
-                    unavailable(format!("calls {name}, not an intrinsic"))
-                })?)
-            }
-            _ => None,
-        };
-        if let Some(intrinsic) = intrinsic {
+        let layout = &func.layout;
+        if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst]
+            && let Some(intrinsic) = Intrinsic::from_func_ref(func, func_ref)
+        {
             let value = DataValue::I32(ids.intrinsic(intrinsic) as i32);
             state
                 .current_frame_mut()
@@ -576,15 +596,30 @@ fn run_work_item<'a>(
                     .set_all(func.dfg.block_params(block), values.into_vec());
                 layout.first_inst(block)
             }
-            ControlFlow::Return(_) => {
+            ControlFlow::Return(values) => {
                 state.pop_frame();
-                return Ok(());
+                let Some((caller, call)) = callers.pop() else {
+                    return Ok(());
+                };
+                func = caller;
+                state
+                    .current_frame_mut()
+                    .set_all(func.dfg.inst_results(call), values.into_vec());
+                func.layout.next_inst(call)
             }
             ControlFlow::Trap(trap) => {
                 return Err(LaunchReference::Trapped(format!("{} traps: {trap}", who())));
             }
-            ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
-                return Err(unavailable("calls a function".into()));
+            ControlFlow::Call(callee, args) => {
+                callers.push((func, inst));
+                func = callee;
+                enter(state, callee, args.into_vec())?
+            }
+            // The callee returns to this function's caller.
+            ControlFlow::ReturnCall(callee, args) => {
+                state.pop_frame();
+                func = callee;
+                enter(state, callee, args.into_vec())?
             }
         };
     }
@@ -969,24 +1004,179 @@ pub fn interpret_fragment(
     FragmentReference::Completed(out)
 }
 
-/// What a stage intrinsic does in a reference run: gives a value, does nothing more
-/// (an output, recorded by the caller), or ends the lane (`discard`).
-enum Answer {
-    Value(DataValue),
-    Nothing,
-    EndLane,
-}
-
-/// How a reference run answers a stage intrinsic's call, given its arguments.
-type Answerer<'b> = dyn FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String> + 'b;
-
-/// Runs one invocation of a stage's `func` with `args` in the interpreter, each intrinsic
-/// call answered by `answer`: Ok(true) when it returned, Ok(false) when `answer` ended it.
-fn run_stage_lane<'a>(
+/// One lane of [`interpret_fragment`]: its outputs, or `None` when it discards.
+fn run_fragment_lane<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
     args: &[DataValue],
-    answer: &mut Answerer<'_>,
+    scene: &Scene,
+    lane: usize,
+) -> Result<Option<FragmentOutputs>, String> {
+    let prim = scene.primitive(lane);
+    let mut outputs = FragmentOutputs::default();
+    let ended = run_shader_lane(state, func, args, |intrinsic, a| {
+        let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
+            let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
+            (a0 + i * (a1 - a0)) + j * (a2 - a0)
+        };
+        let missing =
+            |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
+        let f32_value = |x: f32| Answer::Value(DataValue::F32(Ieee32::with_float(x)));
+        Ok(match intrinsic {
+            Intrinsic::Interp(mode) => {
+                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                f32_value(interpolate(&a[0], &a[1], ij))
+            }
+            Intrinsic::InterpAt => {
+                let ij = [f32_of(&a[2]), f32_of(&a[3])];
+                f32_value(interpolate(&a[0], &a[1], ij))
+            }
+            Intrinsic::InterpFlat => {
+                let [a0, _, _] =
+                    scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
+                f32_value(a0)
+            }
+            Intrinsic::Barycentric(mode) => {
+                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
+                f32_value(ij[int_of(&a[0]) as usize & 1])
+            }
+            Intrinsic::FragCoord(c) => {
+                let p = scene.position.get(lane).copied().unwrap_or_default();
+                f32_value(if c == 3 { 1.0 / p[3] } else { p[c as usize] })
+            }
+            Intrinsic::FrontFacing => {
+                let front = scene.front_facing.get(prim).copied().unwrap_or(true);
+                Answer::Value(DataValue::I8(front as i8))
+            }
+            Intrinsic::Discard => Answer::End,
+            Intrinsic::OutputColor => {
+                let target = int_of(&a[0]) as usize & 7;
+                outputs.color[target] = Some(channel_bits(&a[1..5]));
+                Answer::Nothing
+            }
+            Intrinsic::OutputDepth => {
+                outputs.depth = Some(f32_of(&a[0]).to_bits());
+                Answer::Nothing
+            }
+            other => {
+                return Err(format!(
+                    "`{}` has no value in a fragment launch's reference",
+                    other.name()
+                ));
+            }
+        })
+    })?;
+    Ok((!ended).then_some(outputs))
+}
+
+/// The reference for a vertex-shader launch ([`interpret_vertex`]).
+#[derive(Clone, Debug)]
+pub enum VertexReference {
+    /// Each vertex's outputs, in the order of the launch's vertex ids.
+    Completed(Vec<VertexOutputs>),
+    /// The interpreter cannot run the shader (the message says why).
+    Unavailable(String),
+}
+
+/// Runs vertex shader `func` with user data `args` for each vertex of `launch` in
+/// `cranelift-interpreter`, one vertex after the other on a copy of `memory` (the vertex
+/// buffers at the simulator's addresses): the reference for
+/// [`super::Simulator::launch_vertex`]. The vertex and instance ids come from the launch;
+/// the outputs are recorded by location, with no notion of exports or waves.
+pub fn interpret_vertex(
+    func: &ir::Function,
+    args: &[DataValue],
+    launch: &VertexLaunch,
+    memory: &Memory,
+) -> VertexReference {
+    if let Some(why) = beyond_the_interpreter(func) {
+        return VertexReference::Unavailable(why);
+    }
+    let fixed = with_exact_signed_carries(func);
+    let func = fixed.as_ref().unwrap_or(func);
+    let mut state = KernelState {
+        frames: InterpreterState::default(),
+        memory: memory.clone(),
+    };
+    let mut out = Vec::with_capacity(launch.vertex_ids.len());
+    for (k, &vertex_id) in launch.vertex_ids.iter().enumerate() {
+        let instance_id = launch.instance_ids.get(k).copied().unwrap_or(0);
+        let mut outputs = VertexOutputs::default();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_shader_lane(&mut state, func, args, |intrinsic, a| {
+                Ok(match intrinsic {
+                    Intrinsic::VertexId => Answer::Value(DataValue::I32(vertex_id as i32)),
+                    Intrinsic::InstanceId => Answer::Value(DataValue::I32(instance_id as i32)),
+                    Intrinsic::VertexInput => {
+                        let x = launch.input(int_of(&a[0]) as u8, int_of(&a[1]) as u8, k);
+                        Answer::Value(DataValue::F32(Ieee32::with_float(x)))
+                    }
+                    Intrinsic::OutputPosition => {
+                        outputs.position = Some(channel_bits(&a[0..4]));
+                        Answer::Nothing
+                    }
+                    Intrinsic::OutputParam => {
+                        let location = int_of(&a[0]) as usize & 31;
+                        outputs.params[location] = Some(channel_bits(&a[1..5]));
+                        Answer::Nothing
+                    }
+                    other => {
+                        return Err(format!(
+                            "`{}` has no value in a vertex launch's reference",
+                            other.name()
+                        ));
+                    }
+                })
+            })
+        }));
+        match run {
+            Err(_) => return VertexReference::Unavailable("cranelift-interpreter panicked".into()),
+            Ok(Err(why)) => {
+                return VertexReference::Unavailable(format!("vertex {k}: {why}"));
+            }
+            Ok(Ok(_)) => out.push(outputs),
+        }
+    }
+    VertexReference::Completed(out)
+}
+
+fn f32_of(v: &DataValue) -> f32 {
+    match v {
+        DataValue::F32(x) => f32::from_bits(x.bits()),
+        _ => 0.0,
+    }
+}
+
+fn int_of(v: &DataValue) -> u32 {
+    match v {
+        DataValue::I32(x) => *x as u32,
+        _ => 0,
+    }
+}
+
+/// An output call's four f32 channels as words.
+fn channel_bits(values: &[DataValue]) -> [u32; 4] {
+    std::array::from_fn(|c| f32_of(&values[c]).to_bits())
+}
+
+/// What a stage intrinsic does in a reference lane.
+enum Answer {
+    /// Its result.
+    Value(DataValue),
+    /// It has none (an output, recorded by the caller).
+    Nothing,
+    /// It ends the lane (`discard`).
+    End,
+}
+
+/// Interprets shader `func` for one lane: `step` for every instruction but the calls to
+/// intrinsics, which `answer` handles. `Ok(true)` when an intrinsic ended the lane,
+/// `Ok(false)` when it returned.
+fn run_shader_lane<'a>(
+    state: &mut KernelState<'a>,
+    func: &'a ir::Function,
+    args: &[DataValue],
+    mut answer: impl FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
 ) -> Result<bool, String> {
     let layout = &func.layout;
     let entry = layout.entry_block().ok_or("no entry block")?;
@@ -1007,9 +1197,9 @@ fn run_stage_lane<'a>(
                     .current_frame_mut()
                     .set_all(func.dfg.inst_results(inst), vec![value]),
                 Answer::Nothing => {}
-                Answer::EndLane => {
+                Answer::End => {
                     state.pop_frame();
-                    return Ok(false);
+                    return Ok(true);
                 }
             }
             next = layout.next_inst(inst);
@@ -1033,7 +1223,7 @@ fn run_stage_lane<'a>(
             }
             ControlFlow::Return(_) => {
                 state.pop_frame();
-                return Ok(true);
+                return Ok(false);
             }
             ControlFlow::Trap(trap) => return Err(format!("traps: {trap}")),
             ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
@@ -1042,156 +1232,6 @@ fn run_stage_lane<'a>(
         };
     }
     Err("fell off the end of a block".into())
-}
-
-fn f32_of(v: &DataValue) -> f32 {
-    match v {
-        DataValue::F32(x) => f32::from_bits(x.bits()),
-        _ => 0.0,
-    }
-}
-
-fn int_of(v: &DataValue) -> u32 {
-    match v {
-        DataValue::I32(x) => *x as u32,
-        _ => 0,
-    }
-}
-
-fn f32_value(x: f32) -> Answer {
-    Answer::Value(DataValue::F32(Ieee32::with_float(x)))
-}
-
-/// One lane of [`interpret_fragment`]: its outputs, or `None` when it discards.
-fn run_fragment_lane<'a>(
-    state: &mut KernelState<'a>,
-    func: &'a ir::Function,
-    args: &[DataValue],
-    scene: &Scene,
-    lane: usize,
-) -> Result<Option<FragmentOutputs>, String> {
-    let prim = scene.primitive(lane);
-    let mut outputs = FragmentOutputs::default();
-    let interpolate = |loc: &DataValue, chan: &DataValue, [i, j]: [f32; 2]| {
-        let [a0, a1, a2] = scene.vertex_values(prim, int_of(loc) as u8, int_of(chan) as u8);
-        (a0 + i * (a1 - a0)) + j * (a2 - a0)
-    };
-    let missing = |mode: InterpMode| format!("the scene gives no {} barycentrics", mode.suffix());
-    let mut answer = |intrinsic: Intrinsic, a: &[DataValue]| -> Result<Answer, String> {
-        Ok(match intrinsic {
-            Intrinsic::Interp(mode) => {
-                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
-                f32_value(interpolate(&a[0], &a[1], ij))
-            }
-            Intrinsic::InterpAt => {
-                f32_value(interpolate(&a[0], &a[1], [f32_of(&a[2]), f32_of(&a[3])]))
-            }
-            Intrinsic::InterpFlat => {
-                let [a0, _, _] =
-                    scene.vertex_values(prim, int_of(&a[0]) as u8, int_of(&a[1]) as u8);
-                f32_value(a0)
-            }
-            Intrinsic::Barycentric(mode) => {
-                let ij = scene.barycentric(mode, lane).ok_or_else(|| missing(mode))?;
-                f32_value(ij[int_of(&a[0]) as usize & 1])
-            }
-            Intrinsic::FragCoord(c) => {
-                let p = scene.position.get(lane).copied().unwrap_or_default();
-                f32_value(if c == 3 { 1.0 / p[3] } else { p[c as usize] })
-            }
-            Intrinsic::FrontFacing => {
-                let front = scene.front_facing.get(prim).copied().unwrap_or(true);
-                Answer::Value(DataValue::I8(front as i8))
-            }
-            Intrinsic::Discard => Answer::EndLane,
-            Intrinsic::OutputColor => {
-                let bits = |v: &DataValue| f32_of(v).to_bits();
-                let target = int_of(&a[0]) as usize & 7;
-                outputs.color[target] = Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
-                Answer::Nothing
-            }
-            Intrinsic::OutputDepth => {
-                outputs.depth = Some(f32_of(&a[0]).to_bits());
-                Answer::Nothing
-            }
-            other => {
-                return Err(format!(
-                    "`{}` has no value in a fragment launch's reference",
-                    other.name()
-                ));
-            }
-        })
-    };
-    let returned = run_stage_lane(state, func, args, &mut answer)?;
-    Ok(returned.then_some(outputs))
-}
-
-/// The reference for a vertex-shader launch ([`interpret_vertex`]).
-#[derive(Clone, Debug)]
-pub enum VertexReference {
-    /// Each vertex's outputs.
-    Completed(Vec<VertexOutputs>),
-    /// The interpreter cannot run the shader (the message says why).
-    Unavailable(String),
-}
-
-/// Runs vertex shader `func` with user data `args` for each of the 64 vertices of `scene`
-/// in `cranelift-interpreter`: the reference for [`super::Simulator::launch_vertex`]. The
-/// stage intrinsics are answered from the scene: an input is the attribute's channel of
-/// the vertex, the ids `first + k` and `instance`.
-pub fn interpret_vertex(
-    func: &ir::Function,
-    args: &[DataValue],
-    scene: &VertexScene,
-) -> VertexReference {
-    if let Some(why) = beyond_the_interpreter(func) {
-        return VertexReference::Unavailable(why);
-    }
-    let fixed = with_exact_signed_carries(func);
-    let func = fixed.as_ref().unwrap_or(func);
-    let mut state = KernelState {
-        frames: InterpreterState::default(),
-        memory: Memory::new(),
-    };
-    let mut out = vec![VertexOutputs::default(); 64];
-    for (k, slot) in out.iter_mut().enumerate() {
-        let mut answer = |intrinsic: Intrinsic, a: &[DataValue]| -> Result<Answer, String> {
-            let bits = |v: &DataValue| f32_of(v).to_bits();
-            Ok(match intrinsic {
-                Intrinsic::VertexInput => {
-                    f32_value(scene.input(int_of(&a[0]) as u8, int_of(&a[1]) as u8, k))
-                }
-                Intrinsic::VertexId => {
-                    Answer::Value(DataValue::I32(scene.first.wrapping_add(k as u32) as i32))
-                }
-                Intrinsic::InstanceId => Answer::Value(DataValue::I32(scene.instance as i32)),
-                Intrinsic::OutputPosition => {
-                    slot.position = Some([bits(&a[0]), bits(&a[1]), bits(&a[2]), bits(&a[3])]);
-                    Answer::Nothing
-                }
-                Intrinsic::OutputParam => {
-                    slot.params[int_of(&a[0]) as usize & 31] =
-                        Some([bits(&a[1]), bits(&a[2]), bits(&a[3]), bits(&a[4])]);
-                    Answer::Nothing
-                }
-                other => {
-                    return Err(format!(
-                        "`{}` has no value in a vertex launch's reference",
-                        other.name()
-                    ));
-                }
-            })
-        };
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_stage_lane(&mut state, func, args, &mut answer)
-        }));
-        match run {
-            Err(_) => return VertexReference::Unavailable("cranelift-interpreter panicked".into()),
-            Ok(Err(why)) => return VertexReference::Unavailable(format!("vertex {k}: {why}")),
-            Ok(Ok(_)) => {}
-        }
-    }
-    VertexReference::Completed(out)
 }
 
 #[cfg(test)]
@@ -1267,7 +1307,7 @@ mod tests {
         let out = memory.alloc_zeroed(140 * 4);
         let launch = |shift: i32| {
             let args = [DataValue::I64(out as i64), DataValue::I32(shift)];
-            interpret_launch(func, &args, [70, 1, 1], [2, 1, 1], 64, &memory)
+            interpret_launch(func, &[], &args, [70, 1, 1], [2, 1, 1], 64, &memory)
         };
         let LaunchReference::Completed(after) = launch(0) else {
             panic!("the launch did not complete");
@@ -1284,18 +1324,51 @@ mod tests {
             "{past:?}"
         );
 
-        let calls = &parse_functions(
-            "function %k() system_v {
-                fn0 = %other() -> i32
-            block0:
-                v0 = call fn0()
+        // Calls run in the functions of the module; a callee missing from it is beyond
+        // the reference.
+        let module = parse_functions(
+            "function %k(i64) system_v {
+                fn0 = %other(i32) -> i32 fast
+                fn1 = %wavelift_workitem_id_x() -> i32
+            block0(v0: i64):
+                v1 = call fn1()
+                v2 = call fn0(v1)
+                v3 = uextend.i64 v1
+                v4 = iconst.i64 4
+                v5 = imul v3, v4
+                v6 = iadd v0, v5
+                store v2, v6
                 return
+            }
+            function %other(i32) -> i32 fast {
+                fn0 = %wavelift_workgroup_id_x() -> i32
+            block0(v0: i32):
+                v1 = call fn0()
+                v2 = iconst.i32 10
+                v3 = imul v1, v2
+                v4 = iadd v0, v3
+                return v4
             }",
         )
-        .unwrap()[0];
+        .unwrap();
+        let args = [DataValue::I64(out as i64)];
+        let LaunchReference::Completed(after) = interpret_launch(
+            &module[0],
+            &module,
+            &args,
+            [3, 1, 1],
+            [2, 1, 1],
+            64,
+            &memory,
+        ) else {
+            panic!("the launch with a call did not complete");
+        };
+        let bytes = after.read(out, 3 * 4).unwrap();
+        // Work-group 1 runs last: 10 + the work-item id.
+        assert_eq!(bytes, [10, 0, 0, 0, 11, 0, 0, 0, 12, 0, 0, 0]);
         assert!(matches!(
-            interpret_launch(calls, &[], [1, 1, 1], [1, 1, 1], 64, &memory),
-            LaunchReference::Unavailable(why) if why.contains("%other, not an intrinsic")
+            interpret_launch(&module[0], &[], &args, [1, 1, 1], [1, 1, 1], 64, &memory),
+            LaunchReference::Unavailable(_)
         ));
     }
 

@@ -79,43 +79,45 @@ pub trait Simulator {
         })
     }
 
-    /// Runs the vertex shader `code` for the 64 vertices of `scene`; returns each vertex's
-    /// outputs. A target whose vertex shaders take no attributes from the vertex fetch
-    /// says so.
+    /// Runs the vertex shader `code` for the vertices of `launch`, in waves of
+    /// [`lanes`](Self::lanes); returns each vertex's outputs, in the order of
+    /// [`VertexLaunch::vertex_ids`]. A target that compiles no vertex shader says so.
     fn launch_vertex(
         &self,
         code: &CompiledCode,
-        scene: &VertexScene,
+        launch: &VertexLaunch,
+        memory: &mut Memory,
         options: &Options,
     ) -> Result<(Vec<VertexOutputs>, Stats), SimError> {
-        let _ = (code, scene, options);
+        let _ = (code, launch, memory, options);
         Err(SimError {
             pc: 0,
             inst: None,
-            violation: Violation::Other(
-                "this simulator runs no vertex shader with fetched attributes".into(),
-            ),
+            violation: Violation::Other("this simulator runs no vertex shader".into()),
         })
     }
 }
 
-/// One batch of 64 vertices for a vertex shader (`docs/filetests.md`, "Vertex launches"):
-/// what the vertex fetch gives it.
+/// The vertices of a vertex-shader launch (`docs/filetests.md`, "Vertex launches"): what
+/// the input assembler gives the shader. On GCN there is no vertex-input hardware: the
+/// shader loads its attributes from the buffers whose addresses are in its user data; on
+/// NV50 the vertex fetch puts them in `a[]` (`attributes`).
 #[derive(Clone, Debug, Default)]
-pub struct VertexScene {
+pub struct VertexLaunch {
     /// The shader's parameters (its user data), one word each (an i64 two, low first).
     pub user_data: Vec<u32>,
-    /// Each input attribute's four channels per vertex (64 each); attributes not given
-    /// are 0.
+    /// Each vertex's id, 64 to a wave in this order (the last wave partial).
+    pub vertex_ids: Vec<u32>,
+    /// Each vertex's instance id (empty: all 0).
+    pub instance_ids: Vec<u32>,
+    /// The input attributes the vertex fetch gives (NV50's `a[]`, read by
+    /// `wavelift_vertex_input`): each location's four channels per vertex, in the order of
+    /// `vertex_ids`; attributes not given are 0.
     pub attributes: Vec<(u8, Vec<[f32; 4]>)>,
-    /// The first vertex's id; vertex k has `first + k`.
-    pub first: u32,
-    /// The instance id of every vertex.
-    pub instance: u32,
 }
 
-impl VertexScene {
-    /// Channel `chan` of attribute `location` of vertex `k`.
+impl VertexLaunch {
+    /// Channel `chan` of input attribute `location` of the launch's vertex `k`.
     pub fn input(&self, location: u8, chan: u8, k: usize) -> f32 {
         self.attributes
             .iter()
@@ -125,8 +127,8 @@ impl VertexScene {
     }
 }
 
-/// What a vertex shader wrote for one vertex: its position and parameters, as 32-bit
-/// words (`None`: not written).
+/// What a vertex shader wrote for one vertex, as 32-bit words: its position and its
+/// parameters by location (`None`: not written).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VertexOutputs {
     pub position: Option<[u32; 4]>,

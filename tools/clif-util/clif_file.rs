@@ -231,12 +231,18 @@ impl ClifFile {
             .collect()
     }
 
-    /// The vertex-launch directives (`; attributes L: …`, `; vertices: …`, `; vertex N: …`,
-    /// see `vertex.rs`) in `function` or after it.
+    /// The vertex-launch directives (`; vertex: …`, `; vertex N: …`, see `vertex.rs`) in
+    /// `function` or after it, with the `; buffer` lines they name.
     pub fn vertex_lines(&self, function: &ClifFunction) -> Vec<Comment> {
-        self.comments(function.body.start..function.trailer.end)
-            .filter(|c| crate::vertex::is_vertex_line(&c.text))
-            .collect()
+        let lines: Vec<Comment> = self
+            .comments(function.body.start..function.trailer.end)
+            .filter(|c| crate::vertex::is_vertex_line(&c.text) || is_launch_line(&c.text))
+            .collect();
+        if lines.iter().any(|c| crate::vertex::is_vertex_line(&c.text)) {
+            lines
+        } else {
+            Vec::new()
+        }
     }
 
     /// The run lines (`; run: ...`, `; print: ...`) in `function` or after it.

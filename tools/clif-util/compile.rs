@@ -316,6 +316,15 @@ fn kernel_summary(gcn: &wavelift::gcn::GcnInfo, target: &Target) -> String {
         .map(|(reg, what)| format!("{reg} {what}"))
         .collect();
     let mut out = format!("\n  ; initialised by the dispatcher: {}", inputs.join(", "));
+    if let Some(vertex) = gcn.inputs.vertex {
+        out += &format!(
+            "\n  ; exports: {} (VGPR_COMP_CNT {}, {} parameter{})",
+            vertex.exports(),
+            vertex.vgpr_comp_cnt,
+            vertex.param_count(),
+            if vertex.param_count() == 1 { "" } else { "s" }
+        );
+    }
     let (wavelift::Arch::Gcn(generation), Ok(registers)) =
         (target.arch, RegisterCounts::new(gcn, None))
     else {

@@ -40,7 +40,7 @@ pub struct Buffer {
 
 /// A launch argument.
 #[derive(Clone, Debug)]
-enum Arg {
+pub enum Arg {
     Value(DataValue),
     Buffer(String),
 }
@@ -314,6 +314,40 @@ pub fn parse_dims(text: &str) -> Result<[u32; 3], String> {
     Ok(dims)
 }
 
+/// A launch's arguments, `ARGS` of `%f(ARGS)`: a buffer's name (for an `i64` parameter)
+/// or a literal of the parameter's type.
+pub fn parse_args(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<Vec<Arg>, String> {
+    let text = text.trim();
+    let words: Vec<&str> = if text.is_empty() {
+        Vec::new()
+    } else {
+        text.split(',').map(str::trim).collect()
+    };
+    let params = &func.signature.params;
+    if words.len() != params.len() {
+        return Err(format!(
+            "{} arguments for {} parameters",
+            words.len(),
+            params.len()
+        ));
+    }
+    let mut args = Vec::new();
+    for (word, param) in words.iter().zip(params) {
+        if let Some(buffer) = buffers.iter().find(|b| b.name == *word) {
+            if param.value_type != types::I64 {
+                return Err(format!(
+                    "buffer `{}` is passed as a pointer, but the parameter is {}",
+                    buffer.name, param.value_type
+                ));
+            }
+            args.push(Arg::Buffer(buffer.name.clone()));
+        } else {
+            args.push(Arg::Value(parse_literal(param.value_type, word)?));
+        }
+    }
+    Ok(args)
+}
+
 fn parse_launch(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<LaunchSpec, String> {
     let text = text.trim();
     let open = text
@@ -327,34 +361,7 @@ fn parse_launch(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<L
             func.name
         ));
     }
-    let arg_text = text[open + 1..close].trim();
-    let arg_words: Vec<&str> = if arg_text.is_empty() {
-        Vec::new()
-    } else {
-        arg_text.split(',').map(str::trim).collect()
-    };
-    let params = &func.signature.params;
-    if arg_words.len() != params.len() {
-        return Err(format!(
-            "{} arguments for {} parameters",
-            arg_words.len(),
-            params.len()
-        ));
-    }
-    let mut args = Vec::new();
-    for (word, param) in arg_words.iter().zip(params) {
-        if let Some(buffer) = buffers.iter().find(|b| b.name == *word) {
-            if param.value_type != types::I64 {
-                return Err(format!(
-                    "buffer `{}` is passed as a pointer, but the parameter is {}",
-                    buffer.name, param.value_type
-                ));
-            }
-            args.push(Arg::Buffer(buffer.name.clone()));
-        } else {
-            args.push(Arg::Value(parse_literal(param.value_type, word)?));
-        }
-    }
+    let args = parse_args(func, &text[open + 1..close], buffers)?;
     let (mut workgroup_size, mut groups) = (None, None);
     for word in text[close + 1..].split_whitespace() {
         if let Some(v) = word.strip_prefix("size=") {
@@ -408,20 +415,26 @@ pub struct Outcome {
 
 /// The buffers of `spec` placed in `memory` (fresh, with the target's addresses), their
 /// addresses, and the launch's arguments (a buffer's name replaced by its address).
-fn place(
-    spec: &LaunchSpec,
+fn place(spec: &LaunchSpec, memory: Memory) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
+    place_buffers(&spec.buffers, &spec.args, memory)
+}
+
+/// `buffers` placed in `memory`, their addresses, and `args` with each buffer's name
+/// replaced by its address.
+pub fn place_buffers(
+    buffers: &[Buffer],
+    args: &[Arg],
     mut memory: Memory,
 ) -> Result<(Memory, Vec<u64>, Vec<DataValue>), String> {
     let mut addresses = Vec::new();
-    for buffer in &spec.buffers {
+    for buffer in buffers {
         addresses.push(memory.alloc(&buffer_bytes(buffer)?));
     }
     let address_of = |name: &str| {
-        let i = spec.buffers.iter().position(|b| b.name == name);
+        let i = buffers.iter().position(|b| b.name == name);
         addresses[i.expect("parse checked the buffer names")]
     };
-    let args: Vec<DataValue> = spec
-        .args
+    let args: Vec<DataValue> = args
         .iter()
         .map(|arg| match arg {
             Arg::Value(v) => v.clone(),
@@ -507,6 +520,7 @@ pub enum Reference {
 /// addresses and lanes per wave (which the lane-id intrinsic counts in).
 pub fn reference(
     func: &ir::Function,
+    module: &[ir::Function],
     target: &Target,
     spec: &LaunchSpec,
 ) -> Result<Reference, String> {
@@ -516,6 +530,7 @@ pub fn reference(
     Ok(
         match interpret_launch(
             func,
+            module,
             &args,
             spec.workgroup_size,
             spec.groups,

@@ -123,7 +123,7 @@ fn run_file(args: &Args) -> Result<bool, String> {
                 all_passed = false;
                 println!("{name}:{}: FAIL {failure}", spec.line);
             }
-            match launch::reference(func, &target, spec) {
+            match launch::reference(func, &module, &target, spec) {
                 Ok(launch::Reference::Buffers(reference)) => {
                     let differences = launch::differences(&outcome.buffers, &reference);
                     if differences.is_empty() {
@@ -186,8 +186,8 @@ fn run_file(args: &Args) -> Result<bool, String> {
             })
             .map_err(|why| format!("{name}:{}: `{}`: {why}", spec.line, spec.text))?;
             println!(
-                "{name}:{}: {}: {} instructions",
-                spec.line, spec.text, outcome.stats.instructions
+                "{name}:{}: {}: {} instructions in {} waves",
+                spec.line, spec.text, outcome.stats.instructions, outcome.stats.waves
             );
             for (k, out) in outcome.outputs.iter().enumerate() {
                 println!("  vertex {k}: {}", vertex::format_vertex(out));
@@ -206,7 +206,7 @@ fn run_file(args: &Args) -> Result<bool, String> {
     }
     if ran == 0 {
         return Err(format!(
-            "{name}: no `; run:` lines, `; launch:`, `; fragment:` or `; vertices:` directives"
+            "{name}: no `; run:` lines, `; launch:`, `; fragment:` or `; vertex:` directives"
         ));
     }
     Ok(all_passed)

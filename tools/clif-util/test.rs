@@ -858,19 +858,20 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
             return;
         }
     };
+    let module: Vec<ir::Function> = context
+        .file
+        .functions
+        .iter()
+        .map(|f| f.func.clone())
+        .collect();
     for target in context.targets {
         // The reference runs with the target's addresses and lanes per wave.
         let references: Vec<launch::Reference> = specs
             .iter()
             .map(|spec| {
-                launch::reference(func, target, spec).unwrap_or_else(launch::Reference::Unavailable)
+                launch::reference(func, &module, target, spec)
+                    .unwrap_or_else(launch::Reference::Unavailable)
             })
-            .collect();
-        let module: Vec<ir::Function> = context
-            .file
-            .functions
-            .iter()
-            .map(|f| f.func.clone())
             .collect();
         let compiled = match compile_linked(func, &module, target) {
             Ok(compiled) => compiled,
@@ -914,61 +915,49 @@ fn check_launches(context: &FunctionContext, report: &mut FileReport) {
 /// Runs the function's fragment launches (`; fragment:` directives) and checks them lane
 /// by lane against the interpreter and their `; pixel` lines.
 fn check_fragments(context: &FunctionContext, report: &mut FileReport) {
-    let func = &context.function.func;
     let lines = context.file.fragment_lines(context.function);
-    if lines.is_empty() {
-        return;
-    }
-    let specs = match fragment::parse(func, &lines) {
-        Ok(specs) => specs,
-        Err((line, why)) => {
-            report.fail(format!("{}:{line}: {why}", context.name));
-            return;
-        }
-    };
-    for target in context.targets {
-        let compiled = match compile_guarded(func, target) {
-            Ok(compiled) => compiled,
-            Err(error) => {
-                report.fail(format!(
-                    "{}: [{target}] does not compile: {error}",
-                    context.name
-                ));
-                continue;
-            }
-        };
-        for spec in &specs {
-            let outcome = guarded("the simulator panicked", || {
-                fragment::execute(func, &compiled, target, spec)
-            });
-            match outcome {
-                Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,
-                Ok(outcome) => {
-                    for failure in outcome.failures {
-                        report.fail(format!(
-                            "{}:{}: [{target}] `{}`: {failure}",
-                            context.name, spec.line, spec.text
-                        ));
-                    }
-                }
-                Err(why) => report.fail(format!(
-                    "{}:{}: [{target}] `{}`: {why}",
-                    context.name, spec.line, spec.text
-                )),
-            }
-        }
-    }
+    let func = &context.function.func;
+    check_shader_launches(
+        context,
+        report,
+        &lines,
+        fragment::parse,
+        |spec| (spec.line, &spec.text),
+        |spec, compiled, target| Ok(fragment::execute(func, compiled, target, spec)?.failures),
+    );
 }
 
-/// Runs the function's vertex launches (`; vertices:` directives) and checks them vertex
-/// by vertex against the interpreter and their `; vertex` lines.
+/// Runs the function's vertex launches (`; vertex:` directives) and checks them vertex by
+/// vertex against the interpreter and their `; vertex N` lines.
 fn check_vertices(context: &FunctionContext, report: &mut FileReport) {
-    let func = &context.function.func;
     let lines = context.file.vertex_lines(context.function);
+    let func = &context.function.func;
+    check_shader_launches(
+        context,
+        report,
+        &lines,
+        vertex::parse,
+        |spec| (spec.line, &spec.text),
+        |spec, compiled, target| Ok(vertex::execute(func, compiled, target, spec)?.failures),
+    );
+}
+
+/// Parses a shader's launch directives `lines` with `parse` and runs each on every target
+/// with `execute`, which gives the launch's failures; `describe` gives a directive's line
+/// and text.
+fn check_shader_launches<S>(
+    context: &FunctionContext,
+    report: &mut FileReport,
+    lines: &[Comment],
+    parse: impl Fn(&ir::Function, &[Comment]) -> Result<Vec<S>, launch::DirectiveError>,
+    describe: impl Fn(&S) -> (usize, &String),
+    execute: impl Fn(&S, &wavelift::CompiledCode, &Target) -> Result<Vec<String>, String>,
+) {
+    let func = &context.function.func;
     if lines.is_empty() {
         return;
     }
-    let specs = match vertex::parse(func, &lines) {
+    let specs = match parse(func, lines) {
         Ok(specs) => specs,
         Err((line, why)) => {
             report.fail(format!("{}:{line}: {why}", context.name));
@@ -987,22 +976,22 @@ fn check_vertices(context: &FunctionContext, report: &mut FileReport) {
             }
         };
         for spec in &specs {
-            let outcome = guarded("the simulator panicked", || {
-                vertex::execute(func, &compiled, target, spec)
-            });
-            match outcome {
-                Ok(outcome) if outcome.failures.is_empty() => report.passed += 1,
-                Ok(outcome) => {
-                    for failure in outcome.failures {
+            let (line, text) = describe(spec);
+            match guarded("the simulator panicked", || {
+                execute(spec, &compiled, target)
+            }) {
+                Ok(failures) if failures.is_empty() => report.passed += 1,
+                Ok(failures) => {
+                    for failure in failures {
                         report.fail(format!(
-                            "{}:{}: [{target}] `{}`: {failure}",
-                            context.name, spec.line, spec.text
+                            "{}:{line}: [{target}] `{text}`: {failure}",
+                            context.name
                         ));
                     }
                 }
                 Err(why) => report.fail(format!(
-                    "{}:{}: [{target}] `{}`: {why}",
-                    context.name, spec.line, spec.text
+                    "{}:{line}: [{target}] `{text}`: {why}",
+                    context.name
                 )),
             }
         }

@@ -1,109 +1,104 @@
 //! Vertex-launch directives: how a filetest (or `clif-util run`) runs a vertex shader for
-//! 64 vertices whose attributes the vertex fetch gives (NV50's `a[]`; `docs/filetests.md`,
-//! "Vertex launches").
+//! a list of vertices on the simulator (`docs/filetests.md`, "Vertex launches").
 //!
 //! ```text
-//! ; attributes 0: x = iota 64; y = fill 64 1; z = fill 64 0; w = fill 64 1
-//! ; vertices: %vs(ARGS) first=100 instance=3
-//! ; vertex 5: position = [5 1 0 1]; param1 = [105 3 0 1]
+//! ; buffer positions: f32 = iota 280
+//! ; vertex: %vs(positions, 2.0) ids=iota 70 instances=fill 70 1
+//! ; vertex 3: pos = [24 13 14 15]; param1 = [1 1 1 1]
 //! ```
 //!
-//! `attributes L:` lines before a `vertices:` line give attribute L's channels, one value
-//! per vertex; `vertex N:` lines after it check vertex N's outputs. Every launch is also
-//! checked vertex by vertex against `cranelift-interpreter` (`harness::interpret_vertex`).
+//! `buffer` lines (as for kernel launches) give the vertex buffers, which arguments name;
+//! a `vertex:` line launches with the buffers so far, `vertex N:` lines after it check
+//! vertex N's outputs. Every launch is also checked vertex by vertex against
+//! `cranelift-interpreter` (`harness::interpret_vertex`).
 
 use crate::clif_file::Comment;
-use crate::fragment::{floats, parse_lanes};
-use crate::launch::{DirectiveError, parse_literal};
+use crate::launch::{self, Arg, Buffer, DirectiveError, parse_buffer};
 use cranelift_codegen::data_value::DataValue;
 use wavelift::ir;
 use wavelift::sim::harness::{VertexReference, interpret_vertex, push_dwords};
-use wavelift::sim::{Options, Stats, VertexOutputs, VertexScene, simulator};
+use wavelift::sim::{Options, Stats, VertexLaunch, VertexOutputs, simulator};
 use wavelift::{CompiledCode, Target};
 
-/// One `vertices:` line with the attributes before it and the vertex checks after it.
+/// What a `vertex N:` line expects: (location, or `None` for the position; the four
+/// channels).
+type Expected = Vec<(Option<u8>, [f32; 4])>;
+
+/// One `vertex:` line with the buffers before it and the checks after it.
 #[derive(Clone, Debug)]
 pub struct VertexSpec {
     pub line: usize,
     pub text: String,
-    args: Vec<DataValue>,
-    scene: VertexScene,
-    /// (line, vertex, its expected outputs).
-    checks: Vec<(usize, usize, Vec<Expected>)>,
+    args: Vec<Arg>,
+    buffers: Vec<Buffer>,
+    vertex_ids: Vec<u32>,
+    instance_ids: Vec<u32>,
+    attributes: Vec<(u8, Vec<[f32; 4]>)>,
+    checks: Vec<(usize, usize, Expected)>,
 }
 
-/// An expected output: 32 the position, 0–31 a parameter; its four channels.
-type Expected = (u8, Vec<f32>);
-
-/// Whether a comment's text is a vertex-launch directive.
+/// Whether a comment's text is a vertex-launch directive (`buffer` lines are kernel-launch
+/// lines too).
 pub fn is_vertex_line(text: &str) -> bool {
     let text = text.trim_start();
-    ["attributes ", "vertices:", "vertex "]
-        .iter()
-        .any(|keyword| text.starts_with(keyword))
+    text.starts_with("vertex:")
+        || text.starts_with("attributes ")
+        || text
+            .strip_prefix("vertex ")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Parses the vertex directives of `func`.
 pub fn parse(func: &ir::Function, lines: &[Comment]) -> Result<Vec<VertexSpec>, DirectiveError> {
-    let mut scene = VertexScene::default();
+    let mut buffers: Vec<Buffer> = Vec::new();
+    let mut attributes: Vec<(u8, Vec<[f32; 4]>)> = Vec::new();
     let mut specs: Vec<VertexSpec> = Vec::new();
     for comment in lines {
         let err = |message: String| (comment.line, message);
         let text = comment.text.trim();
-        if let Some(rest) = text.strip_prefix("attributes ") {
-            let (location, values) = rest
-                .split_once(':')
-                .ok_or_else(|| err("expected `attributes L:`".into()))?;
-            let location: u8 = location
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&l| l < 32)
-                .ok_or_else(|| err(format!("`{}` is not a location 0–31", location.trim())))?;
-            let [x, y, z, w] = parse_lanes(values, ["x", "y", "z", "w"]).map_err(err)?;
-            let vertices = (0..64).map(|k| [x[k], y[k], z[k], w[k]]).collect();
-            scene.attributes.retain(|(l, _)| *l != location);
-            scene.attributes.push((location, vertices));
-        } else if let Some(rest) = text.strip_prefix("vertices:") {
-            let (args, first, instance) = parse_launch(func, rest).map_err(err)?;
-            let mut scene = scene.clone();
-            scene.first = first;
-            scene.instance = instance;
-            for arg in &args {
-                push_dwords(arg, 0, &mut scene.user_data).map_err(err)?;
-            }
-            specs.push(VertexSpec {
-                line: comment.line,
-                text: text.to_string(),
-                args,
-                scene,
-                checks: Vec::new(),
-            });
+        if let Some(rest) = text.strip_prefix("buffer ") {
+            buffers.push(parse_buffer(rest).map_err(err)?);
+        } else if let Some(rest) = text.strip_prefix("attributes ") {
+            let (location, init) = parse_attribute(rest).map_err(err)?;
+            attributes.retain(|(l, _)| *l != location);
+            attributes.push((location, init));
+        } else if let Some(rest) = text.strip_prefix("vertex:") {
+            let mut spec = parse_launch(func, rest, &buffers).map_err(err)?;
+            spec.line = comment.line;
+            spec.text = text.to_string();
+            spec.attributes = attributes.clone();
+            specs.push(spec);
         } else if let Some(rest) = text.strip_prefix("vertex ") {
-            let (k, expected) = rest
+            let (index, expected) = rest
                 .split_once(':')
                 .ok_or_else(|| err("expected `vertex N:`".into()))?;
-            let k: usize = k
+            let Some(spec) = specs.last_mut() else {
+                return Err(err("`vertex N:` before any `vertex:` line".into()));
+            };
+            let index: usize = index
                 .trim()
                 .parse()
                 .ok()
-                .filter(|&k| k < 64)
-                .ok_or_else(|| err(format!("`{}` is not a vertex 0–63", k.trim())))?;
-            let outputs = parse_outputs(expected).map_err(err)?;
-            let Some(spec) = specs.last_mut() else {
-                return Err(err("`vertex` before any `vertices:` line".into()));
-            };
-            spec.checks.push((comment.line, k, outputs));
+                .filter(|&i| i < spec.vertex_ids.len())
+                .ok_or_else(|| {
+                    err(format!(
+                        "`{}` is not a vertex of the launch (0–{})",
+                        index.trim(),
+                        spec.vertex_ids.len() - 1
+                    ))
+                })?;
+            let expected = parse_expected(expected).map_err(err)?;
+            spec.checks.push((comment.line, index, expected));
         }
     }
     Ok(specs)
 }
 
-/// `%f(ARGS) [first=N] [instance=N]`.
-fn parse_launch(func: &ir::Function, text: &str) -> Result<(Vec<DataValue>, u32, u32), String> {
+/// `%f(ARGS) ids=INIT [instances=INIT]`: INIT in the forms of buffers (`iota 70`, `[…]`).
+fn parse_launch(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<VertexSpec, String> {
     let text = text.trim();
-    let open = text.find('(').ok_or("expected `%f(ARGS)`")?;
-    let close = text.find(')').ok_or("missing `)`")?;
+    let open = text.find('(').ok_or("expected `%f(ARGS) ids=…`")?;
+    let close = text.rfind(')').ok_or("missing `)`")?;
     let name = text[..open].trim();
     if name != func.name.to_string() {
         return Err(format!(
@@ -111,69 +106,135 @@ fn parse_launch(func: &ir::Function, text: &str) -> Result<(Vec<DataValue>, u32,
             func.name
         ));
     }
-    let words: Vec<&str> = text[open + 1..close]
-        .split(',')
-        .map(str::trim)
-        .filter(|w| !w.is_empty())
-        .collect();
-    let params = &func.signature.params;
-    if words.len() != params.len() {
+    let args = launch::parse_args(func, &text[open + 1..close], buffers)?;
+    let rest = text[close + 1..].trim();
+    let (ids, instances) = match rest.split_once("instances=") {
+        Some((ids, instances)) => (ids, Some(instances)),
+        None => (rest, None),
+    };
+    let words = |name: &str, init: &str| -> Result<Vec<u32>, String> {
+        let buffer = parse_buffer(&format!("{name}: i32 = {}", init.trim()))?;
+        Ok(buffer
+            .values
+            .iter()
+            .map(|v| match v {
+                DataValue::I32(x) => *x as u32,
+                _ => 0,
+            })
+            .collect())
+    };
+    let ids = ids
+        .trim()
+        .strip_prefix("ids=")
+        .ok_or("expected `ids=INIT`, the vertex ids")?;
+    let vertex_ids = words("ids", ids)?;
+    if vertex_ids.is_empty() {
+        return Err("a launch has at least one vertex".into());
+    }
+    let instance_ids = match instances {
+        Some(init) => words("instances", init)?,
+        None => vec![0; vertex_ids.len()],
+    };
+    if instance_ids.len() != vertex_ids.len() {
         return Err(format!(
-            "{} arguments for {} parameters",
-            words.len(),
-            params.len()
+            "{} vertex ids but {} instance ids",
+            vertex_ids.len(),
+            instance_ids.len()
         ));
     }
-    let args = words
-        .iter()
-        .zip(params)
-        .map(|(w, p)| parse_literal(p.value_type, w))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut first = 0;
-    let mut instance = 0;
-    for word in text[close + 1..].split_whitespace() {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| format!("expected `first=N` or `instance=N`, found `{word}`"))?;
-        let value: u32 = value
-            .parse()
-            .map_err(|_| format!("`{value}` is not a number"))?;
-        match key {
-            "first" => first = value,
-            "instance" => instance = value,
-            _ => return Err(format!("`{key}` is neither `first` nor `instance`")),
-        }
-    }
-    Ok((args, first, instance))
+    Ok(VertexSpec {
+        line: 0,
+        text: String::new(),
+        args,
+        buffers: buffers.to_vec(),
+        vertex_ids,
+        instance_ids,
+        attributes: Vec::new(),
+        checks: Vec::new(),
+    })
 }
 
-/// `position = [x y z w]; paramL = [x y z w]; …`.
-fn parse_outputs(text: &str) -> Result<Vec<Expected>, String> {
-    let mut outputs = Vec::new();
+/// `L: x = INIT; y = INIT; z = INIT; w = INIT`: input attribute L's channels, one value
+/// per vertex of the launch that follows.
+fn parse_attribute(text: &str) -> Result<(u8, Vec<[f32; 4]>), String> {
+    let (location, channels) = text.split_once(':').ok_or("expected `attributes L:`")?;
+    let location: u8 = location
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&l| l < 32)
+        .ok_or_else(|| format!("`{}` is not a location 0–31", location.trim()))?;
+    let parts: Vec<&str> = channels.split(';').map(str::trim).collect();
+    let mut values: Vec<Vec<f32>> = Vec::new();
+    for (part, name) in parts.iter().zip(["x", "y", "z", "w"]) {
+        let init = part
+            .strip_prefix(name)
+            .and_then(|r| r.trim_start().strip_prefix('='))
+            .ok_or_else(|| format!("expected `{name} = INIT`, found `{part}`"))?;
+        let buffer = parse_buffer(&format!("{name}: f32 = {init}"))?;
+        values.push(
+            buffer
+                .values
+                .iter()
+                .map(|v| match v {
+                    DataValue::F32(x) => f32::from_bits(x.bits()),
+                    _ => 0.0,
+                })
+                .collect(),
+        );
+    }
+    let [x, y, z, w] = values.as_slice() else {
+        return Err("expected `x = INIT; y = INIT; z = INIT; w = INIT`".into());
+    };
+    if [y, z, w].iter().any(|c| c.len() != x.len()) {
+        return Err("the four channels have different lengths".into());
+    }
+    Ok((
+        location,
+        (0..x.len()).map(|k| [x[k], y[k], z[k], w[k]]).collect(),
+    ))
+}
+
+/// `pos = [x y z w]; paramL = [x y z w]; …`.
+fn parse_expected(text: &str) -> Result<Expected, String> {
+    let mut expected = Vec::new();
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, value) = part
             .split_once('=')
-            .ok_or("expected `position = […]` or `paramL = […]`")?;
+            .ok_or("expected `pos = […]` or `paramL = […]`")?;
         let name = name.trim();
-        let which = match name {
-            "position" => 32,
-            _ => name
-                .strip_prefix("param")
-                .and_then(|n| n.parse().ok())
-                .filter(|&n: &u8| n < 32)
-                .ok_or_else(|| format!("`{name}` is not position or param0–param31"))?,
+        let location = match name {
+            "pos" => None,
+            _ => Some(
+                name.strip_prefix("param")
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &u8| n < 32)
+                    .ok_or_else(|| format!("`{name}` is not pos or param0–param31"))?,
+            ),
         };
-        let channels = floats(value)?;
-        if channels.len() != 4 {
-            return Err(format!("{name}: four channels"));
-        }
-        outputs.push((which, channels));
+        let inner = value
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .ok_or_else(|| format!("{name}: expected `[x y z w]`"))?;
+        let channels: Vec<f32> = inner
+            .split([' ', ','])
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                w.parse::<f32>()
+                    .map_err(|_| format!("`{w}` is not a number"))
+            })
+            .collect::<Result<_, _>>()?;
+        let channels: [f32; 4] = channels
+            .try_into()
+            .map_err(|_| format!("{name}: four channels"))?;
+        expected.push((location, channels));
     }
-    Ok(outputs)
+    Ok(expected)
 }
 
 /// What a vertex launch gave: each vertex's outputs, the run's statistics, and the
-/// failures of its checks (vertex lines, the interpreter's reference).
+/// failures of its checks (`vertex N` lines, the interpreter's reference).
 pub struct Outcome {
     pub outputs: Vec<VertexOutputs>,
     pub stats: Stats,
@@ -188,34 +249,41 @@ pub fn execute(
     spec: &VertexSpec,
 ) -> Result<Outcome, String> {
     let sim = simulator(target.arch);
+    let (memory, _, args) = launch::place_buffers(&spec.buffers, &spec.args, sim.memory())?;
+    let mut user_data = Vec::new();
+    for arg in &args {
+        push_dwords(arg, 0, &mut user_data)?;
+    }
+    let vertex_launch = VertexLaunch {
+        user_data,
+        vertex_ids: spec.vertex_ids.clone(),
+        instance_ids: spec.instance_ids.clone(),
+        attributes: spec.attributes.clone(),
+    };
+    let reference = interpret_vertex(func, &args, &vertex_launch, &memory);
+    let mut simulated_memory = memory;
     let (outputs, stats) = sim
-        .launch_vertex(compiled, &spec.scene, &Options::default())
+        .launch_vertex(
+            compiled,
+            &vertex_launch,
+            &mut simulated_memory,
+            &Options::default(),
+        )
         .map_err(|e| e.to_string())?;
     let mut failures = Vec::new();
-    for (line, k, expected) in &spec.checks {
-        for (which, values) in expected {
-            let bits: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
-            let actual = match which {
-                32 => outputs[*k].position,
-                n => outputs[*k].params[*n as usize],
-            };
-            if actual.map(|a| a.to_vec()) != Some(bits) {
-                failures.push(format!(
-                    "line {line}: vertex {k}: expected {}, got {}",
-                    format_expected(*which, values),
-                    format_vertex(&outputs[*k])
-                ));
-            }
+    for (line, index, expected) in &spec.checks {
+        if let Some(why) = mismatch(&outputs[*index], expected) {
+            failures.push(format!("line {line}: vertex {index}: {why}"));
         }
     }
-    match interpret_vertex(func, &spec.args, &spec.scene) {
+    match reference {
         VertexReference::Completed(reference) => {
-            for k in 0..64 {
-                if outputs[k] != reference[k] {
+            for (k, (actual, wanted)) in outputs.iter().zip(&reference).enumerate() {
+                if actual != wanted {
                     failures.push(format!(
                         "vertex {k}: the simulator gives {}, cranelift-interpreter {}",
-                        format_vertex(&outputs[k]),
-                        format_vertex(&reference[k])
+                        format_vertex(actual),
+                        format_vertex(wanted)
                     ));
                 }
             }
@@ -231,33 +299,43 @@ pub fn execute(
     })
 }
 
-fn format_expected(which: u8, values: &[f32]) -> String {
-    let name = match which {
-        32 => "position".to_string(),
-        n => format!("param{n}"),
-    };
-    let channels: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+fn mismatch(actual: &VertexOutputs, expected: &Expected) -> Option<String> {
+    let wrong = expected.iter().any(|(location, channels)| {
+        let bits = channels.map(f32::to_bits);
+        let got = match location {
+            None => actual.position,
+            Some(l) => actual.params[*l as usize],
+        };
+        got != Some(bits)
+    });
+    wrong.then(|| {
+        let parts: Vec<String> = expected
+            .iter()
+            .map(|(location, c)| format_output(*location, &c.map(f32::to_bits)))
+            .collect();
+        format!(
+            "expected {}, got {}",
+            parts.join("; "),
+            format_vertex(actual)
+        )
+    })
+}
+
+fn format_output(location: Option<u8>, words: &[u32; 4]) -> String {
+    let channels: Vec<String> = words
+        .iter()
+        .map(|&b| format!("{}", f32::from_bits(b)))
+        .collect();
+    let name = location.map_or("pos".to_string(), |l| format!("param{l}"));
     format!("{name} = [{}]", channels.join(" "))
 }
 
-/// A vertex's outputs as `vertex` lines write them.
+/// A vertex's outputs as the `vertex N` lines write them.
 pub fn format_vertex(out: &VertexOutputs) -> String {
-    let four = |name: String, words: &[u32; 4]| {
-        let channels: Vec<String> = words
-            .iter()
-            .map(|&b| f32::from_bits(b).to_string())
-            .collect();
-        format!("{name} = [{}]", channels.join(" "))
-    };
-    let mut parts = Vec::new();
-    if let Some(p) = &out.position {
-        parts.push(four("position".into(), p));
-    }
-    for (n, param) in out.params.iter().enumerate() {
-        if let Some(p) = param {
-            parts.push(four(format!("param{n}"), p));
-        }
-    }
+    let position = out.position.map(|p| format_output(None, &p));
+    let params =
+        (0..32u8).filter_map(|l| out.params[l as usize].map(|p| format_output(Some(l), &p)));
+    let parts: Vec<String> = position.into_iter().chain(params).collect();
     if parts.is_empty() {
         return "no outputs".into();
     }

@@ -3,12 +3,15 @@
 //! many-value ones, so that their arguments and results fit the 32 VGPRs a call passes),
 //! with arguments from its scope and the results into it. Values the function computed
 //! before a call and uses after it live across the call; a call in a diamond or loop runs
-//! under a partial EXEC (`docs/ir.md`, "Calls").
+//! under a partial EXEC (`docs/ir.md`, "Calls"). Where the target has indirect calls, some
+//! go through `func_addr`, with a `select` between two addresses that may differ between
+//! lanes.
 
 use super::{GenConfig, Generator, Spec};
 use crate::difftest::specified::return_specs;
 use crate::ir::{self, InstBuilder, Opcode, UserFuncName};
 use arbitrary::Result;
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 
 /// One instruction in this many is a call (where calls are made).
 pub(super) const CALL_ODDS: u32 = 10;
@@ -29,8 +32,16 @@ impl Generator<'_, '_, '_> {
             && self.config.profile.lowers(Opcode::Call, ir::types::I32)
     }
 
+    /// Whether its calls may go through addresses: where the target lowers them.
+    fn makes_indirect_calls(&self) -> bool {
+        self.config
+            .profile
+            .lowers(Opcode::CallIndirect, ir::types::I64)
+    }
+
     /// A call of a device function: a new one while there are fewer than two, or else one
-    /// made before.
+    /// made before; a third of them through its address (where the target has indirect
+    /// calls), half of those choosing between it and a wrapper of it.
     pub(super) fn call(&mut self) -> Result<()> {
         if self.callees.len() < MAX_CALLEES && (self.callees.is_empty() || self.u.ratio(1, 2)?) {
             let config = GenConfig {
@@ -55,19 +66,32 @@ impl Generator<'_, '_, '_> {
             return Ok(());
         }
         let specs = return_specs(callee);
-        let name = ir::ExternalName::testcase(format!("c{index}"));
         let sig = self.func.import_signature(signature.clone());
-        let callee_ref = self.func.import_function(ir::ExtFuncData {
-            name,
-            signature: sig,
-            colocated: true,
-            patchable: false,
-        });
+        let callee_ref = declare(&mut self.func, index, sig);
         let mut args = Vec::new();
         for param in &signature.params {
             args.push(self.exact_operand(param.value_type)?);
         }
-        let call = self.cursor().ins().call(callee_ref, &args);
+        let call = if self.makes_indirect_calls() && self.u.ratio(1, 3)? {
+            let address = self.cursor().ins().func_addr(ir::types::I64, callee_ref);
+            // Another function of the same signature and results, a wrapper calling
+            // this one, chosen by a condition that may differ between lanes: the call
+            // goes round a waterfall loop with one or two addresses.
+            let address = if self.u.ratio(1, 2)? {
+                let wrapper = wrapper(&signature, index, self.callees.len());
+                let wrapper_ref = declare(&mut self.func, self.callees.len(), sig);
+                self.callees.push(wrapper);
+                let other = self.cursor().ins().func_addr(ir::types::I64, wrapper_ref);
+                let cond_ty = self.prefer_present(self.config.profile.operand_types)?;
+                let cond = self.exact_operand(cond_ty)?;
+                self.cursor().ins().select(cond, address, other)
+            } else {
+                address
+            };
+            self.cursor().ins().call_indirect(sig, address, &args)
+        } else {
+            self.cursor().ins().call(callee_ref, &args)
+        };
         let results = self.func.dfg.inst_results(call).to_vec();
         // The reference's analysis of the caller (`specified::analyze`) takes a call's
         // results as exact: the results whose bits the callee leaves open (a NaN's) stay
@@ -80,4 +104,37 @@ impl Generator<'_, '_, '_> {
         }
         Ok(())
     }
+}
+
+/// Declares device function `%c{index}` of `signature` in `func`.
+fn declare(func: &mut ir::Function, index: usize, signature: ir::SigRef) -> ir::FuncRef {
+    func.import_function(ir::ExtFuncData {
+        name: ir::ExternalName::testcase(format!("c{index}")),
+        signature,
+        colocated: true,
+        patchable: false,
+    })
+}
+
+/// Device function `%c{index}`, which calls `%c{callee}` of `signature` with its arguments
+/// and returns its results.
+fn wrapper(signature: &ir::Signature, callee: usize, index: usize) -> ir::Function {
+    let mut func = ir::Function::with_name_signature(
+        UserFuncName::testcase(format!("c{index}")),
+        signature.clone(),
+    );
+    let sig = func.import_signature(signature.clone());
+    let callee = declare(&mut func, callee, sig);
+    let block = func.dfg.make_block();
+    let mut pos = FuncCursor::new(&mut func);
+    pos.insert_block(block);
+    let params: Vec<ir::Value> = signature
+        .params
+        .iter()
+        .map(|p| pos.func.dfg.append_block_param(block, p.value_type))
+        .collect();
+    let call = pos.ins().call(callee, &params);
+    let results = pos.func.dfg.inst_results(call).to_vec();
+    pos.ins().return_(&results);
+    func
 }

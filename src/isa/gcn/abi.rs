@@ -47,6 +47,8 @@ pub struct KernelInputs {
     /// A fragment shader's inputs and exports, in place of a kernel's
     /// (`super::fragment`).
     pub pixel: Option<super::fragment::PixelInputs>,
+    /// A vertex shader's inputs and exports, in place of a kernel's (`super::vertex`).
+    pub vertex: Option<super::vertex::VertexInputs>,
 }
 
 impl KernelInputs {
@@ -56,6 +58,9 @@ impl KernelInputs {
     pub fn registers(&self) -> Vec<(String, &'static str)> {
         if let Some(pixel) = self.pixel {
             return pixel.registers();
+        }
+        if let Some(vertex) = self.vertex {
+            return vertex.registers();
         }
         let mut out = Vec::new();
         let mut next = 0;
@@ -191,7 +196,12 @@ impl Frame {
             dispatch_ptr,
             kernarg_ptr,
             workgroup_id,
-            reserved_sgprs: next,
+            // A call's sequence writes s2 and s[4:7] before its jump.
+            reserved_sgprs: if calls_indirectly(func) {
+                next.max(8)
+            } else {
+                next
+            },
             return_address: None,
             kernarg_offsets,
             kernarg_size,
@@ -201,6 +211,42 @@ impl Frame {
             stack_size,
             calls: calls_functions(func),
         }
+    }
+
+    /// A vertex or fragment shader's frame (`stage`): no kernel arguments, no work-item
+    /// ids; `inputs` are the stage's and its user data the first `reserved_sgprs` SGPRs.
+    /// Private memory and calls are refused: a shader's scratch comes from the driver's
+    /// user data, which this ABI does not define yet.
+    pub fn shader(
+        func: &ir::Function,
+        stage: crate::intrinsics::Stage,
+        inputs: KernelInputs,
+        reserved_sgprs: u16,
+    ) -> Result<Frame, String> {
+        let stage = stage.name();
+        if crate::isa::stack_frame(func).is_some() {
+            return Err(format!(
+                "stack slots in {stage} shaders are not supported yet"
+            ));
+        }
+        if calls_functions(func) {
+            return Err(format!("calls from {stage} shaders are not supported yet"));
+        }
+        Ok(Frame {
+            inputs,
+            dispatch_ptr: None,
+            kernarg_ptr: None,
+            workgroup_id: [None; 3],
+            reserved_sgprs,
+            return_address: None,
+            kernarg_offsets: Vec::new(),
+            kernarg_size: 0,
+            group_segment_size: 0,
+            scratch: None,
+            stack_slots: Vec::new(),
+            stack_size: 0,
+            calls: false,
+        })
     }
 
     /// A device function's frame; `scratch`: it receives the scratch resource and its
@@ -248,15 +294,57 @@ fn sgpr_quad(hw: u16) -> Reg {
     }
 }
 
-/// Whether `func` calls a function that is not an intrinsic (`call`; the other call
-/// instructions are rejected by the lowering).
+/// Whether `func` calls a function that is not an intrinsic (`call`, `return_call`,
+/// `call_indirect`; `try_call` is rejected by the lowering).
 pub fn calls_functions(func: &ir::Function) -> bool {
     func.layout.blocks().any(|block| {
-        func.layout.block_insts(block).any(|inst| {
-            matches!(func.dfg.insts[inst], InstructionData::Call { func_ref, .. }
-                if Intrinsic::from_func_ref(func, func_ref).is_none())
-        })
+        func.layout
+            .block_insts(block)
+            .any(|inst| match func.dfg.insts[inst] {
+                InstructionData::Call { func_ref, .. } => {
+                    Intrinsic::from_func_ref(func, func_ref).is_none()
+                }
+                InstructionData::CallIndirect { .. } => true,
+                _ => false,
+            })
     })
+}
+
+/// Whether `func` calls through an address (`call_indirect`): the address then lives
+/// in an SGPR pair above the eight a call's sequence writes (`place_calls`).
+fn calls_indirectly(func: &ir::Function) -> bool {
+    func.layout.blocks().any(|block| {
+        func.layout
+            .block_insts(block)
+            .any(|inst| matches!(func.dfg.insts[inst], InstructionData::CallIndirect { .. }))
+    })
+}
+
+/// The most user-data SGPRs a graphics shader has (`SPI_SHADER_USER_DATA_PS_0..15`,
+/// `_VS_0..15`).
+const MAX_USER_SGPRS: u16 = 16;
+
+/// The SGPRs of user data a `stage` shader's parameters take from s0: one per i32 or
+/// f32, two per i64 (any pair: the entry copies it into an aligned one; `docs/ir.md`,
+/// "Shader stages").
+pub fn shader_user_sgprs(func: &ir::Function, stage: &str) -> Result<u16, String> {
+    let entry = func.layout.entry_block().expect("a function has an entry");
+    let user_sgprs: u16 = func
+        .dfg
+        .block_params(entry)
+        .iter()
+        .map(|&param| match func.dfg.value_type(param).bytes() {
+            1..=4 => 1,
+            _ => 2,
+        })
+        .sum();
+    if user_sgprs > MAX_USER_SGPRS {
+        return Err(format!(
+            "the parameters of a {stage} shader take {user_sgprs} SGPRs of user data; GCN \
+             has {MAX_USER_SGPRS}"
+        ));
+    }
+    Ok(user_sgprs)
 }
 
 /// The intrinsics `func` calls.

@@ -2,21 +2,17 @@
 //! and the primitive mask in SGPRs, the inputs the hardware puts in VGPRs (the
 //! `SPI_PS_INPUT_ENA` bits), and the exports the shader ends with.
 
-use super::abi::{Frame, KernelInputs, calls_functions, used_intrinsics};
+use super::abi::{Frame, KernelInputs, shader_user_sgprs, used_intrinsics};
 use super::mc::ExpTarget;
 use super::regs::{sgpr, sgpr_pair};
-use crate::intrinsics::{InterpMode, Intrinsic, iconst_value};
+use crate::intrinsics::{InterpMode, Intrinsic, Stage, iconst_value};
 use crate::ir::{self, InstructionData};
-use crate::isa::stack_frame;
 use crate::machinst::Reg;
 
 /// `SPI_PS_INPUT_ENA` bits of the inputs besides the barycentrics (LLVM's
 /// `SIMachineFunctionInfo` PS input numbering, the register's field order).
 pub const POS_X: u32 = 8;
 pub const FRONT_FACE: u32 = 12;
-
-/// The most user-data SGPRs a pixel shader has (`SPI_SHADER_USER_DATA_PS_0..15`).
-const MAX_USER_SGPRS: u16 = 16;
 
 /// The input bit of an interpolation mode's barycentrics: PERSP_SAMPLE, _CENTER and
 /// _CENTROID are bits 0–2, PERSP_PULL_MODEL bit 3, LINEAR_SAMPLE, _CENTER, _CENTROID bits
@@ -61,22 +57,8 @@ pub struct PixelInputs {
 impl PixelInputs {
     /// The inputs and exports of fragment shader `func`.
     pub fn of(func: &ir::Function) -> Result<PixelInputs, String> {
-        let entry = func.layout.entry_block().expect("a function has an entry");
-        let mut user_sgprs = 0u16;
-        for &param in func.dfg.block_params(entry) {
-            user_sgprs += match func.dfg.value_type(param).bytes() {
-                1..=4 => 1,
-                _ => 2,
-            };
-        }
-        if user_sgprs > MAX_USER_SGPRS {
-            return Err(format!(
-                "the parameters of a fragment shader take {user_sgprs} SGPRs of user data; \
-                 GCN has {MAX_USER_SGPRS}"
-            ));
-        }
         let mut inputs = PixelInputs {
-            user_sgprs,
+            user_sgprs: shader_user_sgprs(func, "fragment")?,
             ..PixelInputs::default()
         };
         for intrinsic in used_intrinsics(func) {
@@ -216,35 +198,15 @@ impl PixelInputs {
     }
 }
 
-/// A fragment shader's frame: no kernel arguments, no work-item ids; user data and the
-/// primitive mask are the reserved SGPRs. Private memory is refused: a pixel shader's
-/// scratch comes from the driver's user data, which this ABI does not define yet.
+/// A fragment shader's frame (`Frame::shader`): user data and the primitive mask are the
+/// reserved SGPRs.
 pub fn frame(func: &ir::Function) -> Result<Frame, String> {
     let pixel = PixelInputs::of(func)?;
-    if stack_frame(func).is_some() {
-        return Err("stack slots in fragment shaders are not supported yet".into());
-    }
-    if calls_functions(func) {
-        return Err("calls from fragment shaders are not supported yet".into());
-    }
-    Ok(Frame {
-        inputs: KernelInputs {
-            pixel: Some(pixel),
-            ..KernelInputs::default()
-        },
-        dispatch_ptr: None,
-        kernarg_ptr: None,
-        workgroup_id: [None; 3],
-        reserved_sgprs: pixel.reserved_sgprs(),
-        return_address: None,
-        kernarg_offsets: Vec::new(),
-        kernarg_size: 0,
-        group_segment_size: 0,
-        scratch: None,
-        stack_slots: Vec::new(),
-        stack_size: 0,
-        calls: false,
-    })
+    let inputs = KernelInputs {
+        pixel: Some(pixel),
+        ..KernelInputs::default()
+    };
+    Frame::shader(func, Stage::Fragment, inputs, pixel.reserved_sgprs())
 }
 
 #[cfg(test)]

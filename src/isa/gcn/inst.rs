@@ -215,8 +215,9 @@ pub enum Inst {
     },
     /// `v_interp_mov_f32 dst, p0, attr.chan`: a flat input, the provoking vertex's value.
     InterpMov { dst: Reg, attr: u8, chan: u8 },
-    /// `exp target src…` with `vm` (EXEC is the mask of the pixels exported) and `done` on
-    /// a pixel shader's last export. Exports come last, right before `s_endpgm`, so no
+    /// `exp target src…`, `done` on a pixel shader's last export and a vertex shader's
+    /// last position export; pixel targets with `vm` (EXEC is the mask of the pixels
+    /// exported), positions and parameters without. Exports come last, right before `s_endpgm`, so no
     /// VGPR they read is written while they are in flight (EXP_CNT).
     Export {
         target: ExpTarget,
@@ -388,17 +389,33 @@ pub enum Inst {
     /// SGPR, v0–v31) but the results. `place_calls` replaces it after allocation with the
     /// sequence around an [`Inst::Swappc`].
     Call {
-        callee: String,
+        callee: Callee,
         args: Vec<(Reg, Reg)>,
         results: Vec<(Reg, Reg)>,
         clobbers: Vec<Reg>,
     },
-    /// `s_getpc_b64 s[0:1]`, `s_add_u32 s0, s0, lo`, `s_addc_u32 s1, s1, hi`,
-    /// `s_swappc_b64 s[0:1], s[0:1]`: the jump to `callee` with the return address in
-    /// `s[0:1]`. The two literals are the callee's offset from the end of the `s_getpc_b64`,
-    /// 0 until linking patches them (`link`). `uses`: s2 and `s[4:7]`, which the callee
-    /// reads.
-    Swappc { callee: String, uses: Vec<Reg> },
+    /// The jump to `callee` with the return address in `s[0:1]`: of a symbol, `s_getpc_b64
+    /// s[0:1]`, `s_add_u32 s0, s0, lo`, `s_addc_u32 s1, s1, hi`, `s_swappc_b64 s[0:1],
+    /// s[0:1]`, the two literals the callee's offset from the end of the `s_getpc_b64`, 0
+    /// until linking patches them (`link`); of an address, `s_swappc_b64 s[0:1]` with it.
+    /// `uses`: s2 and `s[4:7]`, which the callee reads, and the address.
+    Swappc { callee: Callee, uses: Vec<Reg> },
+    /// `func_addr`: `s_getpc_b64 dst`, `s_add_u32 dst.lo, dst.lo, lo`, `s_addc_u32 dst.hi,
+    /// dst.hi, hi`, the literals `callee`'s offset as in [`Inst::Swappc`].
+    FuncAddr {
+        dst: Reg,
+        callee: String,
+        signature: String,
+    },
+}
+
+/// What a call jumps to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// A device function of the module, by symbol (its CLIF name without `%`).
+    Symbol(String),
+    /// The address in an SGPR pair (`call_indirect`), and which functions it may be.
+    Address(Reg, super::link::IndirectCall),
 }
 
 /// Whether a VALU operation writes a carry-out (VCC in its short encoding, and where
@@ -817,7 +834,15 @@ impl MachInst for Inst {
                 }
                 let _ = ret_addr;
             }
-            Inst::Call { args, results, .. } => {
+            Inst::Call {
+                callee,
+                args,
+                results,
+                ..
+            } => {
+                if let Callee::Address(address, _) = callee {
+                    visit(address, OperandKind::Use);
+                }
                 for (vreg, real) in args {
                     visit(vreg, OperandKind::UseFixed(*real));
                 }
@@ -856,6 +881,7 @@ impl MachInst for Inst {
                     visit(r, OperandKind::Use);
                 }
             }
+            Inst::FuncAddr { dst, .. } => visit(dst, OperandKind::Def),
         }
     }
 

@@ -1,27 +1,65 @@
 //! Linking the functions of a module that call one another (`docs/ir.md`, "Calls"): each
 //! call site ([`CallSite`], in [`GcnInfo::calls`]) is `s_getpc_b64 s[0:1]`, `s_add_u32 s0,
-//! s0, lo`, `s_addc_u32 s1, s1, hi`, `s_swappc_b64`; linking writes the callee's offset
-//! from the end of the `s_getpc_b64` into the two literals, as the `R_AMDGPU_REL32_LO`/
-//! `_HI` relocations of LLVM's calls do. A function's needs grow by its callees': private
-//! memory by the deepest chain of frames, registers to the most any callee uses.
+//! s0, lo`, `s_addc_u32 s1, s1, hi`, `s_swappc_b64`, and each function address taken
+//! (`func_addr`) the same three instructions into another pair; linking writes the
+//! callee's offset from the end of the `s_getpc_b64` into the two literals, as the
+//! `R_AMDGPU_REL32_LO`/`_HI` relocations of LLVM's calls do. A function's needs grow by
+//! its callees': private memory by the deepest chain of frames, registers to the most any
+//! callee uses. A function that calls through addresses (`call_indirect`) may call any
+//! function whose address the module takes.
 
 use super::GcnInfo;
 use crate::{CompiledCode, FunctionKind, TargetInfo};
 
-/// A call in compiled code: where its `s_getpc_b64 s[0:1]` is, and the callee's symbol
-/// (its CLIF name without `%`).
+/// A call or a function address in compiled code: where its `s_getpc_b64` is, and the
+/// callee's symbol (its CLIF name without `%`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallSite {
-    /// The byte offset of the call's `s_getpc_b64` in the function's code.
+    /// The byte offset of the site's `s_getpc_b64` in the function's code.
     pub offset: u32,
-    /// The function called.
+    /// The function called, or whose address is taken.
     pub callee: String,
+    pub kind: SiteKind,
+}
+
+/// What a [`CallSite`] does with its callee's address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SiteKind {
+    /// Calls it (`call`).
+    Call,
+    /// Gives it as a value (`func_addr`) to a function of `signature`
+    /// ([`signature_key`]).
+    Address { signature: String },
+}
+
+/// Which functions a call through an address (`call_indirect`) may call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IndirectCall {
+    /// One of these, by symbol: the address is one of their `func_addr`s (through
+    /// `select`s).
+    To(Vec<String>),
+    /// Any function whose address the module takes, of this signature
+    /// ([`signature_key`]): the address comes from elsewhere (memory, a block parameter).
+    Signature(String),
+}
+
+/// A signature's parameter and result types, which a call through an address and the
+/// functions it may reach agree on.
+pub fn signature_key(sig: &crate::ir::Signature) -> String {
+    let types = |params: &[crate::ir::AbiParam]| {
+        params
+            .iter()
+            .map(|p| p.value_type.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!("({}) -> ({})", types(&sig.params), types(&sig.returns))
 }
 
 /// The byte offsets of the two literals a call site's offset goes into, from the site's
 /// `s_getpc_b64`: `s_add_u32`'s (after its 4-byte word) and `s_addc_u32`'s.
-const LITERAL_LO: usize = 8;
-const LITERAL_HI: usize = 16;
+pub const LITERAL_LO: usize = 8;
+pub const LITERAL_HI: usize = 16;
 
 /// Writes into `code` the offset of the callee (at byte `callee_at` of the same code) of
 /// the call whose `s_getpc_b64` is at byte `site_at`.
@@ -75,13 +113,7 @@ fn needs_on(
     };
     path.push(index);
     let mut deepest = 0;
-    for site in &info.calls {
-        let Some(callee) = functions.iter().position(|(n, _)| *n == site.callee) else {
-            return Err(format!(
-                "`{name}` calls `{}`, which the module lacks",
-                site.callee
-            ));
-        };
+    for callee in callees(functions, index)? {
         let callee = needs_on(functions, callee, path)?;
         deepest = deepest.max(callee.private_segment_size);
         own.vgprs = own.vgprs.max(callee.vgprs);
@@ -91,6 +123,46 @@ fn needs_on(
     path.pop();
     own.private_segment_size += deepest;
     Ok(own)
+}
+
+/// The index in `functions` of the function named `callee`, which `caller` names.
+fn find(functions: &[(&str, &GcnInfo)], caller: &str, callee: &str) -> Result<usize, String> {
+    functions
+        .iter()
+        .position(|(n, _)| *n == callee)
+        .ok_or_else(|| format!("`{caller}` calls `{callee}`, which the module lacks"))
+}
+
+/// The functions function `index` may call: its call sites' callees and those of its
+/// calls through addresses ([`IndirectCall`]).
+fn callees(functions: &[(&str, &GcnInfo)], index: usize) -> Result<Vec<usize>, String> {
+    let (name, info) = functions[index];
+    let mut out = Vec::new();
+    for site in info.calls.iter().filter(|s| s.kind == SiteKind::Call) {
+        out.push(find(functions, name, &site.callee)?);
+    }
+    for call in &info.indirect_calls {
+        match call {
+            IndirectCall::To(callees) => {
+                for callee in callees {
+                    out.push(find(functions, name, callee)?);
+                }
+            }
+            IndirectCall::Signature(wanted) => {
+                for (caller, other) in functions {
+                    for site in &other.calls {
+                        if matches!(&site.kind, SiteKind::Address { signature } if signature == wanted)
+                        {
+                            out.push(find(functions, caller, &site.callee)?);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// Links function `entry` of `functions` (each with its symbol) with every function it
@@ -112,11 +184,12 @@ pub fn link(functions: &[(&str, &CompiledCode)], entry: usize) -> Result<Compile
     let mut order = vec![entry];
     let mut next = 0;
     while next < order.len() {
-        for site in &infos[order[next]].1.calls {
-            let callee = infos
-                .iter()
-                .position(|(n, _)| *n == site.callee)
-                .expect("`needs` found every callee");
+        let (name, info) = infos[order[next]];
+        let mut reached = callees(&infos, order[next])?;
+        for site in &info.calls {
+            reached.push(find(&infos, name, &site.callee)?);
+        }
+        for callee in reached {
             if !order.contains(&callee) {
                 order.push(callee);
             }
@@ -131,10 +204,7 @@ pub fn link(functions: &[(&str, &CompiledCode)], entry: usize) -> Result<Compile
     }
     for &f in &order {
         for site in &infos[f].1.calls {
-            let callee = infos
-                .iter()
-                .position(|(n, _)| *n == site.callee)
-                .expect("found");
+            let callee = find(&infos, infos[f].0, &site.callee)?;
             patch(&mut code, starts[f] + site.offset as usize, starts[callee]);
         }
     }
@@ -144,6 +214,7 @@ pub fn link(functions: &[(&str, &CompiledCode)], entry: usize) -> Result<Compile
     info.sgprs = needs.sgprs;
     info.uses_vcc = needs.uses_vcc;
     info.calls.clear();
+    info.indirect_calls.clear();
     let kind: FunctionKind = functions[entry].1.kind;
     Ok(CompiledCode::new(code, kind, TargetInfo::Gcn(info)))
 }

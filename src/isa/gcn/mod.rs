@@ -27,6 +27,7 @@ pub mod relax_branches;
 pub mod scalar_values;
 pub mod sink_copied;
 pub mod skip;
+pub mod vertex;
 
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
@@ -40,7 +41,7 @@ use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves, Moves}
 use crate::machinst::{MachInst, Reg, TargetFacts, VCode};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::Frame;
-use inst::Inst;
+use inst::{Callee, Inst};
 use mc::Gen;
 use regs::{SGPR, VCC, VGPR, VGPR_LIMIT};
 use relax_branches::RelaxError;
@@ -62,7 +63,8 @@ impl Backend for GcnBackend {
                 cas: |ty, _| matches!(ty.bytes(), 4 | 8),
             },
             workgroup_base: Some(0),
-            stages: &[Stage::Fragment],
+            stages: &[Stage::Fragment, Stage::Vertex],
+            indirect_calls: true,
         }
     }
 
@@ -127,11 +129,13 @@ pub struct GcnInfo {
     pub sgpr_spills: u32,
     /// Dwords of VGPRs spilled to scratch (the metadata's `.vgpr_spill_count`).
     pub vgpr_spills: u32,
-    /// The calls in the code, whose callees' offsets linking writes in
-    /// ([`link`](crate::link)): [`compile_module`](crate::compile_module) links the
-    /// functions of a module. Until then, `private_segment_size` and the register counts
-    /// are the function's own, without its callees'.
+    /// The calls in the code and the function addresses it takes, whose callees' offsets
+    /// linking writes in ([`link`](crate::link)): [`compile_module`](crate::compile_module)
+    /// links the functions of a module. Until then, `private_segment_size` and the register
+    /// counts are the function's own, without its callees'.
     pub calls: Vec<link::CallSite>,
+    /// Its calls through addresses (`call_indirect`): which functions each may call.
+    pub indirect_calls: Vec<link::IndirectCall>,
 }
 
 /// Compiles a verified, optimised function for a GCN generation.
@@ -159,6 +163,24 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
             }
             (FunctionKind::Kernel, Some(Stage::Fragment)) => {
                 fragment::frame(func).map_err(|e| CompileError::new(func, e))?
+            }
+            (FunctionKind::Kernel, Some(Stage::Vertex)) if scratch => {
+                return Err(CompileError::new(
+                    func,
+                    "a vertex shader that spills VGPRs to memory is not supported yet",
+                ));
+            }
+            // The hardware VS stage gets no LDS allocation (`SPI_SHADER_PGM_RSRC2_VS` has
+            // no LDS_SIZE).
+            (FunctionKind::Kernel, Some(Stage::Vertex)) if group_segment_size > 0 => {
+                return Err(CompileError::new(
+                    func,
+                    "a vertex shader has no workgroup memory (the hardware VS stage gets \
+                     no LDS)",
+                ));
+            }
+            (FunctionKind::Kernel, Some(Stage::Vertex)) => {
+                vertex::frame(func).map_err(|e| CompileError::new(func, e))?
             }
             (FunctionKind::Kernel, _) => Frame::kernel(func, scratch),
             (FunctionKind::Device, _) => Frame::device(func, scratch),
@@ -497,6 +519,16 @@ fn finish(
     let mut sgprs = regalloc::registers_used(&insts, SGPR, regs::sgpr_limit(generation))
         .max(frame.reserved_sgprs as u32);
     let calls = call_sites(&code, &insts, generation);
+    let indirect_calls = insts
+        .iter()
+        .filter_map(|inst| match inst {
+            Inst::Swappc {
+                callee: Callee::Address(_, callees),
+                ..
+            } => Some(callees.clone()),
+            _ => None,
+        })
+        .collect();
     let uses_vcc = insts.into_iter().any(|mut inst| {
         let mut uses = !inst.clobbers().is_empty();
         inst.visit_operands(&mut |r, _| {
@@ -523,25 +555,48 @@ fn finish(
         sgpr_spills: area.sgpr_slots,
         vgpr_spills: area.vgpr_slots,
         calls,
+        indirect_calls,
     };
     Ok(Some(CompiledCode::new(code, kind, TargetInfo::Gcn(info))))
 }
 
-/// Where the calls (`Inst::Swappc`, in `insts` in layout order) are in `code`: each is
-/// the only `s_getpc_b64 s[0:1]` of its place (a long jump's pair is never `s[0:1]`, which a
-/// calling function keeps its inputs in).
+/// Where the calls of symbols and the function addresses (`Inst::Swappc`,
+/// `Inst::FuncAddr`, in `insts` in layout order) are in `code`: each is an `s_getpc_b64`
+/// whose two literals are still 0 (a long jump's never are: its target is not the
+/// instruction after its `s_getpc_b64`).
 fn call_sites(code: &[u8], insts: &[Inst], generation: Gen) -> Vec<link::CallSite> {
-    let callees = insts.iter().filter_map(|inst| match inst {
-        Inst::Swappc { callee, .. } => Some(callee.clone()),
+    let sites = insts.iter().filter_map(|inst| match inst {
+        Inst::Swappc {
+            callee: Callee::Symbol(callee),
+            ..
+        } => Some((callee.clone(), link::SiteKind::Call)),
+        Inst::FuncAddr {
+            callee, signature, ..
+        } => Some((
+            callee.clone(),
+            link::SiteKind::Address {
+                signature: signature.clone(),
+            },
+        )),
         _ => None,
     });
+    let word = |at: usize| code.get(at..at + 4).map(|w| w != [0; 4]);
     let offsets = disassemble(code, generation)
         .into_iter()
-        .filter(|line| line.text == "s_getpc_b64 s[0:1]")
+        .filter(|line| {
+            let at = line.offset;
+            line.text.starts_with("s_getpc_b64 ")
+                && word(at + link::LITERAL_LO) == Some(false)
+                && word(at + link::LITERAL_HI) == Some(false)
+        })
         .map(|line| line.offset as u32);
     offsets
-        .zip(callees)
-        .map(|(offset, callee)| link::CallSite { offset, callee })
+        .zip(sites)
+        .map(|(offset, (callee, kind))| link::CallSite {
+            offset,
+            callee,
+            kind,
+        })
         .collect()
 }
 

@@ -12,7 +12,7 @@
 //!   as LLVM saves them).
 
 use super::abi::{DEVICE_FRAME_OFFSET, DEVICE_SCRATCH_RSRC, Frame};
-use super::inst::{Inst, Src};
+use super::inst::{Callee, Inst, Src};
 use super::mc::Op;
 use super::place_spills::{SpillArea, lane_access};
 use super::regs::{EXEC, FIRST_CALLEE_SAVED_VGPR, SGPR, VGPR, sgpr, sgpr_pair, vgpr};
@@ -301,7 +301,7 @@ fn live_after_calls(
 /// `frame_size` bytes per lane.
 fn call(
     out: &mut Vec<Inst>,
-    callee: String,
+    callee: Callee,
     kind: FunctionKind,
     kept: &Kept,
     lanes: Reg,
@@ -349,10 +349,13 @@ fn call(
             smallvec![Src::Reg(sp), Src::Imm(stack_pointer)],
         )),
     }
-    out.push(Inst::Swappc {
-        callee,
-        uses: vec![sp, rsrc],
-    });
+    let mut uses = vec![sp, rsrc];
+    if let Callee::Address(address, _) = callee {
+        // Above what the sequence writes (`Frame::reserved_sgprs`).
+        debug_assert!(address.hw() >= 8);
+        uses.push(address);
+    }
+    out.push(Inst::Swappc { callee, uses });
     for (i, &s) in kept.all.iter().enumerate() {
         if kept.restore.contains(&s) {
             let (v, l) = lane(i);

@@ -22,11 +22,14 @@
 //! the waits after the run were computed for the path through it and are no-ops on the
 //! path around it.
 //!
+//! A call through an address (`call_indirect`) is always skipped when EXEC is 0: its
+//! address may have been read (`v_readfirstlane_b32`) from no lane.
+//!
 //! Whether a branch pays off follows LLVM's `SIPreEmitPeephole::mustRetainExeczBranch`: a
 //! run is skipped when it holds a memory instruction or a wait, or at least
 //! [`SKIP_THRESHOLD`] machine instructions.
 
-use super::inst::{Inst, Src};
+use super::inst::{Callee, Inst, Src};
 use super::lower::linear::EXEC;
 use super::mc::Op;
 use super::regs::{SGPR, VGPR};
@@ -109,7 +112,8 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::EndPgm
         | Inst::Ret { .. }
         | Inst::Call { .. }
-        | Inst::Swappc { .. } => false,
+        | Inst::Swappc { .. }
+        | Inst::FuncAddr { .. } => false,
     }
 }
 
@@ -219,6 +223,17 @@ pub fn run(
                 }
                 i = end;
                 continue;
+            }
+            // A call through an address read from no lane would jump to no function:
+            // without lanes it is skipped, wherever it is (its wait is before it).
+            if matches!(
+                block[i],
+                Inst::Swappc {
+                    callee: Callee::Address(..),
+                    ..
+                }
+            ) {
+                cuts.push((i, i + 1));
             }
             in_flight |= is_memory(&block[i]);
             if block[i].writes_exec() {

@@ -89,6 +89,7 @@ impl Backend for Nv50Backend {
             },
             workgroup_base: Some(WORKGROUP_BASE as i64),
             stages: &[Stage::Fragment, Stage::Vertex],
+            indirect_calls: false,
         }
     }
 

@@ -24,7 +24,9 @@
 //! - `dispatch.rs`: device-function calls, and the dispatcher: a kernel's initial state
 //!   from its descriptor, the dispatch packet, scratch, partial work-groups;
 //! - `fragment.rs`: a fragment shader's wave from a scene (parameters in LDS, M0's
-//!   primitive mask, the enabled inputs), and its exports per lane.
+//!   primitive mask, the enabled inputs), and its exports per lane;
+//! - `vertex.rs`: a vertex shader's waves from vertex and instance ids, and their
+//!   position and parameter exports per vertex.
 //!
 //! `docs/simulator.md` describes what is modelled and what is checked.
 
@@ -42,13 +44,15 @@ mod lds;
 mod program;
 mod scratch;
 pub(crate) mod valu;
+mod vertex;
 mod waitcnt;
 mod wave;
 
 pub use dispatch::{Dispatch, Kernel};
 
 use super::{
-    FragmentOutputs, Launch, Memory, Options, Scene, SimError, Simulator, Stats, Violation,
+    FragmentOutputs, Launch, Memory, Options, Scene, SimError, Simulator, Stats, VertexLaunch,
+    VertexOutputs, Violation,
 };
 use crate::isa::gcn::code_object::read::CodeObject;
 use crate::isa::gcn::mc::Gen;
@@ -114,6 +118,16 @@ impl Simulator for GcnSimulator {
         options: &Options,
     ) -> Result<(Vec<Option<FragmentOutputs>>, Stats), SimError> {
         fragment::launch(code, self.generation, scene, memory, options)
+    }
+
+    fn launch_vertex(
+        &self,
+        code: &CompiledCode,
+        launch: &VertexLaunch,
+        memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<VertexOutputs>, Stats), SimError> {
+        vertex::launch(code, self.generation, launch, memory, options)
     }
 }
 

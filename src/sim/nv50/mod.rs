@@ -202,10 +202,11 @@ impl Simulator for Nv50Simulator {
     fn launch_vertex(
         &self,
         code: &CompiledCode,
-        scene: &super::VertexScene,
+        launch: &super::VertexLaunch,
+        _memory: &mut Memory,
         options: &Options,
     ) -> Result<(Vec<super::VertexOutputs>, Stats), SimError> {
-        vertex::launch(code, self.variant, scene, options)
+        vertex::launch(code, self.variant, launch, options)
     }
 
     fn generator_profile(&self) -> Profile {

@@ -396,12 +396,14 @@ mod tests {
                 workitem_id_vgprs: 1,
                 private_segment: false,
                 pixel: None,
+                vertex: None,
             },
             group_segment_size: 0,
             private_segment_size: 0,
             sgpr_spills: 0,
             vgpr_spills: 0,
             calls: Vec::new(),
+            indirect_calls: Vec::new(),
         };
         let registers = RegisterCounts::new(&info, None).unwrap();
         assert_eq!(
@@ -434,6 +436,7 @@ mod tests {
             sgpr_spills: 0,
             vgpr_spills: 0,
             calls: Vec::new(),
+            indirect_calls: Vec::new(),
         };
         let fixed = RegisterCounts::new(&info, Some(96)).unwrap();
         assert_eq!(fixed.sgprs, 96);

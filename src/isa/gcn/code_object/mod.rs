@@ -149,16 +149,20 @@ pub fn write(target: &Target, functions: &[ObjectFunction]) -> Result<Vec<u8>, C
             target.triple
         )));
     }
-    // An HSA code object holds kernels and device functions: a pixel shader's registers
+    // An HSA code object holds kernels and device functions: a graphics shader's registers
     // are the graphics driver's to program (docs/targets.md).
-    if let Some(shader) = functions.iter().find(|f| {
-        f.compiled
-            .gcn()
-            .is_some_and(|info| info.inputs.pixel.is_some())
-    }) {
+    for f in functions {
+        let Some(info) = f.compiled.gcn() else {
+            continue;
+        };
+        let stage = match (info.inputs.pixel, info.inputs.vertex) {
+            (Some(_), _) => "fragment",
+            (_, Some(_)) => "vertex",
+            _ => continue,
+        };
         return Err(module_error(format!(
-            "`{}` is a fragment shader: HSA code objects hold kernels and device functions",
-            shader.name
+            "`{}` is a {stage} shader: HSA code objects hold kernels and device functions",
+            f.name
         )));
     }
     let id = target.target_id();

@@ -7,10 +7,10 @@ mod lane_gather;
 mod round64;
 mod wave_scan;
 
-use super::inst::{Inst, Op64, Src, without_carry, writes_carry};
+use super::inst::{Callee, Inst, Op64, Src, without_carry, writes_carry};
 use super::mc::{
-    self, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand, smem_offset_encodable,
-    waitcnt_imm,
+    self, ExpTarget, Export, Gen, Interp, InterpParam, McInst, MubufAddr, Op, Operand,
+    smem_offset_encodable, waitcnt_imm,
 };
 use super::regs::EXEC;
 use super::regs::{SGPR, VGPR};
@@ -276,6 +276,26 @@ impl Emitter<'_> {
         }
     }
 
+    /// `s_getpc_b64 pair`, `s_add_u32 pair.lo, pair.lo, 0`, `s_addc_u32 pair.hi, pair.hi,
+    /// 0`: a symbol's address once linking has written its offset into the two literals.
+    fn symbol_address(&mut self, pair: Operand) {
+        let (lo, hi) = (pair, Operand(pair.0 + 1));
+        let mut sop = |op: Op, dst: Operand, srcs: &[Operand]| {
+            let mut m = mc_inst(op, self.generation);
+            m.dst = Some(dst);
+            for (k, &s) in srcs.iter().enumerate() {
+                m.src[k] = Some(s);
+            }
+            if srcs.contains(&Operand::LITERAL) {
+                m.literal = Some(0);
+            }
+            self.out.push(m);
+        };
+        sop(Op::SGetpcB64, lo, &[]);
+        sop(Op::SAddU32, lo, &[lo, Operand::LITERAL]);
+        sop(Op::SAddcU32, hi, &[hi, Operand::LITERAL]);
+    }
+
     fn inst(&mut self, inst: &Inst) -> Result<(), String> {
         match inst {
             Inst::Args { defs } => self.parallel_move(defs.iter().map(|&(v, abi)| (v, abi))),
@@ -456,7 +476,10 @@ impl Emitter<'_> {
                     src: src.map(|r| r.map(|r| reg_operand(r, 0))),
                     compr: false,
                     done: *done,
-                    vm: true,
+                    // Pixel exports are masked by EXEC as the valid mask; a vertex wave's
+                    // position and parameters are not (LLVM and ACO set VM on pixel
+                    // exports only).
+                    vm: !matches!(target, ExpTarget::Pos(_) | ExpTarget::Param(_)),
                 });
                 self.out.push(m);
             }
@@ -691,24 +714,20 @@ impl Emitter<'_> {
             Inst::Call { .. } => {
                 return Err("internal error: a call left for emission".into());
             }
-            Inst::Swappc { .. } => {
-                let (lo, hi) = (Operand(0), Operand(1));
-                let mut sop = |op: Op, dst: Option<Operand>, srcs: &[Operand]| {
-                    let mut m = mc_inst(op, self.generation);
-                    m.dst = dst;
-                    for (k, &s) in srcs.iter().enumerate() {
-                        m.src[k] = Some(s);
+            Inst::Swappc { callee, .. } => {
+                let address = match callee {
+                    Callee::Symbol(_) => {
+                        self.symbol_address(Operand(0));
+                        Operand(0)
                     }
-                    if srcs.contains(&Operand::LITERAL) {
-                        m.literal = Some(0);
-                    }
-                    self.out.push(m);
+                    Callee::Address(address, _) => reg_operand(*address, 0),
                 };
-                sop(Op::SGetpcB64, Some(lo), &[]);
-                sop(Op::SAddU32, Some(lo), &[lo, Operand::LITERAL]);
-                sop(Op::SAddcU32, Some(hi), &[hi, Operand::LITERAL]);
-                sop(Op::SSwappcB64, Some(lo), &[lo]);
+                let mut m = mc_inst(Op::SSwappcB64, self.generation);
+                m.dst = Some(Operand(0));
+                m.src[0] = Some(address);
+                self.out.push(m);
             }
+            Inst::FuncAddr { dst, .. } => self.symbol_address(reg_operand(*dst, 0)),
             Inst::Ret { ret_addr, results } => {
                 self.parallel_move(results.iter().map(|&(v, abi)| (abi, v)));
                 let mut m = mc_inst(Op::SSetpcB64, self.generation);

@@ -26,21 +26,7 @@ impl GcnLower<'_> {
         params: &[Value],
     ) -> Result<(), CompileError> {
         let pixel = self.pixel();
-        let mut next = 0;
-        for &param in params {
-            if ctx.func.dfg.value_type(param).bytes() <= 4 {
-                ctx.set_value_reg(param, sgpr(next));
-                next += 1;
-                continue;
-            }
-            let dst = ctx.new_vreg(SGPR, RegClass::Float);
-            ctx.emit(Inst::Combine {
-                dst,
-                parts: smallvec![sgpr(next), sgpr(next + 1)],
-            });
-            ctx.set_value_reg(param, dst);
-            next += 2;
-        }
+        shader_user_data(ctx, params);
         let defs = (0..pixel.input_vgpr_count())
             .map(|k| (ctx.new_vreg(VGPR, RegClass::Int), vgpr(k)))
             .collect();
@@ -59,6 +45,26 @@ impl GcnLower<'_> {
 
     pub(super) fn pixel(&self) -> PixelInputs {
         self.frame.inputs.pixel.expect("a fragment shader's frame")
+    }
+}
+
+/// A graphics shader's user data: each parameter is its SGPR(s) from s0, used in place (an
+/// i64 copied into an aligned pair).
+pub(super) fn shader_user_data(ctx: &mut Lower<'_, Inst>, params: &[Value]) {
+    let mut next = 0;
+    for &param in params {
+        if ctx.func.dfg.value_type(param).bytes() <= 4 {
+            ctx.set_value_reg(param, sgpr(next));
+            next += 1;
+            continue;
+        }
+        let dst = ctx.new_vreg(SGPR, RegClass::Float);
+        ctx.emit(Inst::Combine {
+            dst,
+            parts: smallvec![sgpr(next), sgpr(next + 1)],
+        });
+        ctx.set_value_reg(param, dst);
+        next += 2;
     }
 }
 
@@ -182,25 +188,58 @@ impl IsleContext<'_, '_> {
             }
         }
         let targets = pixel.export_targets();
-        for (k, &target) in targets.iter().enumerate() {
+        let last = targets.len() - 1;
+        let exports = targets
+            .into_iter()
+            .enumerate()
+            .map(|(k, target)| {
+                let values = channels
+                    .iter()
+                    .find(|(t, _)| *t == target)
+                    .map_or(Vec::new(), |(_, values)| values.clone());
+                (target, values, k == last)
+            })
+            .collect();
+        self.export_all(exports);
+    }
+
+    /// `exp target` of each `(target, values, done)` (channels from x; the others `off`).
+    /// Every source VGPR is written before the first export: the hardware reads them after
+    /// issue, until EXP_CNT drops, and nothing after the exports waits for it.
+    pub(super) fn export_all(&mut self, exports: Vec<(ExpTarget, Vec<Value>, bool)>) {
+        let mut vgprs: Vec<(Value, Reg)> = Vec::new();
+        let mut constants: Vec<(u32, Reg)> = Vec::new();
+        let mut sources = Vec::new();
+        for (_, values, _) in &exports {
             let mut src = [None; 4];
-            if let Some((_, values)) = channels.iter().find(|(t, _)| *t == target) {
-                for (slot, &value) in src.iter_mut().zip(values) {
-                    // A constant goes straight into the VGPR, not through an SGPR.
-                    *slot = Some(match self.const32(value) {
-                        Some(bits) => self.valu(Op::VMovB32, &[Src::Imm(bits)], RegClass::Int),
+            for (slot, &value) in src.iter_mut().zip(values) {
+                // A constant goes straight into a VGPR, not through an SGPR; each value
+                // and each constant takes one VGPR however many channels it fills.
+                let reg = match self.const32(value) {
+                    Some(bits) => match constants.iter().find(|(b, _)| *b == bits) {
+                        Some(&(_, r)) => r,
+                        None => {
+                            let r = self.valu(Op::VMovB32, &[Src::Imm(bits)], RegClass::Int);
+                            constants.push((bits, r));
+                            r
+                        }
+                    },
+                    None => match vgprs.iter().find(|(v, _)| *v == value) {
+                        Some(&(_, r)) => r,
                         None => {
                             let r = self.value_reg(value);
-                            self.vgpr_copy(r)
+                            let r = self.vgpr_copy(r);
+                            vgprs.push((value, r));
+                            r
                         }
-                    });
-                }
+                    },
+                };
+                *slot = Some(reg);
             }
-            self.emit(Inst::Export {
-                target,
-                src,
-                done: k + 1 == targets.len(),
-            });
+            sources.push(src);
+        }
+        for ((target, _, done), src) in exports.into_iter().zip(sources) {
+            self.emit(Inst::Export { target, src, done });
         }
     }
 

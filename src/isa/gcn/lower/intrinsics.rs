@@ -11,7 +11,7 @@ use crate::isa::gcn::mc::{Gen, Op};
 use crate::isa::gcn::regs::{EXEC, SGPR, VGPR};
 
 use crate::FunctionKind;
-use crate::intrinsics::{Intrinsic, WaveOp};
+use crate::intrinsics::{Intrinsic, Stage, WaveOp};
 use crate::ir::Value;
 use crate::machinst::{Reg, RegClass};
 
@@ -122,7 +122,8 @@ impl IsleContext<'_, '_> {
                 None
             }
             // `intrinsics::check_stage` lets a stage's intrinsics through only in a shader
-            // of that stage, and `machinst::prepare` only the fragment stage on GCN.
+            // of that stage.
+            _ if intrinsic.stage() == Some(Stage::Vertex) => self.lower_vertex_intrinsic(intrinsic),
             _ => self.lower_fragment_intrinsic(intrinsic, args),
         }
     }

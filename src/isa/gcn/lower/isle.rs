@@ -434,6 +434,9 @@ impl generated::Context for IsleContext<'_, '_> {
                 if self.backend.frame.inputs.pixel.is_some() {
                     self.fragment_exports();
                 }
+                if self.backend.frame.inputs.vertex.is_some() {
+                    self.vertex_exports();
+                }
                 self.emit(Inst::EndPgm);
             }
             FunctionKind::Device => {
@@ -485,6 +488,24 @@ impl generated::Context for IsleContext<'_, '_> {
         }
         let args = self.lower.dfg().inst_args(inst).to_vec();
         self.lower_device_tail_call(func_ref, &args)
+    }
+
+    fn lower_call_indirect(&mut self, inst: ir::Inst) -> InstOutput {
+        let dfg = self.lower.dfg();
+        let InstructionData::CallIndirect { sig_ref, .. } = dfg.insts[inst] else {
+            unreachable!("matched a call_indirect");
+        };
+        let args = dfg.inst_args(inst).to_vec();
+        let types: Vec<ir::Type> = dfg
+            .inst_results(inst)
+            .iter()
+            .map(|&v| dfg.value_type(v))
+            .collect();
+        self.lower_indirect_call(sig_ref, args[0], &args[1..], &types)
+    }
+
+    fn lower_func_addr(&mut self, ty: ir::Type, func_ref: ir::FuncRef) -> InstOutput {
+        self.lower_device_func_addr(func_ref, ty)
     }
 
     fn u64_to_u32(&mut self, v: u64) -> u32 {

@@ -435,6 +435,12 @@ impl LinearBackend for GcnLower<'_> {
                     isle.emit(Inst::EndPgm);
                 })
             }
+            FunctionKind::Kernel if self.frame.inputs.vertex.is_some() => {
+                self.with_isle(ctx, |isle| {
+                    isle.vertex_exports();
+                    isle.emit(Inst::EndPgm);
+                })
+            }
             // The wave ends whatever EXEC is.
             FunctionKind::Kernel => {
                 ctx.emit(Inst::EndPgm);

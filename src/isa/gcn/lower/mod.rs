@@ -41,6 +41,7 @@ mod operands;
 mod private;
 mod shuffles;
 mod sub_dword;
+mod vertex;
 mod workgroup;
 
 pub struct GcnLower<'a> {
@@ -223,6 +224,9 @@ impl LowerBackend for GcnLower<'_> {
         match self.kind {
             FunctionKind::Kernel if self.frame.inputs.pixel.is_some() => {
                 return self.fragment_entry(ctx, &params);
+            }
+            FunctionKind::Kernel if self.frame.inputs.vertex.is_some() => {
+                return self.vertex_entry(ctx, &params);
             }
             FunctionKind::Kernel => {
                 self.load_kernel_arguments(ctx, &params)?;
@@ -414,10 +418,7 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
             "GCN stack frames hold stack slots only: there is no stack pointer, frame pointer \
              or return address to read"
         }
-        CallIndirect | ReturnCallIndirect => {
-            "indirect calls are not supported: GCN code has no function addresses (`func_addr`) \
-             to call through"
-        }
+        ReturnCallIndirect => "a kernel cannot tail-call: it returns no results to pass on",
         TryCall | TryCallIndirect => {
             "calls with exception handlers are not supported: a GPU \
              wave cannot unwind"

@@ -422,6 +422,9 @@ fn rejection_reason(opcode: Opcode) -> Option<&'static str> {
              of CLIF's `fence` cannot be given; within a work-group, `wavelift_barrier` orders \
              memory (docs/ir.md, \"Barriers and fences\")"
         }
+        FuncAddr | CallIndirect | ReturnCallIndirect => {
+            "function addresses and indirect calls are not supported by the NV50 backend"
+        }
         _ => return crate::machinst::lower::rejected_on_every_gpu(opcode),
     })
 }

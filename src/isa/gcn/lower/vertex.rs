@@ -1,0 +1,106 @@
+//! Vertex shaders on GCN (`docs/ir.md`, "Vertex-shader ABI"): the entry (user data in
+//! place, the vertex id in v0 and the instance id in v1), the ids' intrinsics, and the
+//! exports at the `return`: the position, then the parameters packed in location order.
+
+use super::fragment::shader_user_data;
+use super::{GcnLower, IsleContext};
+use crate::CompileError;
+use crate::intrinsics::{Intrinsic, iconst_value};
+use crate::ir::{InstructionData, Opcode, Value};
+use crate::isa::gcn::inst::Inst;
+use crate::isa::gcn::mc::ExpTarget;
+use crate::isa::gcn::regs::{VGPR, vgpr};
+use crate::isa::gcn::vertex::VertexInputs;
+use crate::machinst::lower::Lower;
+use crate::machinst::{Reg, RegClass};
+
+impl GcnLower<'_> {
+    /// A vertex shader's entry: the user data in place; v0 (and v1 when the instance id is
+    /// read) defined by the hardware.
+    pub(super) fn vertex_entry(
+        &self,
+        ctx: &mut Lower<'_, Inst>,
+        params: &[Value],
+    ) -> Result<(), CompileError> {
+        shader_user_data(ctx, params);
+        let defs = (0..=self.vertex().vgpr_comp_cnt as u16)
+            .map(|k| (ctx.new_vreg(VGPR, RegClass::Int), vgpr(k)))
+            .collect();
+        ctx.emit(Inst::Args { defs });
+        self.define_buffer_rsrc(ctx);
+        Ok(())
+    }
+
+    pub(super) fn vertex(&self) -> VertexInputs {
+        self.frame.inputs.vertex.expect("a vertex shader's frame")
+    }
+}
+
+impl IsleContext<'_, '_> {
+    /// A vertex-shader intrinsic's result (`None`: it has none).
+    pub(super) fn lower_vertex_intrinsic(&mut self, intrinsic: Intrinsic) -> Option<Reg> {
+        match intrinsic {
+            Intrinsic::VertexId => self.vertex_input(0),
+            Intrinsic::InstanceId => self.vertex_input(1),
+            // The outputs are exported at the `return` (`vertex_exports`).
+            _ => None,
+        }
+    }
+
+    /// Input VGPR `k` (0 the vertex id, 1 the instance id), as the entry's `Args` defined
+    /// it.
+    fn vertex_input(&self, k: usize) -> Option<Reg> {
+        self.lower.vcode.insts.iter().find_map(|i| match i {
+            Inst::Args { defs } => defs.get(k).map(|d| d.0),
+            _ => None,
+        })
+    }
+
+    /// The end of a vertex shader: its outputs, read from the output calls of the
+    /// returning block (`intrinsics::check_stage` allows them nowhere else and makes the
+    /// position written), exported as the ABI orders them: `pos0` with `done` (the last
+    /// position export), then `param0`… for the written locations in increasing order.
+    /// No `vm`: a vertex wave's exports write every lane of EXEC.
+    pub(super) fn vertex_exports(&mut self) {
+        let vertex = self.backend.vertex();
+        let func = self.lower.func;
+        let Some(returning) = func.layout.blocks().find(|&b| {
+            func.layout
+                .last_inst(b)
+                .is_some_and(|t| func.dfg.insts[t].opcode() == Opcode::Return)
+        }) else {
+            return;
+        };
+        let mut channels: Vec<(ExpTarget, Vec<Value>)> = Vec::new();
+        for inst in func.layout.block_insts(returning) {
+            let InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
+                continue;
+            };
+            let args = func.dfg.inst_args(inst);
+            match Intrinsic::from_func_ref(func, func_ref) {
+                Some(Intrinsic::OutputPosition) => {
+                    channels.push((ExpTarget::Pos(0), args.to_vec()));
+                }
+                Some(Intrinsic::OutputParam) => {
+                    let location = iconst_value(func, args[0]).expect("checked location");
+                    let index = vertex.param_index(location as u8);
+                    channels.push((ExpTarget::Param(index), args[1..5].to_vec()));
+                }
+                _ => {}
+            }
+        }
+        let last = ExpTarget::Pos(vertex.positions - 1);
+        let exports = vertex
+            .export_targets()
+            .into_iter()
+            .map(|target| {
+                let values = channels
+                    .iter()
+                    .find(|(t, _)| *t == target)
+                    .map_or(Vec::new(), |(_, values)| values.clone());
+                (target, values, target == last)
+            })
+            .collect();
+        self.export_all(exports);
+    }
+}
