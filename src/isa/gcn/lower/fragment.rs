@@ -130,14 +130,6 @@ impl IsleContext<'_, '_> {
             }
             // The outputs are exported at the `return` (`fragment_exports`).
             Intrinsic::OutputColor | Intrinsic::OutputDepth => None,
-            Intrinsic::VertexInput => {
-                self.fail(
-                    "`wavelift_vertex_input` is not supported on GCN, which has no vertex-fetch \
-                     hardware: a GCN vertex shader loads its attributes from the vertex buffers \
-                     its user data points to (`docs/ir.md`, \"How front ends map onto this\")",
-                );
-                None
-            }
             _ => {
                 self.fail(format!(
                     "`{}` is not supported yet on GCN",
