@@ -241,12 +241,14 @@ fn every_gcn_filetest_is_a_code_object_llvm_reads_and_disassembles_as_we_do() {
     );
 }
 
-/// Compiles `ll` with llc-19 for `cpu` into an object file of code object `version`.
-/// `lines` with the literals of each call site (the two instructions after
-/// `s_getpc_b64 s[0:1]`) replaced by `<offset>`.
+/// `lines` with the literals of each `s_getpc_b64` sequence (the two instructions after
+/// it: a call site's or function address's offset, which linking writes) replaced by
+/// `<offset>`.
 fn without_call_offsets(mut lines: Vec<String>) -> Vec<String> {
     for k in 0..lines.len() {
-        if lines[k] == "s_getpc_b64 s[0:1]" {
+        // Calls and function addresses (`s[0:1]` or another pair); a long jump's
+        // offsets are the same on both sides, and masked alike.
+        if lines[k].starts_with("s_getpc_b64 ") {
             for line in lines.iter_mut().skip(k + 1).take(2) {
                 if let Some((op, _)) = line.rsplit_once(", ") {
                     *line = format!("{op}, <offset>");
@@ -257,6 +259,7 @@ fn without_call_offsets(mut lines: Vec<String>) -> Vec<String> {
     lines
 }
 
+/// Compiles `ll` with llc-19 for `cpu` into an object file of code object `version`.
 fn llc_object(ll: &Path, cpu: &str, out: &Path, version: CodeObjectVersion) {
     let number = match version {
         CodeObjectVersion::V4 => 4,

@@ -284,6 +284,7 @@ fn exchange_kernel(generation: Gen, barrier: bool) -> CompiledCode {
         sgpr_spills: 0,
         vgpr_spills: 0,
         calls: Vec::new(),
+        indirect_calls: Vec::new(),
     };
     CompiledCode::new(code, FunctionKind::Kernel, TargetInfo::Gcn(info))
 }
@@ -440,6 +441,7 @@ fn llcs_private_memory_code_runs() {
         sgpr_spills: 0,
         vgpr_spills: 0,
         calls: Vec::new(),
+        indirect_calls: Vec::new(),
     };
     let code = CompiledCode::new(
         LLC_PRIVATE_ARRAY_GFX600.to_vec(),

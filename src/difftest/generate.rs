@@ -354,6 +354,9 @@ struct Generator<'u, 'd, 'c> {
     uses: SecondaryMap<Value, u32>,
     /// The device functions the function calls (`calls.rs`).
     callees: Vec<Function>,
+    /// Which bits of each callee's results are specified: its own analysis, or the
+    /// function's it wraps (`specified::analyze` takes call results as exact).
+    callee_specs: Vec<Vec<Spec>>,
 }
 
 impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
@@ -381,6 +384,7 @@ impl<'u, 'd, 'c> Generator<'u, 'd, 'c> {
             spec: SecondaryMap::new(),
             uses: SecondaryMap::new(),
             callees: Vec::new(),
+            callee_specs: Vec::new(),
         };
         let params = if g.u.ratio(1, big::MANY_VALUES_ODDS)? && !calls::is_callee(config) {
             g.many_params()?;

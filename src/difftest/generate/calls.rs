@@ -55,6 +55,7 @@ impl Generator<'_, '_, '_> {
             g.body()?;
             let mut callee = g.func;
             callee.name = UserFuncName::testcase(format!("c{}", self.callees.len()));
+            self.callee_specs.push(return_specs(&callee));
             self.callees.push(callee);
         }
         let index = self.u.int_in_range(0..=self.callees.len() - 1)?;
@@ -65,7 +66,7 @@ impl Generator<'_, '_, '_> {
         if types.clone().any(|p| p.value_type == ir::types::F16) {
             return Ok(());
         }
-        let specs = return_specs(callee);
+        let specs = self.callee_specs[index].clone();
         let sig = self.func.import_signature(signature.clone());
         let callee_ref = declare(&mut self.func, index, sig);
         let mut args = Vec::new();
@@ -81,6 +82,7 @@ impl Generator<'_, '_, '_> {
                 let wrapper = wrapper(&signature, index, self.callees.len());
                 let wrapper_ref = declare(&mut self.func, self.callees.len(), sig);
                 self.callees.push(wrapper);
+                self.callee_specs.push(specs.clone());
                 let other = self.cursor().ins().func_addr(ir::types::I64, wrapper_ref);
                 let cond_ty = self.prefer_present(self.config.profile.operand_types)?;
                 let cond = self.exact_operand(cond_ty)?;

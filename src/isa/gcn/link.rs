@@ -125,12 +125,15 @@ fn needs_on(
     Ok(own)
 }
 
-/// The index in `functions` of the function named `callee`, which `caller` names.
+/// The index in `functions` of the function named `callee`, which `caller` calls or whose
+/// address it takes.
 fn find(functions: &[(&str, &GcnInfo)], caller: &str, callee: &str) -> Result<usize, String> {
     functions
         .iter()
         .position(|(n, _)| *n == callee)
-        .ok_or_else(|| format!("`{caller}` calls `{callee}`, which the module lacks"))
+        .ok_or_else(|| {
+            format!("`{caller}` calls `{callee}` or takes its address, which the module lacks")
+        })
 }
 
 /// The functions function `index` may call: its call sites' callees and those of its
