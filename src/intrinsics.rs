@@ -322,6 +322,9 @@ pub enum Intrinsic {
     VertexId,
     /// The vertex shader's instance index.
     InstanceId,
+    /// A component of the vertex's input attribute `location`, as the vertex-fetch
+    /// hardware gives it (NV50's `a[]`; GCN has none).
+    VertexInput,
     /// Writes the vertex's clip-space position.
     OutputPosition,
     /// Writes vertex parameter `location` (x, y, z, w).
@@ -371,6 +374,7 @@ impl Intrinsic {
             Intrinsic::OutputDepth,
             Intrinsic::VertexId,
             Intrinsic::InstanceId,
+            Intrinsic::VertexInput,
             Intrinsic::OutputPosition,
             Intrinsic::OutputParam,
         ]);
@@ -394,6 +398,7 @@ impl Intrinsic {
             | Intrinsic::OutputDepth => Some(Stage::Fragment),
             Intrinsic::VertexId
             | Intrinsic::InstanceId
+            | Intrinsic::VertexInput
             | Intrinsic::OutputPosition
             | Intrinsic::OutputParam => Some(Stage::Vertex),
             _ => None,
@@ -405,9 +410,10 @@ impl Intrinsic {
     /// which barycentric.
     pub fn constant_args(self) -> &'static [(&'static str, std::ops::RangeInclusive<u32>)] {
         match self {
-            Intrinsic::Interp(_) | Intrinsic::InterpFlat | Intrinsic::InterpAt => {
-                &[("location", 0..=31), ("component", 0..=3)]
-            }
+            Intrinsic::Interp(_)
+            | Intrinsic::InterpFlat
+            | Intrinsic::InterpAt
+            | Intrinsic::VertexInput => &[("location", 0..=31), ("component", 0..=3)],
             Intrinsic::Barycentric(_) => &[("which", 0..=1)],
             Intrinsic::OutputColor => &[("target", 0..=7)],
             Intrinsic::OutputParam => &[("location", 0..=31)],
@@ -460,6 +466,7 @@ impl Intrinsic {
             Intrinsic::OutputDepth => "wavelift_output_depth".to_string(),
             Intrinsic::VertexId => "wavelift_vertex_id".to_string(),
             Intrinsic::InstanceId => "wavelift_instance_id".to_string(),
+            Intrinsic::VertexInput => "wavelift_vertex_input".to_string(),
             Intrinsic::OutputPosition => "wavelift_output_position".to_string(),
             Intrinsic::OutputParam => "wavelift_output_param".to_string(),
         }
@@ -514,7 +521,9 @@ impl Intrinsic {
             }
             Intrinsic::OutputPosition => return no_result(&[F32, F32, F32, F32]),
             Intrinsic::OutputDepth => return no_result(&[F32]),
-            Intrinsic::Interp(_) | Intrinsic::InterpFlat => (&[I32, I32], F32),
+            Intrinsic::Interp(_) | Intrinsic::InterpFlat | Intrinsic::VertexInput => {
+                (&[I32, I32], F32)
+            }
             Intrinsic::InterpAt => (&[I32, I32, F32, F32], F32),
             Intrinsic::Barycentric(_) => (&[I32], F32),
             Intrinsic::FragCoord(_) => (&[], F32),
@@ -579,6 +588,7 @@ impl Intrinsic {
             | Intrinsic::OutputDepth
             | Intrinsic::VertexId
             | Intrinsic::InstanceId
+            | Intrinsic::VertexInput
             | Intrinsic::OutputPosition
             | Intrinsic::OutputParam => ResultUniformity::Divergent,
         }

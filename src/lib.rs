@@ -500,6 +500,13 @@ pub fn disassemble(code: &[u8], target: &Target) -> Vec<DisasmLine> {
     isa::backend(target.arch).disassemble(code)
 }
 
+/// Disassembles compiled code for `target` as the kind of program it is (NV50 decodes a
+/// vertex or fragment program's words as that program type: `docs/nv50.md`, "The program
+/// types").
+pub fn disassemble_compiled(code: &CompiledCode, target: &Target) -> Vec<DisasmLine> {
+    isa::backend(target.arch).disassemble_compiled(code)
+}
+
 // The README's library example runs as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

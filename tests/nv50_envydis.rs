@@ -397,7 +397,8 @@ fn clif_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
 
 /// The code of every function of `filetests/nv50/` that compiles for `cpu`, in words, with
 /// the function's name.
-fn filetest_code(cpu: &str) -> Vec<(String, Vec<u32>)> {
+/// Each compiled function of `filetests/nv50` for `cpu`: its name, program type and words.
+fn filetest_code(cpu: &str) -> Vec<(String, Program, Vec<u32>)> {
     let target = wavelift::Target::parse(cpu).unwrap();
     let mut files = Vec::new();
     clif_files(
@@ -417,7 +418,12 @@ fn filetest_code(cpu: &str) -> Vec<(String, Vec<u32>)> {
                     .chunks_exact(4)
                     .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
                     .collect();
-                code.push((format!("{} {}", file.display(), func.name), words));
+                let program = match wavelift::intrinsics::check_stage(func) {
+                    Ok(Some(wavelift::intrinsics::Stage::Fragment)) => Program::Fragment,
+                    Ok(Some(wavelift::intrinsics::Stage::Vertex)) => Program::Vertex,
+                    _ => Program::Compute,
+                };
+                code.push((format!("{} {}", file.display(), func.name), program, words));
             }
         }
     }
@@ -438,11 +444,11 @@ fn filetest_code_is_made_of_verified_forms() {
             "{cpu}: only {} functions compiled",
             code.len()
         );
-        let mut insts = Vec::new();
-        let mut ours = Vec::new();
-        for (name, words) in &code {
-            let decoded = decode(words, v, Program::Compute)
-                .unwrap_or_else(|e| panic!("{cpu} {name}: {e:?}"));
+        let mut insts: HashMap<Program, Vec<Vec<u32>>> = HashMap::new();
+        let mut ours: HashMap<Program, Vec<String>> = HashMap::new();
+        for (name, program, words) in &code {
+            let decoded =
+                decode(words, v, *program).unwrap_or_else(|e| panic!("{cpu} {name}: {e:?}"));
             for (offset, inst) in decoded {
                 let at = offset / 4;
                 let size = encode(&inst, v).unwrap_or_else(|e| panic!("{cpu} {name}: {e}"));
@@ -451,18 +457,22 @@ fn filetest_code_is_made_of_verified_forms() {
                     words[at..at + size.len()],
                     "{cpu} {name} at {offset:#x}"
                 );
-                insts.push(size);
-                ours.push(print(&inst));
+                insts.entry(*program).or_default().push(size);
+                ours.entry(*program).or_default().push(print(&inst));
             }
         }
         let Some(path) = envydis() else { continue };
-        let theirs = run_envydis(&path, v, Program::Compute, &insts);
-        let wrong: Vec<String> = insts
-            .iter()
-            .zip(ours.iter().zip(&theirs))
-            .filter(|(_, (o, t))| o != t)
-            .map(|(w, (o, t))| format!("{cpu} {}:\n  ours    {o}\n  envydis {t}", hex(w)))
-            .collect();
+        let mut wrong: Vec<String> = Vec::new();
+        for (program, insts) in &insts {
+            let theirs = run_envydis(&path, v, *program, insts);
+            wrong.extend(
+                insts
+                    .iter()
+                    .zip(ours[program].iter().zip(&theirs))
+                    .filter(|(_, (o, t))| o != t)
+                    .map(|(w, (o, t))| format!("{cpu} {}:\n  ours    {o}\n  envydis {t}", hex(w))),
+            );
+        }
         assert!(
             wrong.is_empty(),
             "{}",

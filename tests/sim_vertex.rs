@@ -91,6 +91,7 @@ fn attributes_by_vertex_and_instance_id_over_a_partial_wave() {
         user_data,
         vertex_ids: ids.clone(),
         instance_ids: instances.clone(),
+        attributes: Vec::new(),
     };
     let args = [
         DataValue::I64(p as i64),
@@ -118,6 +119,7 @@ fn divergent_vertices_over_a_partial_wave() {
         user_data: vec![],
         vertex_ids: (0..77).collect(),
         instance_ids: vec![],
+        attributes: Vec::new(),
     };
     let out = run("divergent", &[], &launch, &Memory::new());
     for (v, o) in out.iter().enumerate() {
@@ -139,6 +141,7 @@ fn a_launch_with_the_wrong_user_data_is_an_error() {
         user_data: vec![0; 2],
         vertex_ids: vec![0],
         instance_ids: vec![],
+        attributes: Vec::new(),
     };
     let error = simulator(target.arch)
         .launch_vertex(&code, &launch, &mut Memory::new(), &Options::default())

@@ -24,6 +24,12 @@ pub trait Backend {
     /// Disassembles code bytes; undecodable bytes end the listing with a line that says so.
     fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine>;
 
+    /// Disassembles compiled code, as the kind of program it is where the target's words
+    /// decode differently per kind (NV50's program types).
+    fn disassemble_compiled(&self, code: &CompiledCode) -> Vec<DisasmLine> {
+        self.disassemble(&code.code)
+    }
+
     /// Writes compiled functions into one object file of the target's format (GCN: an
     /// AMDGPU HSA code object).
     fn write_object(

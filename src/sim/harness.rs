@@ -1107,6 +1107,10 @@ pub fn interpret_vertex(
                 Ok(match intrinsic {
                     Intrinsic::VertexId => Answer::Value(DataValue::I32(vertex_id as i32)),
                     Intrinsic::InstanceId => Answer::Value(DataValue::I32(instance_id as i32)),
+                    Intrinsic::VertexInput => {
+                        let x = launch.input(int_of(&a[0]) as u8, int_of(&a[1]) as u8, k);
+                        Answer::Value(DataValue::F32(Ieee32::with_float(x)))
+                    }
                     Intrinsic::OutputPosition => {
                         outputs.position = Some(channel_bits(&a[0..4]));
                         Answer::Nothing

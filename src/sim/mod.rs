@@ -99,8 +99,9 @@ pub trait Simulator {
 }
 
 /// The vertices of a vertex-shader launch (`docs/filetests.md`, "Vertex launches"): what
-/// the input assembler gives the shader. There is no vertex-input hardware: the shader
-/// loads its attributes from the buffers whose addresses are in its user data.
+/// the input assembler gives the shader. On GCN there is no vertex-input hardware: the
+/// shader loads its attributes from the buffers whose addresses are in its user data; on
+/// NV50 the vertex fetch puts them in `a[]` (`attributes`).
 #[derive(Clone, Debug, Default)]
 pub struct VertexLaunch {
     /// The shader's parameters (its user data), one word each (an i64 two, low first).
@@ -109,6 +110,21 @@ pub struct VertexLaunch {
     pub vertex_ids: Vec<u32>,
     /// Each vertex's instance id (empty: all 0).
     pub instance_ids: Vec<u32>,
+    /// The input attributes the vertex fetch gives (NV50's `a[]`, read by
+    /// `wavelift_vertex_input`): each location's four channels per vertex, in the order of
+    /// `vertex_ids`; attributes not given are 0.
+    pub attributes: Vec<(u8, Vec<[f32; 4]>)>,
+}
+
+impl VertexLaunch {
+    /// Channel `chan` of input attribute `location` of the launch's vertex `k`.
+    pub fn input(&self, location: u8, chan: u8, k: usize) -> f32 {
+        self.attributes
+            .iter()
+            .find(|(l, _)| *l == location)
+            .and_then(|(_, v)| v.get(k))
+            .map_or(0.0, |v| v[chan as usize])
+    }
 }
 
 /// What a vertex shader wrote for one vertex, as 32-bit words: its position and its

@@ -253,7 +253,7 @@ fn target_line(spec: Option<&str>, file: &ClifFile, name: &str) -> Result<Target
 /// The listing of one compiled function: name, instructions with offsets and bytes, and a
 /// summary line.
 pub fn format_listing(func: &ir::Function, target: &Target, compiled: &CompiledCode) -> String {
-    let lines = wavelift::disassemble(&compiled.code, target);
+    let lines = wavelift::disassemble_compiled(compiled, target);
     let bytes_width = lines
         .iter()
         .map(|line| (line.bytes.len() * 3).saturating_sub(1))

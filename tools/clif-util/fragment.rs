@@ -130,7 +130,7 @@ pub fn parse(func: &ir::Function, lines: &[Comment]) -> Result<Vec<FragmentSpec>
 }
 
 /// `[a b c …]` as f32s.
-fn floats(text: &str) -> Result<Vec<f32>, String> {
+pub(crate) fn floats(text: &str) -> Result<Vec<f32>, String> {
     let inner = text
         .trim()
         .strip_prefix('[')
@@ -179,7 +179,10 @@ fn parse_primitive(text: &str) -> Result<Vec<Attribute>, String> {
 }
 
 /// `n0 = INIT; n1 = INIT; …`: 64 f32 values per name, in `names`' order.
-fn parse_lanes<const N: usize>(text: &str, names: [&str; N]) -> Result<[Vec<f32>; N], String> {
+pub(crate) fn parse_lanes<const N: usize>(
+    text: &str,
+    names: [&str; N],
+) -> Result<[Vec<f32>; N], String> {
     let parts: Vec<&str> = text.split(';').map(str::trim).collect();
     if parts.len() != N {
         return Err(format!(

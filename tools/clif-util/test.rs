@@ -508,7 +508,7 @@ fn check_compiles(context: &FunctionContext, report: &mut FileReport) {
             report.passed += 1;
             continue;
         }
-        let text: String = wavelift::disassemble(&compiled.code, target)
+        let text: String = wavelift::disassemble_compiled(&compiled, target)
             .into_iter()
             .map(|line| line.text + "\n")
             .collect();
@@ -591,7 +591,7 @@ fn precise_output(func: &ir::Function, target: &Target, expected: &[&str]) -> Ou
         Ok(compiled) => compiled,
         Err(error) => return Outcome::Fail(format!("failed to compile: {error}"), None),
     };
-    let actual = listing(&wavelift::disassemble(&compiled.code, target));
+    let actual = listing(&wavelift::disassemble_compiled(&compiled, target));
     if actual == expected {
         return Outcome::Pass;
     }

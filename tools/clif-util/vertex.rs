@@ -33,6 +33,7 @@ pub struct VertexSpec {
     buffers: Vec<Buffer>,
     vertex_ids: Vec<u32>,
     instance_ids: Vec<u32>,
+    attributes: Vec<(u8, Vec<[f32; 4]>)>,
     checks: Vec<(usize, usize, Expected)>,
 }
 
@@ -41,6 +42,7 @@ pub struct VertexSpec {
 pub fn is_vertex_line(text: &str) -> bool {
     let text = text.trim_start();
     text.starts_with("vertex:")
+        || text.starts_with("attributes ")
         || text
             .strip_prefix("vertex ")
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
@@ -49,16 +51,22 @@ pub fn is_vertex_line(text: &str) -> bool {
 /// Parses the vertex directives of `func`.
 pub fn parse(func: &ir::Function, lines: &[Comment]) -> Result<Vec<VertexSpec>, DirectiveError> {
     let mut buffers: Vec<Buffer> = Vec::new();
+    let mut attributes: Vec<(u8, Vec<[f32; 4]>)> = Vec::new();
     let mut specs: Vec<VertexSpec> = Vec::new();
     for comment in lines {
         let err = |message: String| (comment.line, message);
         let text = comment.text.trim();
         if let Some(rest) = text.strip_prefix("buffer ") {
             buffers.push(parse_buffer(rest).map_err(err)?);
+        } else if let Some(rest) = text.strip_prefix("attributes ") {
+            let (location, init) = parse_attribute(rest).map_err(err)?;
+            attributes.retain(|(l, _)| *l != location);
+            attributes.push((location, init));
         } else if let Some(rest) = text.strip_prefix("vertex:") {
             let mut spec = parse_launch(func, rest, &buffers).map_err(err)?;
             spec.line = comment.line;
             spec.text = text.to_string();
+            spec.attributes = attributes.clone();
             specs.push(spec);
         } else if let Some(rest) = text.strip_prefix("vertex ") {
             let (index, expected) = rest
@@ -141,8 +149,50 @@ fn parse_launch(func: &ir::Function, text: &str, buffers: &[Buffer]) -> Result<V
         buffers: buffers.to_vec(),
         vertex_ids,
         instance_ids,
+        attributes: Vec::new(),
         checks: Vec::new(),
     })
+}
+
+/// `L: x = INIT; y = INIT; z = INIT; w = INIT`: input attribute L's channels, one value
+/// per vertex of the launch that follows.
+fn parse_attribute(text: &str) -> Result<(u8, Vec<[f32; 4]>), String> {
+    let (location, channels) = text.split_once(':').ok_or("expected `attributes L:`")?;
+    let location: u8 = location
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&l| l < 32)
+        .ok_or_else(|| format!("`{}` is not a location 0–31", location.trim()))?;
+    let parts: Vec<&str> = channels.split(';').map(str::trim).collect();
+    let mut values: Vec<Vec<f32>> = Vec::new();
+    for (part, name) in parts.iter().zip(["x", "y", "z", "w"]) {
+        let init = part
+            .strip_prefix(name)
+            .and_then(|r| r.trim_start().strip_prefix('='))
+            .ok_or_else(|| format!("expected `{name} = INIT`, found `{part}`"))?;
+        let buffer = parse_buffer(&format!("{name}: f32 = {init}"))?;
+        values.push(
+            buffer
+                .values
+                .iter()
+                .map(|v| match v {
+                    DataValue::F32(x) => f32::from_bits(x.bits()),
+                    _ => 0.0,
+                })
+                .collect(),
+        );
+    }
+    let [x, y, z, w] = values.as_slice() else {
+        return Err("expected `x = INIT; y = INIT; z = INIT; w = INIT`".into());
+    };
+    if [y, z, w].iter().any(|c| c.len() != x.len()) {
+        return Err("the four channels have different lengths".into());
+    }
+    Ok((
+        location,
+        (0..x.len()).map(|k| [x[k], y[k], z[k], w[k]]).collect(),
+    ))
 }
 
 /// `pos = [x y z w]; paramL = [x y z w]; …`.
@@ -208,6 +258,7 @@ pub fn execute(
         user_data,
         vertex_ids: spec.vertex_ids.clone(),
         instance_ids: spec.instance_ids.clone(),
+        attributes: spec.attributes.clone(),
     };
     let reference = interpret_vertex(func, &args, &vertex_launch, &memory);
     let mut simulated_memory = memory;

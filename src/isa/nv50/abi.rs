@@ -26,6 +26,9 @@ pub struct Frame {
     pub param_size: u32,
     /// Kernels: the virtual register holding `$r0` at entry (the packed thread id).
     pub tid: Cell<Option<Reg>>,
+    /// Fragment programs reading a perspective input: the fragment's `w`, which their
+    /// `interp`s multiply by (`lower/fragment.rs`).
+    pub w: Cell<Option<Reg>>,
     /// The `l[]` offset of each stack slot (by index): `isa::stack_frame`'s layout from 0.
     pub stack_slots: Vec<u32>,
     /// The bytes the stack slots take in `l[]`; the spill slots follow.
@@ -41,6 +44,7 @@ impl Frame {
             param_offsets: offsets.iter().map(|o| o + PARAM_BASE).collect(),
             param_size: size,
             tid: Cell::new(None),
+            w: Cell::new(None),
             stack_slots: Vec::new(),
             stack_size: 0,
         }
@@ -51,6 +55,7 @@ impl Frame {
             param_offsets: Vec::new(),
             param_size: 0,
             tid: Cell::new(None),
+            w: Cell::new(None),
             stack_slots: Vec::new(),
             stack_size: 0,
         }

@@ -57,7 +57,7 @@ fn reads(inst: &Inst) -> Units {
         Inst::SharedStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
         Inst::LocalLoad { addr, .. } => addr.map_or(0, units),
         Inst::LocalStore { data, addr, .. } => units(*data) | addr.map_or(0, units),
-        Inst::Spill { src, .. } => units(*src),
+        Inst::Spill { src, .. } | Inst::Output { src, .. } => units(*src),
         Inst::SetSharedAddr { addr } => units(*addr),
         Inst::Atomic { addr, src, cmp, .. } => src_units(addr) | units(*src) | cmp.map_or(0, units),
         Inst::SharedAtomic { addr, src, cmp, .. } => {
@@ -65,7 +65,9 @@ fn reads(inst: &Inst) -> Units {
         }
         Inst::Copy { src, .. } => units(*src),
         Inst::Combine { lo, hi, .. } => units(*lo) | units(*hi),
-        Inst::Ret { uses } => uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
+        Inst::Ret { uses } | Inst::Exit { results: uses } => {
+            uses.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b)
+        }
         Inst::Call { args, .. } => args.iter().map(|(r, _)| units(*r)).fold(0, |a, b| a | b),
         Inst::Args { .. }
         | Inst::Reload { .. }
@@ -74,7 +76,7 @@ fn reads(inst: &Inst) -> Units {
         | Inst::Branch { .. }
         | Inst::Joinat { .. }
         | Inst::Barrier
-        | Inst::Exit => 0,
+        | Inst::Kill => 0,
     }
 }
 
@@ -249,7 +251,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
                 reg(a)?;
             }
         }
-        Inst::Spill { src, .. } => reg(src)?,
+        Inst::Spill { src, .. } | Inst::Output { src, .. } => reg(src)?,
         Inst::SetSharedAddr { addr } => reg(addr)?,
         Inst::Atomic { .. } | Inst::SharedAtomic { .. } => {
             if reads(&inst) & hit != 0 {
@@ -261,7 +263,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
             reg(lo)?;
             reg(hi)?;
         }
-        Inst::Ret { .. } | Inst::Call { .. } => {
+        Inst::Ret { .. } | Inst::Call { .. } | Inst::Exit { .. } => {
             if reads(&inst) & hit != 0 {
                 return None;
             }
@@ -273,7 +275,7 @@ fn renamed_reads(inst: &Inst, from: Reg, to: Reg, variant: Variant) -> Option<In
         | Inst::Branch { .. }
         | Inst::Joinat { .. }
         | Inst::Barrier
-        | Inst::Exit => {}
+        | Inst::Kill => {}
     }
     Some(inst)
 }
@@ -596,11 +598,16 @@ mod tests {
             add(5, 2, 3),
             combine(6, 4, 5),
             store(pair(6), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(
             out,
-            vec![add(4, 0, 1), add(5, 2, 3), store(pair(4), 8), Inst::Exit]
+            vec![
+                add(4, 0, 1),
+                add(5, 2, 3),
+                store(pair(4), 8),
+                Inst::Exit { results: vec![] }
+            ]
         );
         // Others: the adds write the pair's words.
         let out = one_block(vec![
@@ -608,11 +615,16 @@ mod tests {
             add(9, 2, 3),
             combine(6, 5, 9),
             store(pair(6), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(
             out,
-            vec![add(6, 0, 1), add(7, 2, 3), store(pair(6), 8), Inst::Exit]
+            vec![
+                add(6, 0, 1),
+                add(7, 2, 3),
+                store(pair(6), 8),
+                Inst::Exit { results: vec![] }
+            ]
         );
     }
 
@@ -626,7 +638,7 @@ mod tests {
             store(pair(6), 8),
             add(1, 5, 5),
             store(pair(0), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(out[0], add(5, 0, 1));
         assert_eq!(out[1], add(7, 2, 3));
@@ -637,7 +649,7 @@ mod tests {
             add(9, 2, 3),
             combine(6, 5, 9),
             store(pair(6), 10),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(out[0], add(5, 0, 1));
         assert_eq!(out[2], add(7, 2, 3));
@@ -650,15 +662,19 @@ mod tests {
             dst: pair(4),
             src: pair(0),
         };
-        let out = one_block(vec![copy.clone(), store(pair(4), 8), Inst::Exit]);
-        assert_eq!(out, vec![store(pair(0), 8), Inst::Exit]);
+        let out = one_block(vec![
+            copy.clone(),
+            store(pair(4), 8),
+            Inst::Exit { results: vec![] },
+        ]);
+        assert_eq!(out, vec![store(pair(0), 8), Inst::Exit { results: vec![] }]);
         // $r0 is written before the read: the copy stays.
         let out = one_block(vec![
             copy.clone(),
             add(0, 2, 3),
             store(pair(4), 8),
             store(pair(0), 8),
-            Inst::Exit,
+            Inst::Exit { results: vec![] },
         ]);
         assert_eq!(out[0], copy);
         assert_eq!(out[2], store(pair(4), 8));

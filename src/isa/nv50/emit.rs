@@ -35,6 +35,13 @@ fn src_operand(src: Src, hw: &dyn Fn(Reg) -> u16) -> Operand {
         Src::Imm(c) => Operand::Imm(c),
         Src::Shared { ty, areg, offset } => Operand::Shared { ty, areg, offset },
         Src::SReg(s) => Operand::SReg(s),
+        Src::Const(offset) => Operand::Const {
+            space: 0,
+            areg: 0,
+            offset,
+        },
+        Src::Varying(offset) => Operand::Varying { areg: 0, offset },
+        Src::Attr(offset) => Operand::Attr { offset },
     }
 }
 
@@ -44,7 +51,7 @@ fn alu_mc(alu: &Alu, form: Form, hw: &dyn Fn(Reg) -> u16) -> McInst {
     // `ld` from `s[]` and `mov` from a special register name no type of their own.
     inst.ty = match alu.srcs.first() {
         Some(Src::Shared { .. }) if alu.op == Op::Ld => None,
-        Some(Src::SReg(_)) => None,
+        Some(Src::SReg(_) | Src::Varying(_)) => None,
         _ => alu.ty,
     };
     inst.src_ty = alu.src_ty;
@@ -506,12 +513,27 @@ fn lower_block(
                     Label::of_join(*join),
                 ));
             }
-            Inst::Exit => {
+            Inst::Output { offset, src } => out.push(Item::Mc(McInst::with(
+                Op::Mov,
+                Form::Long,
+                Some(Ty::B32),
+                Some(Operand::Out {
+                    areg: 0,
+                    offset: *offset,
+                }),
+                &[Operand::R(src.hw() as u8)],
+            ))),
+            Inst::Kill => {
+                out.push(Item::Mc(McInst::new(Op::Kill, Form::Long)));
+            }
+            Inst::Exit { .. } => {
                 // The `exit` bit on the last instruction when it is a long normal one that
                 // always executes (widened from a short one if need be), else `exit nop`.
+                // `discard` never carries it (nouveau's `trySetExitModifier`).
                 if let Some(Item::Mc(last)) = out.last_mut()
                     && last.pred.is_none()
                     && !last.join
+                    && last.op != Op::Kill
                 {
                     let mut long = last.clone();
                     long.form = Form::Long;
@@ -870,7 +892,7 @@ fn predicated_arm(
             Inst::Jump { .. }
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }
-                | Inst::Exit
+                | Inst::Exit { .. }
                 | Inst::Ret { .. }
                 | Inst::Call { .. }
                 | Inst::Args { .. }

@@ -41,6 +41,12 @@ pub enum Src {
     Shared { ty: Ty, areg: u8, offset: u32 },
     /// A special register (`$physid`).
     SReg(SReg),
+    /// `c0[offset]` as a 32-bit word: a graphics program's user data (`ld b32` only).
+    Const(u32),
+    /// `v[offset]`: the plane `interp` evaluates (its first source).
+    Varying(u32),
+    /// `a[offset]`: a vertex program's input word.
+    Attr(u32),
 }
 
 impl Src {
@@ -256,8 +262,18 @@ pub enum Inst {
     Joinat {
         join: Join,
     },
-    /// The kernel's end: `exit`.
-    Exit,
+    /// `discard`: the fragment program's threads that run it end without results.
+    Kill,
+    /// `mov b32 o[offset] src`: a vertex program's output word.
+    Output {
+        offset: u32,
+        src: Reg,
+    },
+    /// A kernel's or graphics program's end: `exit`, with a fragment program's results in
+    /// their registers (`docs/ir.md`, "Fragment-program ABI (NV50)").
+    Exit {
+        results: Vec<(Reg, Reg)>,
+    },
     /// A device function's end: its results in their ABI registers, then `ret`.
     Ret {
         uses: Vec<(Reg, Reg)>,
@@ -334,7 +350,7 @@ impl MachInst for Inst {
                 }
                 visit(data, OperandKind::Use);
             }
-            Inst::Spill { src, .. } => visit(src, OperandKind::Use),
+            Inst::Spill { src, .. } | Inst::Output { src, .. } => visit(src, OperandKind::Use),
             Inst::Reload { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Atomic {
                 dst,
@@ -383,7 +399,7 @@ impl MachInst for Inst {
                 visit(dst, OperandKind::EarlyDef);
             }
             Inst::Branch { c, .. } => visit(c, OperandKind::Use),
-            Inst::Ret { uses } => {
+            Inst::Ret { uses } | Inst::Exit { results: uses } => {
                 for (v, fixed) in uses {
                     visit(v, OperandKind::UseFixed(*fixed));
                 }
@@ -398,7 +414,7 @@ impl MachInst for Inst {
             }
             Inst::Jump { .. }
             | Inst::Joinat { .. }
-            | Inst::Exit
+            | Inst::Kill
             | Inst::SetAddr { .. }
             | Inst::Barrier => {}
         }
@@ -428,13 +444,15 @@ impl MachInst for Inst {
                 | Inst::Jump { .. }
                 | Inst::Branch { .. }
                 | Inst::Joinat { .. }
-                | Inst::Exit
+                | Inst::Kill
+                | Inst::Output { .. }
+                | Inst::Exit { .. }
                 | Inst::Ret { .. }
         )
     }
 
     fn is_return(&self) -> bool {
-        matches!(self, Inst::Exit | Inst::Ret { .. })
+        matches!(self, Inst::Exit { .. } | Inst::Ret { .. })
     }
 
     fn is_branch(&self) -> bool {

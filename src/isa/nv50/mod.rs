@@ -7,6 +7,7 @@ pub mod cpus;
 pub mod emit;
 pub mod exit_blocks;
 pub mod fold_shared;
+pub mod fragment;
 pub mod inst;
 pub mod link;
 pub mod low_words;
@@ -22,10 +23,12 @@ pub mod reconverge;
 pub mod regs;
 pub mod save_registers;
 pub mod uniform_values;
+pub mod vertex;
 
 use super::{Backend, ObjectFunction};
 use crate::analysis::cfg::Cfg;
 use crate::analysis::stack_addresses::StackAddresses;
+use crate::intrinsics::Stage;
 use crate::ir;
 use crate::machinst::expand_atomics::Native;
 use crate::machinst::lower::lower_function;
@@ -33,10 +36,12 @@ use crate::machinst::regalloc::{self, AllocError, Allocated, MemoryMoves};
 use crate::machinst::{MachInst, TargetFacts, dce};
 use crate::{CompileError, CompiledCode, DisasmLine, FunctionKind, Target, TargetInfo};
 use abi::{Frame, PARAM_LIMIT, WORKGROUP_BASE};
+use fragment::FragmentInfo;
 use inst::Inst;
 use lower::{LOCAL_LIMIT, SHARED_LIMIT};
 use mc::Variant;
 use regs::{FLAG, GPR, GPR_LIMIT};
+use vertex::VertexInfo;
 
 /// The NV50 backend of one encoding variant.
 pub struct Nv50Backend {
@@ -85,7 +90,7 @@ impl Backend for Nv50Backend {
                 _ => Native::ALL,
             },
             workgroup_base: Some(WORKGROUP_BASE as i64),
-            stages: &[],
+            stages: &[Stage::Fragment, Stage::Vertex],
             indirect_calls: false,
         }
     }
@@ -95,7 +100,16 @@ impl Backend for Nv50Backend {
     }
 
     fn disassemble(&self, code: &[u8]) -> Vec<DisasmLine> {
-        disassemble(code, self.variant)
+        disassemble(code, self.variant, mc::Program::Compute)
+    }
+
+    fn disassemble_compiled(&self, code: &CompiledCode) -> Vec<DisasmLine> {
+        let program = match code.nv50() {
+            Some(info) if info.fragment.is_some() => mc::Program::Fragment,
+            Some(info) if info.vertex.is_some() => mc::Program::Vertex,
+            _ => mc::Program::Compute,
+        };
+        disassemble(&code.code, self.variant, program)
     }
 
     fn write_object(
@@ -174,15 +188,48 @@ pub struct Nv50Info {
     /// The most entries of the warp's reconvergence stack the function pushes (calls'
     /// included).
     pub stack_depth: u32,
+    /// A fragment program's inputs and results, for the driver (`None`: a kernel or
+    /// device function).
+    pub fragment: Option<FragmentInfo>,
+    /// A vertex program's inputs and outputs, for the driver (`None`: not one).
+    pub vertex: Option<VertexInfo>,
 }
 
 /// Compiles a verified, optimised function for an NV50 variant.
 pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, CompileError> {
     let kind = FunctionKind::of(&func.signature).map_err(|e| CompileError::new(func, e))?;
+    // `machinst::prepare` checked the stage.
+    let stage = crate::intrinsics::check_stage(func).ok().flatten();
+    let fragment = match stage {
+        Some(Stage::Fragment) => {
+            Some(FragmentInfo::of(func).map_err(|e| CompileError::new(func, e))?)
+        }
+        _ => None,
+    };
+    let vertex = match stage {
+        Some(Stage::Vertex) => Some(VertexInfo::of(func).map_err(|e| CompileError::new(func, e))?),
+        _ => None,
+    };
+    let user_data = fragment
+        .as_ref()
+        .map(|f| f.user_data)
+        .or(vertex.as_ref().map(|v| v.user_data));
     let mut frame = match kind {
+        FunctionKind::Kernel if stage.is_some() => Frame::device(),
         FunctionKind::Kernel => Frame::kernel(&func.signature),
         FunctionKind::Device => Frame::device(),
     };
+    if let Some(words) = user_data
+        && words > USER_DATA_LIMIT
+    {
+        return Err(CompileError::new(
+            func,
+            format!(
+                "the shader's user data takes {words} words; wavelift places at most \
+                 {USER_DATA_LIMIT} in `c0[]`"
+            ),
+        ));
+    }
     if frame.param_size > PARAM_LIMIT {
         return Err(CompileError::new(
             func,
@@ -261,6 +308,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         low_words: &low_words,
         scratch_base,
         stack: &stack,
+        fragment: fragment.as_ref(),
+        vertex: vertex.as_ref(),
     };
     let mut vcode = lower_function(func, &cfg, &backend)?;
     propagate_copies::run(&mut vcode);
@@ -307,6 +356,9 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .collect();
     let assembled = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
+    if let Some(program) = program_of(stage) {
+        check_program_type(&assembled.code, variant, program).map_err(|e| CompileError::new(func, e))?;
+    }
     let insts: Vec<Inst> = blocks.concat();
     let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);
     let info = Nv50Info {
@@ -325,12 +377,56 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         calls: assembled.calls,
         frame_accesses: assembled.frame_accesses,
         stack_depth: plan.depth.iter().copied().max().unwrap_or(0) as u32,
+        fragment,
+        vertex,
     };
     Ok(CompiledCode::new(
         assembled.code,
         kind,
         TargetInfo::Nv50(info),
     ))
+}
+
+/// The most words of user data a graphics program takes from `c0[]`: those an `ld`'s
+/// offset field reaches without `$a`.
+const USER_DATA_LIMIT: u32 = 64;
+
+/// The program type a shader of `stage` runs as (`None`: a kernel or device function).
+fn program_of(stage: Option<Stage>) -> Option<mc::Program> {
+    match stage? {
+        Stage::Fragment => Some(mc::Program::Fragment),
+        Stage::Vertex => Some(mc::Program::Vertex),
+    }
+}
+
+/// Checks that every instruction of `code` exists in `program`: a graphics program has no
+/// `s[]` or `g[]` (`docs/nv50.md`, "The program types"), which workgroup memory, global
+/// memory and the cross-lane intrinsics' scratch area need.
+fn check_program_type(code: &[u8], variant: Variant, program: mc::Program) -> Result<(), String> {
+    let words: Vec<u32> = code
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("whole words")))
+        .collect();
+    let mut at = 0;
+    while at < words.len() {
+        match mc::decode_one(&words[at..], variant, program) {
+            Ok((_, n)) => at += n,
+            Err(_) => {
+                let inst = mc::decode_one(&words[at..], variant, mc::Program::Compute)
+                    .map(|(inst, _)| mc::print(&inst))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "`{inst}`: NV50 {} programs have no `s[]` or `g[]` (global and workgroup \
+                     memory, the cross-lane intrinsics' scratch area)",
+                    match program {
+                        mc::Program::Vertex => "vertex",
+                        _ => "fragment",
+                    }
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Allocates `$r` and `$c`: first in registers alone (spare `$r` above the partition
@@ -370,8 +466,8 @@ fn allocate(vcode: &crate::machinst::VCode<Inst>, calls: bool) -> Result<Allocat
     }
 }
 
-/// Disassembles NV50 code in envydis's syntax.
-pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
+/// Disassembles NV50 code of a program type in envydis's syntax.
+pub fn disassemble(code: &[u8], variant: Variant, program: mc::Program) -> Vec<DisasmLine> {
     let mut lines = Vec::new();
     let words: Vec<u32> = code
         .chunks(4)
@@ -383,7 +479,7 @@ pub fn disassemble(code: &[u8], variant: Variant) -> Vec<DisasmLine> {
         .collect();
     let mut offset = 0;
     while offset < code.len() {
-        match mc::decode_one(&words[offset / 4..], variant, mc::Program::Compute) {
+        match mc::decode_one(&words[offset / 4..], variant, program) {
             Ok((inst, n)) => {
                 let len = 4 * n;
                 let target = inst.src.iter().find_map(|s| match s {

@@ -153,6 +153,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 }
             }
             Inst::SetSharedAddr { addr } => *addr = defs.whole(*addr),
+            Inst::Output { src, .. } => *src = defs.whole(*src),
             Inst::Atomic { addr, src, cmp, .. } => {
                 *addr = defs.src(*addr);
                 *src = defs.whole(*src);
@@ -177,7 +178,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
                 *lo = defs.whole(*lo);
                 *hi = defs.whole(*hi);
             }
-            Inst::Ret { uses } | Inst::Call { args: uses, .. } => {
+            Inst::Ret { uses } | Inst::Call { args: uses, .. } | Inst::Exit { results: uses } => {
                 for (r, _) in uses {
                     *r = defs.whole(*r);
                 }
@@ -190,7 +191,7 @@ pub fn run(vcode: &mut VCode<Inst>) {
             | Inst::Branch { .. }
             | Inst::Joinat { .. }
             | Inst::Barrier
-            | Inst::Exit => {}
+            | Inst::Kill => {}
         }
     }
     for block in &mut vcode.blocks {

@@ -126,9 +126,20 @@ fn kept_pattern(k: usize, t: usize) -> u32 {
     0x5a00_0000 | (k as u32) << 8 | t as u32
 }
 
+/// What a graphics program's warp left: the first registers of every thread (a fragment
+/// program's results: `docs/nv50.md`, "Graphics stages") and the threads its `discard`
+/// ended.
+#[derive(Debug)]
+pub struct StageEnd {
+    pub registers: Vec<Vec<u32>>,
+    pub discarded: u32,
+    /// Instructions the warp executed.
+    pub steps: u64,
+}
+
 /// Runs a vertex or fragment program on one warp whose threads in `lanes` are live, against
 /// `stage` (whose `o[]` words it writes): the first `result_words` registers of every thread
-/// when it ends (a fragment program's results: `docs/nv50.md`, "Graphics stages").
+/// when it ends, and the threads discarded.
 pub(crate) fn run_stage(
     code: &[u8],
     variant: Variant,
@@ -136,7 +147,7 @@ pub(crate) fn run_stage(
     lanes: u32,
     result_words: usize,
     options: &Options,
-) -> Result<Vec<Vec<u32>>, SimError> {
+) -> Result<StageEnd, SimError> {
     let kind = match stage {
         Stage::Vertex(_) => mc::Program::Vertex,
         Stage::Fragment(_) => mc::Program::Fragment,
@@ -162,9 +173,13 @@ pub(crate) fn run_stage(
             "a graphics program stopped at a barrier".into(),
         )));
     }
-    Ok((0..WARP_THREADS)
-        .map(|t| (0..result_words).map(|k| warp.r[k][t]).collect())
-        .collect())
+    Ok(StageEnd {
+        registers: (0..WARP_THREADS)
+            .map(|t| (0..result_words).map(|k| warp.r[k][t]).collect())
+            .collect(),
+        discarded: warp.discarded,
+        steps: warp.steps,
+    })
 }
 
 /// Checks that `code` is a kernel before [`launch`] runs it.

@@ -17,18 +17,23 @@ pub struct Plane {
     pub dy: f32,
 }
 
-/// A fragment program's inputs: the planes of `v[]` (word k at `v[4k]`) and each lane's
-/// position, at the pixel centre and at the centroid of its covered samples.
+/// A fragment program's inputs: the planes of `v[]` (word k at `v[4k]`), its user data, and
+/// each lane's position, at the pixel centre and at the centroid of its covered samples.
 pub struct Fragments {
     pub planes: Vec<Plane>,
+    /// The program's user data: the words of `c0[]`.
+    pub user_data: Vec<u32>,
     pub center: [(f32, f32); WARP_THREADS],
     pub centroid: [(f32, f32); WARP_THREADS],
 }
 
-/// A vertex program's words: per thread its `a[]` inputs (word k at `a[4k]`) and the
+/// A vertex program's words: per thread its `a[]` inputs (word k at `a[4k]`), its user data,
+/// and the
 /// `o[]` outputs it wrote (word k at `o[4k]`; `None` where nothing was written).
 pub struct Vertices {
     pub attrs: Vec<Vec<u32>>,
+    /// The program's user data: the words of `c0[]`.
+    pub user_data: Vec<u32>,
     pub outputs: Vec<Vec<Option<u32>>>,
 }
 

@@ -43,6 +43,7 @@ fn fragments(planes: Vec<Plane>) -> Fragments {
     }
     Fragments {
         planes,
+        user_data: Vec::new(),
         center,
         centroid,
     }
@@ -97,7 +98,8 @@ fn interp_forms_evaluate_the_planes() {
         8,
         &Options::default(),
     )
-    .unwrap();
+    .unwrap()
+    .registers;
     let plane = |x: f64, y: f64| 1.0 + 0.25 * x - 0.5 * y;
     for t in (0..WARP_THREADS).filter(|t| lanes >> t & 1 == 1) {
         let (x, y) = ((t % 8) as f64, (t / 8) as f64);
@@ -175,6 +177,7 @@ fn vertex_programs_read_a_and_write_o() {
         .collect();
     let mut stage = Stage::Vertex(Vertices {
         attrs: attrs.clone(),
+        user_data: Vec::new(),
         outputs: vec![vec![None; 3]; WARP_THREADS],
     });
     run_stage(&code, Variant::G80, &mut stage, !0, 0, &Options::default()).unwrap();
@@ -206,6 +209,7 @@ fn o_beyond_the_outputs_is_an_error() {
     let code = assemble(&[mov_out(0x8)]);
     let mut stage = Stage::Vertex(Vertices {
         attrs: vec![Vec::new(); WARP_THREADS],
+        user_data: Vec::new(),
         outputs: vec![vec![None; 2]; WARP_THREADS],
     });
     let err = run_stage(&code, Variant::G80, &mut stage, 1, 0, &Options::default()).unwrap_err();

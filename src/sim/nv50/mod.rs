@@ -15,17 +15,21 @@
 //! - `float.rs`: the bit-exact f32/f64 model; `sfu.rs`: the special functions;
 //! - `dispatch.rs`: device-function calls and kernel launches over a grid, and one warp of
 //!   a vertex or fragment program ([`Nv50Simulator::run_stage`]);
-//! - `graphics.rs`: the `a[]`/`o[]` words and `v[]` planes of those programs.
+//! - `graphics.rs`: the `a[]`/`o[]` words and `v[]` planes of those programs;
+//! - `fragment.rs`: a fragment program's launch for a scene (its planes, its warps);
+//! - `vertex.rs`: a vertex program's launch (its `a[]` words, its `o[]` outputs).
 //!
 //! `docs/simulator.md` describes what is modelled and what is not.
 
 mod alu;
 mod atomic;
-mod dispatch;
+pub mod dispatch;
 mod float;
+mod fragment;
 pub mod graphics;
 mod program;
 mod sfu;
+mod vertex;
 mod warp;
 
 use super::{Launch, Memory, Options, SimError, Simulator, Stats};
@@ -62,7 +66,7 @@ impl Nv50Simulator {
         lanes: u32,
         result_words: usize,
         options: &Options,
-    ) -> Result<Vec<Vec<u32>>, SimError> {
+    ) -> Result<dispatch::StageEnd, SimError> {
         dispatch::run_stage(code, self.variant, stage, lanes, result_words, options)
     }
 }
@@ -187,6 +191,26 @@ fn gt200_profile() -> Profile {
 }
 
 impl Simulator for Nv50Simulator {
+    fn launch_fragment(
+        &self,
+        code: &CompiledCode,
+        scene: &super::Scene,
+        _memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<Option<super::FragmentOutputs>>, Stats), SimError> {
+        fragment::launch(code, self.variant, scene, options)
+    }
+
+    fn launch_vertex(
+        &self,
+        code: &CompiledCode,
+        launch: &super::VertexLaunch,
+        _memory: &mut Memory,
+        options: &Options,
+    ) -> Result<(Vec<super::VertexOutputs>, Stats), SimError> {
+        vertex::launch(code, self.variant, launch, options)
+    }
+
     fn generator_profile(&self) -> Profile {
         if self.variant.has_f64() {
             gt200_profile()

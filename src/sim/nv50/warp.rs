@@ -72,6 +72,8 @@ pub(crate) struct Warp {
     /// The running path's threads.
     pub active: u32,
     pub exited: u32,
+    /// The threads a fragment program's `discard` ended (also in `exited`).
+    pub discarded: u32,
     broke: u32,
     returned: u32,
     stack: Vec<Entry>,
@@ -94,6 +96,28 @@ pub(crate) struct Warp {
     inst_pc: u32,
 }
 
+/// The word at byte `address` of `c{space}[]`: a graphics program's user data is `c0[]`
+/// (`docs/ir.md`, "Shader stages"); no other constant buffer is simulated.
+fn const_word(env: &Env, space: u8, address: u32, t: usize) -> Result<u32, Violation> {
+    let user_data = match env.stage.as_deref() {
+        Some(Stage::Fragment(f)) => Some(&f.user_data),
+        Some(Stage::Vertex(v)) => Some(&v.user_data),
+        None => None,
+    };
+    user_data
+        .filter(|_| space == 0)
+        .and_then(|words| words.get(address as usize / 4))
+        .copied()
+        .ok_or_else(|| Violation::Memory {
+            lane: Some(t as u32),
+            address: address as u64,
+            message: format!(
+                "c{space}[{address:#x}] is not bound (only a graphics program's user data, c0[], \
+                 is simulated)"
+            ),
+        })
+}
+
 fn fail(message: impl Into<String>) -> Violation {
     Violation::Other(message.into())
 }
@@ -109,6 +133,7 @@ impl Warp {
             pc,
             active: mask,
             exited: 0,
+            discarded: 0,
             broke: 0,
             returned: 0,
             stack: Vec::new(),
@@ -350,6 +375,12 @@ impl Warp {
                 }
             }
             Op::Trap => return Err(fail("`trap`")),
+            // The threads end as at `exit`, without results.
+            Op::Kill => {
+                self.discarded |= mask;
+                self.exited |= mask;
+                self.active &= !mask;
+            }
             Op::Nop => {}
             Op::Ld if inst.mods.contains(Mods::LOCK) => self.lock_load(inst, mask, env)?,
             Op::St if matches!(inst.dst, Some(Operand::Out { .. })) => {
@@ -439,12 +470,13 @@ impl Warp {
                     _ => v,
                 }
             }
-            Operand::Const { space, offset, .. } => {
-                return Err(Violation::Memory {
-                    lane: Some(t as u32),
-                    address: offset as u64,
-                    message: format!("c{space}[] is not bound (no constant buffers are simulated)"),
-                });
+            Operand::Const {
+                space,
+                areg,
+                offset,
+            } => {
+                let address = self.a[areg as usize & 7][t] as u32 + offset;
+                const_word(env, space, address, t)? as u64
             }
             Operand::Attr { offset } => match env.stage.as_deref() {
                 Some(Stage::Vertex(v)) => v.attr(offset, t).map_err(fail)? as u64,
@@ -658,12 +690,18 @@ impl Warp {
                     None => cell.to_vec(),
                 }
             }
-            Operand::Const { space, offset, .. } => {
-                return Err(Violation::Memory {
-                    lane: Some(t as u32),
-                    address: offset as u64,
-                    message: format!("c{space}[] is not bound (no constant buffers are simulated)"),
-                });
+            Operand::Const {
+                space,
+                areg,
+                offset,
+            } if data.is_none() => {
+                let address = self.a[areg as usize & 7][t] as u32 + offset;
+                let mut bytes = Vec::new();
+                for k in (0..size as u32).step_by(4) {
+                    bytes.extend(const_word(env, space, address + k, t)?.to_le_bytes());
+                }
+                bytes.truncate(size);
+                bytes
             }
             other => return Err(fail(format!("{other:?} is not a memory operand"))),
         };

@@ -37,11 +37,19 @@ impl GcnLower<'_> {
 }
 
 impl IsleContext<'_, '_> {
-    /// A vertex-shader intrinsic's result (`None`: it has none).
+    /// A vertex-shader intrinsic's result (`None`: it has none, or it failed).
     pub(super) fn lower_vertex_intrinsic(&mut self, intrinsic: Intrinsic) -> Option<Reg> {
         match intrinsic {
             Intrinsic::VertexId => self.vertex_input(0),
             Intrinsic::InstanceId => self.vertex_input(1),
+            Intrinsic::VertexInput => {
+                self.fail(
+                    "`wavelift_vertex_input` is not supported on GCN, which has no vertex-fetch \
+                     hardware: a GCN vertex shader loads its attributes from the vertex buffers \
+                     its user data points to (`docs/ir.md`, \"How front ends map onto this\")",
+                );
+                None
+            }
             // The outputs are exported at the `return` (`vertex_exports`).
             _ => None,
         }

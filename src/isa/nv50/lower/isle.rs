@@ -3,7 +3,7 @@
 
 use super::{InstOutput, IsleContext, class_of};
 use crate::FunctionKind;
-use crate::intrinsics::Intrinsic;
+use crate::intrinsics::{Intrinsic, Stage};
 use crate::ir::condcodes::{CondCode, FloatCC, IntCC};
 use crate::ir::{self, InstructionData, Value, types};
 use crate::isa::nv50::abi::WORKGROUP_BASE;
@@ -680,6 +680,14 @@ impl generated::Context for IsleContext<'_, '_> {
             // The address of the segment: a constant, folded into the offsets of the
             // accesses (`workgroup.rs`).
             Intrinsic::WorkgroupBase => self.mov_imm(WORKGROUP_BASE),
+            _ if intrinsic.stage() == Some(Stage::Fragment) => {
+                let args = func.dfg.inst_args(inst).to_vec();
+                return InstOutput::from_iter(self.lower_fragment_intrinsic(intrinsic, &args));
+            }
+            _ if intrinsic.stage() == Some(Stage::Vertex) => {
+                let args = func.dfg.inst_args(inst).to_vec();
+                return InstOutput::from_iter(self.lower_vertex_intrinsic(intrinsic, &args));
+            }
             // Where `check_barriers` allowed it.
             Intrinsic::Barrier => {
                 self.emit(Inst::Barrier);
@@ -730,7 +738,14 @@ impl generated::Context for IsleContext<'_, '_> {
                 if !values.is_empty() {
                     self.fail("a kernel returns no values");
                 }
-                self.emit(Inst::Exit);
+                let results = match self.backend.fragment {
+                    Some(_) => self.fragment_results(),
+                    None => Vec::new(),
+                };
+                if self.backend.vertex.is_some() {
+                    self.vertex_outputs();
+                }
+                self.emit(Inst::Exit { results });
             }
             FunctionKind::Device => {
                 let regs: Vec<Reg> = values.iter().map(|&v| self.put_in_reg(v)).collect();

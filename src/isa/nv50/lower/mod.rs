@@ -29,11 +29,13 @@ mod calls;
 mod cross_lane;
 mod f32_ops;
 mod f64_ops;
+mod fragment;
 mod int_arith;
 mod isle;
 mod low_words;
 mod multiply;
 mod private;
+mod vertex;
 mod workgroup;
 
 pub use cross_lane::{scratch_size, uses_scratch};
@@ -54,6 +56,10 @@ pub struct Nv50Lower<'a> {
     pub scratch_base: u32,
     /// The values that address stack slots (`private.rs`).
     pub stack: &'a StackAddresses,
+    /// A fragment program's inputs and outputs (`None`: a kernel or device function).
+    pub fragment: Option<&'a super::fragment::FragmentInfo>,
+    /// A vertex program's inputs and outputs (`None`: not one).
+    pub vertex: Option<&'a super::vertex::VertexInfo>,
 }
 
 /// The `icmp`s of up to 32 bits whose results only branch and `select` conditions read, at
@@ -115,6 +121,12 @@ impl LowerBackend for Nv50Lower<'_> {
         let func = ctx.func;
         let entry = func.layout.entry_block().expect("checked by the driver");
         let params: Vec<Value> = func.dfg.block_params(entry).to_vec();
+        if let Some(info) = self.fragment {
+            return self.fragment_entry(ctx, info, &params);
+        }
+        if self.vertex.is_some() {
+            return self.user_data_entry(ctx, &params);
+        }
         match self.kind {
             FunctionKind::Kernel => {
                 // `$r0`: the packed thread id, read by the work-item intrinsics.

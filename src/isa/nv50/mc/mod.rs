@@ -88,7 +88,7 @@ impl Program {
         }
     }
 
-    /// Whether `inst` exists in this program type: `interp` only in fragment programs,
+    /// Whether `inst` exists in this program type: `interp` and `discard` only in fragment programs,
     /// `a[]` only in vertex ones, `s[]` and `g[]` only in compute ones (`isa.rst`, "Memory spaces"; `g80.c` tags
     /// those rows `FP` and `CP`).
     pub fn allows(self, inst: &McInst) -> bool {
@@ -97,9 +97,10 @@ impl Program {
             .clone()
             .any(|o| matches!(o, Operand::Shared { .. } | Operand::Global { .. }));
         let vertex_only = operands.clone().any(|o| matches!(o, Operand::Attr { .. }));
+        let fragment_only = matches!(inst.op, Op::Interp | Op::Kill);
         match self {
-            Program::Compute => inst.op != Op::Interp && !vertex_only,
-            Program::Vertex => inst.op != Op::Interp && !compute_only,
+            Program::Compute => !fragment_only && !vertex_only,
+            Program::Vertex => !fragment_only && !compute_only,
             Program::Fragment => !compute_only && !vertex_only,
         }
     }

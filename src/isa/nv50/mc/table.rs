@@ -98,6 +98,9 @@ pub enum Op {
     /// Fragment programs: a `v[]` plane evaluated at the fragment, optionally times a
     /// source (`Mods::CENT`, `Mods::FLAT` choose the form; `docs/nv50.md`).
     Interp,
+    /// Fragment programs: ends the (predicated) threads without results (`g80.c` `tabc`
+    /// opcode 0, FP only).
+    Kill,
 }
 
 /// The operation of an [`Op::Atomic`] or [`Op::Red`]: its code in word 1 bits 34–37
@@ -413,6 +416,7 @@ pub(crate) fn op_name(op: Op) -> &'static str {
         Op::Red(_) => "red",
         Op::VoteAny | Op::VoteAll => "vote",
         Op::Interp => "interp",
+        Op::Kill => "discard",
     }
 }
 
@@ -1336,6 +1340,7 @@ fn build() -> Vec<Row> {
         bar(Src(1, Imm { pos: 9, bits: 12 })),
     );
     b.control(Trap, 0x9000_0000, (0, 0), false, g80, vec![Name("trap")]);
+    b.control(Kill, 0x0000_0000, (0, 0), true, g80, vec![Name("discard")]);
     b.control(
         Joinat,
         0xa000_0000,
