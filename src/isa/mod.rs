@@ -100,3 +100,19 @@ pub fn stack_frame(func: &ir::Function) -> Option<(Vec<u32>, u32)> {
     }
     Some((offsets, next.min(u32::MAX as u64) as u32))
 }
+
+/// Whether `func` calls a function that is not an intrinsic (`call`, `return_call`,
+/// `call_indirect`; `try_call` is rejected by the lowerings).
+pub fn calls_functions(func: &ir::Function) -> bool {
+    func.layout.blocks().any(|block| {
+        func.layout
+            .block_insts(block)
+            .any(|inst| match func.dfg.insts[inst] {
+                ir::InstructionData::Call { func_ref, .. } => {
+                    crate::intrinsics::Intrinsic::from_func_ref(func, func_ref).is_none()
+                }
+                ir::InstructionData::CallIndirect { .. } => true,
+                _ => false,
+            })
+    })
+}

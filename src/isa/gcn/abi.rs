@@ -121,7 +121,7 @@ pub struct Frame {
     pub stack_slots: Vec<u32>,
     /// The bytes the stack slots take in each lane's frame: where spill slots start.
     pub stack_size: u32,
-    /// Whether the function calls device functions ([`calls_functions`]): it then has a
+    /// Whether the function calls device functions ([`crate::isa::calls_functions`]): it then has a
     /// private segment, and its registers are allocated around the calls' clobbers.
     pub calls: bool,
 }
@@ -209,7 +209,7 @@ impl Frame {
             scratch,
             stack_slots,
             stack_size,
-            calls: calls_functions(func),
+            calls: crate::isa::calls_functions(func),
         }
     }
 
@@ -229,7 +229,7 @@ impl Frame {
                 "stack slots in {stage} shaders are not supported yet"
             ));
         }
-        if calls_functions(func) {
+        if crate::isa::calls_functions(func) {
             return Err(format!("calls from {stage} shaders are not supported yet"));
         }
         Ok(Frame {
@@ -277,7 +277,7 @@ impl Frame {
             }),
             stack_slots,
             stack_size,
-            calls: calls_functions(func),
+            calls: crate::isa::calls_functions(func),
         }
     }
 }
@@ -292,22 +292,6 @@ fn sgpr_quad(hw: u16) -> Reg {
         class: RegClass::Vector,
         hw,
     }
-}
-
-/// Whether `func` calls a function that is not an intrinsic (`call`, `return_call`,
-/// `call_indirect`; `try_call` is rejected by the lowering).
-pub fn calls_functions(func: &ir::Function) -> bool {
-    func.layout.blocks().any(|block| {
-        func.layout
-            .block_insts(block)
-            .any(|inst| match func.dfg.insts[inst] {
-                InstructionData::Call { func_ref, .. } => {
-                    Intrinsic::from_func_ref(func, func_ref).is_none()
-                }
-                InstructionData::CallIndirect { .. } => true,
-                _ => false,
-            })
-    })
 }
 
 /// Whether `func` calls through an address (`call_indirect`): the address then lives

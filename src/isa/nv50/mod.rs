@@ -214,6 +214,15 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
         .as_ref()
         .map(|f| f.user_data)
         .or(vertex.as_ref().map(|v| v.user_data));
+    if let Some(stage) = stage
+        && crate::isa::calls_functions(func)
+    {
+        // A graphics program runs alone: nothing links it with the functions it calls.
+        return Err(CompileError::new(
+            func,
+            format!("calls from {} programs are not supported yet", stage.name()),
+        ));
+    }
     let mut frame = match kind {
         FunctionKind::Kernel if stage.is_some() => Frame::device(),
         FunctionKind::Kernel => Frame::kernel(&func.signature),
