@@ -359,7 +359,10 @@ pub fn run_blocks(
                 };
                 let independent = crossed.iter().all(|c| {
                     c.as_ref().is_some_and(|c| {
-                        !moved.writes.iter().any(|r| c.reads.contains(r) || c.writes.contains(r))
+                        !moved
+                            .writes
+                            .iter()
+                            .any(|r| c.reads.contains(r) || c.writes.contains(r))
                             && !moved.reads.iter().any(|r| c.writes.contains(r))
                     })
                 });
@@ -374,7 +377,8 @@ pub fn run_blocks(
                 if independent && !waits_for_it {
                     out.push(candidate.clone());
                     let at = out.len() - 1;
-                    let clear = missing_in_block(&out, block_start, entry, at, generation).is_none();
+                    let clear =
+                        missing_in_block(&out, block_start, entry, at, generation).is_none();
                     let left = missing_before(&mut out, &inst);
                     if clear && left < missing {
                         missing = left;
