@@ -491,6 +491,7 @@ fn finish(
     if kind == FunctionKind::Kernel {
         end_of_kernel::remove_unread_scalar_writes(&mut blocks);
     }
+    end_of_kernel::remove_overwritten_exec_writes(&mut blocks);
     end_of_kernel::remove_dead_scalar_writes(&mut blocks, &ends);
     for block in &mut blocks {
         *block = insert_waitcnt::run(std::mem::take(block), generation, &ends);
