@@ -39,12 +39,22 @@ pub fn ending_blocks(blocks: &[Vec<Inst>]) -> Vec<bool> {
 
 /// Removes the SALU instructions whose results no instruction of the kernel reads (an SALU
 /// instruction's other result, SCC, is never read across instructions), until none is
-/// left. To run after the last pass that adds reads of SGPRs (`expand_wave_copies`).
+/// left. A read by an SALU instruction that writes the same register back (`s_or_b64 m,
+/// m, exec`, a join's mask gathering its edges) does not count: such a value flows only
+/// into itself. To run after the last pass that adds reads of SGPRs
+/// (`expand_wave_copies`).
 pub fn remove_unread_scalar_writes(blocks: &mut [Vec<Inst>]) {
     loop {
         let mut read: Vec<u16> = Vec::new();
         for inst in blocks.iter().flatten() {
+            let accumulates = |r: &crate::machinst::Reg| {
+                matches!(inst, Inst::Salu { op, dst: Some(dst), .. }
+                    if dst == r && !op.info().name.contains("saveexec"))
+            };
             inst.clone().visit_operands(&mut |r, kind| {
+                if accumulates(r) {
+                    return;
+                }
                 if is_use(kind)
                     && let Some(units) = units(*r)
                 {
@@ -218,6 +228,29 @@ mod tests {
         let mut blocks = vec![jump.clone(), vec![or_exec(live), Inst::EndPgm]];
         remove_overwritten_exec_writes(&mut blocks);
         assert_eq!(blocks[0], jump);
+    }
+
+    #[test]
+    fn a_mask_only_gathering_into_itself_is_unread() {
+        let (join, other) = (sgpr_pair(8), sgpr_pair(10));
+        let start = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(join),
+            srcs: smallvec![Src::Reg(EXEC)],
+        };
+        let mut blocks = vec![vec![start.clone(), or_exec(join), Inst::EndPgm]];
+        remove_unread_scalar_writes(&mut blocks);
+        assert_eq!(blocks[0], vec![Inst::EndPgm]);
+        // Read by another instruction, it stays.
+        let read = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(other),
+            srcs: smallvec![Src::Reg(join)],
+        };
+        let code = vec![start, or_exec(join), read, set_exec(other), Inst::EndPgm];
+        let mut blocks = vec![code.clone()];
+        remove_unread_scalar_writes(&mut blocks);
+        assert_eq!(blocks[0], code);
     }
 
     fn store(sbase: Option<Reg>) -> Inst {
