@@ -7,7 +7,8 @@
 //! by `copies`' dead-code step already; lane-mask registers are fixed, outside it.)
 
 use super::copies::units;
-use super::inst::Inst;
+use super::inst::{Inst, Src};
+use super::regs::EXEC;
 use crate::machinst::{MachInst, OperandKind};
 
 /// Whether each block ends the kernel at once: it is only `s_endpgm`, or only a jump to
@@ -38,12 +39,22 @@ pub fn ending_blocks(blocks: &[Vec<Inst>]) -> Vec<bool> {
 
 /// Removes the SALU instructions whose results no instruction of the kernel reads (an SALU
 /// instruction's other result, SCC, is never read across instructions), until none is
-/// left. To run after the last pass that adds reads of SGPRs (`expand_wave_copies`).
+/// left. A read by an SALU instruction that writes the same register back (`s_or_b64 m,
+/// m, exec`, a join's mask gathering its edges) does not count: such a value flows only
+/// into itself. To run after the last pass that adds reads of SGPRs
+/// (`expand_wave_copies`).
 pub fn remove_unread_scalar_writes(blocks: &mut [Vec<Inst>]) {
     loop {
         let mut read: Vec<u16> = Vec::new();
         for inst in blocks.iter().flatten() {
+            let accumulates = |r: &crate::machinst::Reg| {
+                matches!(inst, Inst::Salu { op, dst: Some(dst), .. }
+                    if dst == r && !op.info().name.contains("saveexec"))
+            };
             inst.clone().visit_operands(&mut |r, kind| {
+                if accumulates(r) {
+                    return;
+                }
                 if is_use(kind)
                     && let Some(units) = units(*r)
                 {
@@ -60,6 +71,54 @@ pub fn remove_unread_scalar_writes(blocks: &mut [Vec<Inst>]) {
         }
         for block in blocks.iter_mut() {
             block.retain(|inst| !unread(inst));
+        }
+    }
+}
+
+/// Removes the writes of all of EXEC at the end of a block that only jumps on to a block
+/// setting all of EXEC again first, without reading it: no instruction runs under the
+/// value they leave (a join block's mask before a fragment shader's exports set EXEC to
+/// the lanes not discarded).
+pub fn remove_overwritten_exec_writes(blocks: &mut [Vec<Inst>]) {
+    let sets_exec = |inst: &Inst| {
+        matches!(inst, Inst::Salu { op, dst: Some(dst), srcs }
+            if *dst == EXEC && op.info().dst == 2 && !srcs.contains(&Src::Reg(EXEC)))
+    };
+    // The block a jump to `b` arrives at, through blocks that only jump.
+    let arrival = |mut b: usize| {
+        for _ in 0..blocks.len() {
+            match blocks[b].as_slice() {
+                [Inst::Jump { target }] => b = *target,
+                _ => break,
+            }
+        }
+        b
+    };
+    let overwritten: Vec<bool> = blocks
+        .iter()
+        .map(|block| match block.last() {
+            Some(Inst::Jump { target }) => blocks[arrival(*target)].first().is_some_and(sets_exec),
+            _ => false,
+        })
+        .collect();
+    for (block, overwritten) in blocks.iter_mut().zip(overwritten) {
+        if !overwritten {
+            continue;
+        }
+        // Backwards from the jump while nothing reads EXEC: SALU instructions that do not
+        // name it (the saveexec forms read it without naming it); everything else runs
+        // under it.
+        let mut at = block.len() - 1;
+        while at > 0 {
+            at -= 1;
+            match &block[at] {
+                inst if sets_exec(inst) => {
+                    block.remove(at);
+                }
+                Inst::Salu { op, srcs, .. }
+                    if !srcs.contains(&Src::Reg(EXEC)) && !op.info().name.contains("saveexec") => {}
+                _ => break,
+            }
         }
     }
 }
@@ -127,9 +186,8 @@ pub fn remove_dead_scalar_writes(blocks: &mut [Vec<Inst>], ends: &[bool]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::gcn::inst::Src;
     use crate::isa::gcn::mc::Op;
-    use crate::isa::gcn::regs::{EXEC, sgpr_pair, vgpr};
+    use crate::isa::gcn::regs::{sgpr_pair, vgpr};
     use crate::machinst::Reg;
     use smallvec::smallvec;
 
@@ -139,6 +197,60 @@ mod tests {
             dst: Some(dst),
             srcs: smallvec![Src::Reg(dst), Src::Reg(EXEC)],
         }
+    }
+
+    fn set_exec(mask: Reg) -> Inst {
+        Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(EXEC),
+            srcs: smallvec![Src::Reg(mask)],
+        }
+    }
+
+    #[test]
+    fn exec_set_again_after_the_jump_is_not_kept() {
+        let (join, live) = (sgpr_pair(6), sgpr_pair(2));
+        // A join's mask, then a jump (through a block that only jumps) to exports under
+        // the live lanes: the join's EXEC is never used; its OR reads EXEC and stays.
+        let mut blocks = vec![
+            vec![or_exec(join), set_exec(join), Inst::Jump { target: 1 }],
+            vec![Inst::Jump { target: 2 }],
+            vec![set_exec(live), Inst::EndPgm],
+        ];
+        remove_overwritten_exec_writes(&mut blocks);
+        assert_eq!(blocks[0], vec![or_exec(join), Inst::Jump { target: 1 }]);
+        // Kept when something runs under it, or the next block reads EXEC first.
+        let under = vec![set_exec(join), store(None), Inst::Jump { target: 1 }];
+        let mut blocks = vec![under.clone(), vec![set_exec(live), Inst::EndPgm]];
+        remove_overwritten_exec_writes(&mut blocks);
+        assert_eq!(blocks[0], under);
+        let jump = vec![set_exec(join), Inst::Jump { target: 1 }];
+        let mut blocks = vec![jump.clone(), vec![or_exec(live), Inst::EndPgm]];
+        remove_overwritten_exec_writes(&mut blocks);
+        assert_eq!(blocks[0], jump);
+    }
+
+    #[test]
+    fn a_mask_only_gathering_into_itself_is_unread() {
+        let (join, other) = (sgpr_pair(8), sgpr_pair(10));
+        let start = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(join),
+            srcs: smallvec![Src::Reg(EXEC)],
+        };
+        let mut blocks = vec![vec![start.clone(), or_exec(join), Inst::EndPgm]];
+        remove_unread_scalar_writes(&mut blocks);
+        assert_eq!(blocks[0], vec![Inst::EndPgm]);
+        // Read by another instruction, it stays.
+        let read = Inst::Salu {
+            op: Op::SMovB64,
+            dst: Some(other),
+            srcs: smallvec![Src::Reg(join)],
+        };
+        let code = vec![start, or_exec(join), read, set_exec(other), Inst::EndPgm];
+        let mut blocks = vec![code.clone()];
+        remove_unread_scalar_writes(&mut blocks);
+        assert_eq!(blocks[0], code);
     }
 
     fn store(sbase: Option<Reg>) -> Inst {

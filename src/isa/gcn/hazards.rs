@@ -10,7 +10,7 @@
 //! The pass runs on MC code after register allocation; at block entries it assumes the
 //! worst (`run_blocks`).
 
-use super::mc::{Enc, Form, Gen, McInst, Op, Operand, SDST_OUT, nop_wait_states_max};
+use super::mc::{Enc, Form, Gen, LANE_SELECT, McInst, Op, Operand, SDST_OUT, nop_wait_states_max};
 
 /// A rule: when `reads` of the later instruction overlap `writes` of an earlier one, at
 /// least `wait_states` must separate them.
@@ -222,9 +222,6 @@ fn wait_states_of(inst: &McInst) -> u32 {
     }
 }
 
-/// The longest look-back any rule needs.
-const MAX_WAIT_STATES: u32 = 5;
-
 /// How many wait states must still be inserted before `insts[at]` given the instructions
 /// before it, and the rule that needs them.
 pub fn missing_wait_states(
@@ -322,39 +319,177 @@ pub fn run_blocks(
     let mut next_start = 0;
     let mut block_start = 0;
     let mut unknown_entry = false;
-    for (i, inst) in insts.into_iter().enumerate() {
+    let mut pending: Vec<Option<McInst>> = insts.into_iter().map(Some).collect();
+    for i in 0..pending.len() {
         while next_start < starts.len() && starts[next_start].0 == i {
             new_starts[starts[next_start].1] = Some(out.len());
             block_start = out.len();
             unknown_entry = i != 0;
             next_start += 1;
         }
-        out.push(inst);
-        let at = out.len() - 1;
+        let Some(inst) = pending[i].take() else {
+            // Moved into an earlier instruction's wait states.
+            continue;
+        };
+        let block_end = starts.get(next_start).map_or(pending.len(), |&(s, _)| s);
         let entry = unknown_entry.then_some(writes.as_slice());
-        if let Some((missing, _)) = missing_in_block(&out, block_start, entry, at, generation) {
-            let inst = out.pop().expect("just pushed");
-            out.extend(nops(missing, generation));
-            out.push(inst);
+        let missing_before = |out: &mut Vec<McInst>, inst: &McInst| {
+            out.push(inst.clone());
+            let missing = missing_in_block(out, block_start, entry, out.len() - 1, generation);
+            out.pop();
+            missing.map_or(0, |(missing, _)| missing)
+        };
+        let mut missing = missing_before(&mut out, &inst);
+        if missing > 0 {
+            // Fill the wait states with later instructions of the block that may go first.
+            let mut crossed = vec![access(&inst)];
+            for later in i + 1..block_end {
+                if missing == 0 {
+                    break;
+                }
+                let Some(candidate) = &pending[later] else {
+                    continue;
+                };
+                let Some(moved) = movable(candidate) else {
+                    match access(candidate) {
+                        Some(a) => crossed.push(Some(a)),
+                        None => break,
+                    }
+                    continue;
+                };
+                let independent = crossed.iter().all(|c| {
+                    c.as_ref().is_some_and(|c| {
+                        !moved
+                            .writes
+                            .iter()
+                            .any(|r| c.reads.contains(r) || c.writes.contains(r))
+                            && !moved.reads.iter().any(|r| c.writes.contains(r))
+                    })
+                });
+                // An instruction right before one that some rule makes wait is probably
+                // its wait state already: moving it would only move the s_nop there.
+                let next = pending[later + 1..block_end].iter().flatten().next();
+                let waits_for_it = next.is_some_and(|next| {
+                    RULES.iter().any(|rule| {
+                        (rule.applies)(generation) && !(rule.reads)(next, generation).is_empty()
+                    })
+                });
+                if independent && !waits_for_it {
+                    out.push(candidate.clone());
+                    let at = out.len() - 1;
+                    let clear =
+                        missing_in_block(&out, block_start, entry, at, generation).is_none();
+                    let left = missing_before(&mut out, &inst);
+                    if clear && left < missing {
+                        missing = left;
+                        pending[later] = None;
+                        continue;
+                    }
+                    out.pop();
+                }
+                crossed.push(Some(moved));
+            }
         }
+        out.extend(nops(missing, generation));
+        out.push(inst);
     }
     (out, new_starts)
 }
 
-/// Inserts the `s_nop`s the rules require.
-pub fn run(insts: Vec<McInst>, generation: Gen) -> Vec<McInst> {
-    let mut out: Vec<McInst> = Vec::with_capacity(insts.len());
-    for inst in insts {
-        out.push(inst);
-        let at = out.len() - 1;
-        if let Some((missing, _)) = missing_wait_states(&out, at, generation) {
-            debug_assert!(missing <= MAX_WAIT_STATES);
-            let inst = out.pop().expect("just pushed");
-            out.extend(nops(missing, generation));
-            out.push(inst);
-        }
+/// The registers (operand numbers, VGPRs from 256) an instruction reads and writes,
+/// including the implicit ones that matter to a VALU instruction moved across it.
+struct Access {
+    reads: Vec<u16>,
+    writes: Vec<u16>,
+}
+
+/// The registers `o` names when it is `width` dwords wide, if it is a register that an
+/// instruction reads or writes (an SGPR, a special register such as VCC, M0 or EXEC, SCC,
+/// or a VGPR), not a constant.
+fn registers(o: Option<Operand>, width: u8) -> impl Iterator<Item = u16> {
+    o.filter(|o| !o.is_inline_constant() && !o.is_literal())
+        .into_iter()
+        .flat_map(move |o| o.0..o.0 + width.max(1) as u16)
+}
+
+/// What `inst` accesses, or `None` when nothing may be moved across it: branches, calls
+/// and every other SOPP (`s_waitcnt`, `s_endpgm`, `s_barrier`, `s_nop`, …), exports, the
+/// program-counter reads and writes, the hardware-register accesses (`s_setreg` changes
+/// the VALU's rounding and denormal modes) and the instructions that write EXEC implicitly.
+fn access(inst: &McInst) -> Option<Access> {
+    let info = inst.op.info();
+    let barrier = matches!(inst.enc, Enc::Sopp | Enc::Exp)
+        || matches!(
+            info.form,
+            Form::Sop1Src
+                | Form::Sop1Dst
+                | Form::SopkGetreg
+                | Form::SopkSetreg
+                | Form::SopkSetregImm32
+        )
+        || matches!(
+            inst.op,
+            Op::SSwappcB64
+                | Op::SAndSaveexecB64
+                | Op::SOrSaveexecB64
+                | Op::SXorSaveexecB64
+                | Op::SAndn2SaveexecB64
+                | Op::SOrn2SaveexecB64
+        );
+    if barrier {
+        return None;
     }
-    out
+    // The destination counts as read too: `v_mac_f32` and `v_interp_p2_f32` read it, and
+    // SOPK's compares hold a source there.
+    let dst: Vec<u16> = registers(inst.dst, info.dst).collect();
+    let mut writes = dst.clone();
+    writes.extend(registers(inst.sdst, info.sdst));
+    if info.sdst > 0 && inst.sdst.is_none() {
+        // The `_e32` compares and carries write VCC.
+        writes.extend([Operand::VCC.0, Operand::VCC.0 + 1]);
+    }
+    if matches!(inst.enc, Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc) {
+        writes.push(Operand::SCC.0);
+    }
+    let mut reads = dst;
+    for (&o, width) in inst.src.iter().zip(inst.src_widths()) {
+        reads.extend(registers(o, width));
+    }
+    reads.extend(registers(Some(inst.soffset), 1));
+    if let Some(export) = inst.export {
+        reads.extend(export.src.iter().flat_map(|&o| registers(o, 1)));
+    }
+    reads.extend([Operand::M0.0, Operand::EXEC.0, Operand::EXEC.0 + 1]);
+    Some(Access { reads, writes })
+}
+
+/// What `inst` accesses when it may fill another instruction's wait states: a plain VALU
+/// operation (VOP1, VOP2 or VOP3, no SDWA or DPP) that writes only VGPRs and reads only
+/// VGPRs, SGPRs, VCC, constants and EXEC, all of them named by its operands — not the
+/// lane accesses, the carries and compares (SGPR results) or `v_div_fmas` (VCC read
+/// implicitly). Such an instruction has no effect but on its destination VGPRs.
+fn movable(inst: &McInst) -> Option<Access> {
+    let info = inst.op.info();
+    let plain = info.form == Form::Valu
+        && matches!(inst.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vop3)
+        && info.sdst == 0
+        && info.flags & (SDST_OUT | LANE_SELECT) == 0
+        && !matches!(inst.op, Op::VDivFmasF32 | Op::VDivFmasF64)
+        && inst.dst.is_some_and(|d| d.is_vgpr())
+        && inst.src.iter().flatten().all(|s| {
+            s.is_vgpr() || s.0 <= Operand::VCC.0 + 1 || s.is_inline_constant() || s.is_literal()
+        });
+    if !plain {
+        return None;
+    }
+    let mut access = access(inst)?;
+    access.reads.retain(|&r| r != Operand::M0.0);
+    Some(access)
+}
+
+/// Inserts the `s_nop`s the rules require in code that is one block.
+pub fn run(insts: Vec<McInst>, generation: Gen) -> Vec<McInst> {
+    run_blocks(insts, &[Some(0)], generation).0
 }
 
 /// `s_nop`s giving `wait_states`: one when the generation's count field holds it, more
@@ -534,6 +669,47 @@ mod tests {
             let out = run(vec![set_m0.clone(), filler(), interp.clone()], g);
             assert_eq!(out.len(), 3, "{g:?}");
         }
+    }
+
+    #[test]
+    fn independent_later_instructions_fill_wait_states() {
+        let v = Operand::vgpr;
+        let mut set_m0 = McInst::new(Op::SMovB32, Enc::Sop1);
+        (set_m0.dst, set_m0.src[0]) = (Some(Operand::M0), Some(Operand::sgpr(2)));
+        let mut interp = McInst::new(Op::VInterpP1F32, Enc::Vintrp);
+        (interp.dst, interp.src[0]) = (Some(v(2)), Some(v(0)));
+        interp.interp = Some(crate::isa::gcn::mc::Interp {
+            attr: 0,
+            chan: 0,
+            param: None,
+        });
+        let constant = |d| {
+            let one = Operand::inline_f32(1.0f32.to_bits(), Gen::Gfx9).unwrap();
+            McInst::valu(Op::VMovB32, Gen::Gfx9, Some(v(d)), None, &[one]).unwrap()
+        };
+        let mut export = McInst::new(Op::Exp, Enc::Exp);
+        export.export = Some(crate::isa::gcn::mc::Export {
+            target: crate::isa::gcn::mc::ExpTarget::Mrt(0),
+            src: [Some(v(2)), Some(v(3)), None, None],
+            compr: false,
+            done: true,
+            vm: true,
+        });
+        let code = vec![set_m0.clone(), interp.clone(), constant(3), export.clone()];
+        assert_eq!(
+            run(code, Gen::Gfx9),
+            [set_m0.clone(), constant(3), interp.clone(), export.clone()],
+            "the move takes the s_nop's place"
+        );
+        // Not when it overwrites what the instruction it crosses reads (I, in v0)…
+        let code = vec![set_m0.clone(), interp.clone(), constant(0), export.clone()];
+        assert_eq!(run(code, Gen::Gfx9)[1].op, Op::SNop);
+        // …nor across an export or the end of the block.
+        let code = vec![set_m0.clone(), interp.clone(), export.clone(), constant(3)];
+        assert_eq!(run(code, Gen::Gfx9)[1].op, Op::SNop);
+        let code = vec![set_m0, interp, constant(3), export];
+        let (out, _) = run_blocks(code, &[Some(0), Some(2)], Gen::Gfx9);
+        assert_eq!(out[1].op, Op::SNop);
     }
 
     #[test]

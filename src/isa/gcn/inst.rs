@@ -374,6 +374,12 @@ pub enum Inst {
     /// Linearized code: an allocator's VGPR move, copying every lane the function runs
     /// for; expanded after allocation, when the registers holding EXEC are known.
     WaveCopy { dst: Reg, src: Reg },
+    /// A fragment shader's `wavelift_discard`: `s_andn2_b64 live, live, exec` takes the
+    /// lanes of EXEC out of the live lanes (SCC: whether any is left), `s_mov_b64 exec, 0`
+    /// stops them (SCC stays), and `s_cbranch_scc0` ends the wave at the function's
+    /// null-export tail when none is left (`lay_out_blocks`; `docs/ir.md`,
+    /// "Fragment-shader ABI").
+    Discard { live: Reg },
     /// End of a kernel.
     EndPgm,
     /// Return from a device function: the results (first) in their ABI registers
@@ -512,6 +518,7 @@ impl Inst {
     pub fn writes_exec(&self) -> bool {
         matches!(self, Inst::Salu { dst: Some(Reg::Real { file: SGPR, hw, .. }), .. }
             if (EXEC.hw()..EXEC.hw() + 2).contains(hw))
+            || matches!(self, Inst::Discard { .. })
     }
 
     /// Whether executing the instruction overwrites VCC beyond its named operands.
@@ -855,6 +862,10 @@ impl MachInst for Inst {
                 src(b, visit);
             }
             Inst::Undef { dst } => visit(dst, OperandKind::Def),
+            Inst::Discard { live } => {
+                visit(live, OperandKind::Use);
+                visit(live, OperandKind::Def);
+            }
             Inst::MaskedMove {
                 dst,
                 old,
@@ -907,6 +918,7 @@ impl MachInst for Inst {
                 | Inst::Barrier
                 | Inst::SetM0 { .. }
                 | Inst::Export { .. }
+                | Inst::Discard { .. }
                 | Inst::Waitcnt { .. }
                 | Inst::EndPgm
                 | Inst::Ret { .. }

@@ -6,7 +6,7 @@
 
 use super::emit;
 use super::inst::Inst;
-use super::mc::{Gen, McInst, Op};
+use super::mc::{ExpTarget, Gen, McInst, Op};
 
 /// Turns the allocated code of each block (in layout order) into MC instructions, and
 /// returns where each block starts (`None` for blocks that only forward to another and
@@ -35,6 +35,7 @@ pub fn run(
         .collect();
     let mut out = Vec::new();
     let mut starts = vec![None; blocks.len()];
+    let mut discards = false;
     for (k, &b) in emitted.iter().enumerate() {
         starts[b] = Some(out.len());
         let next = emitted.get(k + 1).copied();
@@ -78,6 +79,16 @@ pub fn run(
                     }
                 }
                 Inst::BrExecz { target } => branches.push((Op::SCbranchExecz, resolve(target))),
+                // No lane left: to the tail, past the last block.
+                Inst::Discard { .. } => {
+                    body.extend(emit::lower_to_mc(std::slice::from_ref(inst), generation)?);
+                    body.push(emit::branch_to_block(
+                        Op::SCbranchScc0,
+                        blocks.len(),
+                        generation,
+                    ));
+                    discards = true;
+                }
                 _ => body.extend(emit::lower_to_mc(std::slice::from_ref(inst), generation)?),
             }
         }
@@ -85,6 +96,20 @@ pub fn run(
         for (op, target) in branches {
             out.push(emit::branch_to_block(op, target, generation));
         }
+    }
+    if discards {
+        // The wave whose lanes all discarded ends (EXEC is 0: `vm` kills every pixel) with
+        // the one `done` export a pixel wave must make.
+        starts.push(Some(out.len()));
+        let tail = [
+            Inst::Export {
+                target: ExpTarget::Null,
+                src: [None; 4],
+                done: true,
+            },
+            Inst::EndPgm,
+        ];
+        out.extend(emit::lower_to_mc(&tail, generation)?);
     }
     Ok((out, starts))
 }

@@ -488,6 +488,7 @@ fn finish(
     // Each block separately: nothing is in flight at a block boundary, except where the
     // code ends (`s_endpgm`), which no access needs to have finished for.
     let ends = end_of_kernel::ending_blocks(&blocks);
+    end_of_kernel::remove_overwritten_exec_writes(&mut blocks);
     if kind == FunctionKind::Kernel {
         end_of_kernel::remove_unread_scalar_writes(&mut blocks);
     }

@@ -110,6 +110,7 @@ fn skippable(inst: &Inst) -> bool {
         | Inst::BrExecz { .. }
         | Inst::WaveCopy { .. }
         | Inst::EndPgm
+        | Inst::Discard { .. }
         | Inst::Ret { .. }
         | Inst::Call { .. }
         | Inst::Swappc { .. }

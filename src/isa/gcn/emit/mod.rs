@@ -469,6 +469,15 @@ impl Emitter<'_> {
                 });
                 self.out.push(m);
             }
+            // The branch to the null-export tail is `lay_out_blocks`'s.
+            Inst::Discard { live } => {
+                self.inst(&Inst::Salu {
+                    op: Op::SAndn2B64,
+                    dst: Some(*live),
+                    srcs: smallvec::smallvec![Src::Reg(*live), Src::Reg(EXEC)],
+                })?;
+                self.inst(&super::lower::linear::mov64(EXEC, Src::Imm(0)))?;
+            }
             Inst::Export { target, src, done } => {
                 let mut m = mc_inst(Op::Exp, self.generation);
                 m.export = Some(Export {

@@ -120,12 +120,7 @@ impl IsleContext<'_, '_> {
                     .pixel()
                     .live_lanes()
                     .expect("a discarding shader");
-                self.emit(Inst::Salu {
-                    op: Op::SAndn2B64,
-                    dst: Some(live),
-                    srcs: smallvec![Src::Reg(live), Src::Reg(EXEC)],
-                });
-                self.emit(mov64(EXEC, Src::Imm(0)));
+                self.emit(Inst::Discard { live });
                 None
             }
             // The outputs are exported at the `return` (`fragment_exports`).
