@@ -205,13 +205,15 @@ pub enum Inst {
     SetM0 { src: Reg },
     /// `v_interp_p1_f32 dst, i, attr.chan` then `v_interp_p2_f32 dst, j, attr.chan`:
     /// `P0 + i·P10 + j·P20` of the attribute's channel. `dst` is written before `j` is
-    /// read and never shares `i`'s register (the 16-bank LDS rule, kept everywhere).
+    /// read, so it never shares `j`'s register; it shares `i`'s only where `reuse_i` says
+    /// the CPU allows it (not on parts with 16 LDS banks).
     Interp {
         dst: Reg,
         i: Reg,
         j: Reg,
         attr: u8,
         chan: u8,
+        reuse_i: bool,
     },
     /// `v_interp_mov_f32 dst, p0, attr.chan`: a flat input, the provoking vertex's value.
     InterpMov { dst: Reg, attr: u8, chan: u8 },
@@ -697,10 +699,17 @@ impl MachInst for Inst {
             }
             Inst::LdsBound | Inst::Barrier => {}
             Inst::SetM0 { src } => visit(src, OperandKind::Use),
-            Inst::Interp { dst, i, j, .. } => {
+            Inst::Interp {
+                dst, i, j, reuse_i, ..
+            } => {
                 visit(i, OperandKind::Use);
-                visit(j, OperandKind::Use);
-                visit(dst, OperandKind::EarlyDef);
+                if *reuse_i {
+                    visit(j, OperandKind::LateUse);
+                    visit(dst, OperandKind::Def);
+                } else {
+                    visit(j, OperandKind::Use);
+                    visit(dst, OperandKind::EarlyDef);
+                }
             }
             Inst::InterpMov { dst, .. } => visit(dst, OperandKind::Def),
             Inst::Export { src, .. } => {

@@ -191,7 +191,8 @@ pub fn compile(func: &ir::Function, generation: Gen) -> Result<CompiledCode, Com
     // Private memory: the scratch inputs are enabled for stack slots, or once VGPRs spill.
     // A function that calls passes its callees the scratch resource and a stack pointer.
     let mut frame = frame_of(
-        (crate::isa::stack_frame(func).is_some() || crate::isa::calls_functions(func)) && stage.is_none(),
+        (crate::isa::stack_frame(func).is_some() || crate::isa::calls_functions(func))
+            && stage.is_none(),
     )?;
     if frame.stack_size > abi::MAX_PRIVATE_SEGMENT {
         return Err(CompileError::new(

@@ -366,7 +366,8 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
     let assembled = emit::assemble(&blocks, &origin, cfg.len(), &plan, variant)
         .map_err(|e| CompileError::new(func, format!("internal error in emission: {e}")))?;
     if let Some(program) = program_of(stage) {
-        check_program_type(&assembled.code, variant, program).map_err(|e| CompileError::new(func, e))?;
+        check_program_type(&assembled.code, variant, program)
+            .map_err(|e| CompileError::new(func, e))?;
     }
     let insts: Vec<Inst> = blocks.concat();
     let gprs = regalloc::registers_used(&insts, GPR, GPR_LIMIT).max(4);

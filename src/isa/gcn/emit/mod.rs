@@ -446,6 +446,7 @@ impl Emitter<'_> {
                 j,
                 attr,
                 chan,
+                ..
             } => {
                 for (op, bary) in [(Op::VInterpP1F32, i), (Op::VInterpP2F32, j)] {
                     let mut m = mc_inst(op, self.generation);

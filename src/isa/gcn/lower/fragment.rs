@@ -11,7 +11,7 @@ use crate::intrinsics::{Intrinsic, iconst_value};
 use crate::ir::{InstructionData, Opcode, Value};
 use crate::isa::gcn::fragment::{FRONT_FACE, POS_X, PixelInputs, barycentric_bit};
 use crate::isa::gcn::inst::{Inst, Src};
-use crate::isa::gcn::mc::{ExpTarget, Op};
+use crate::isa::gcn::mc::{ExpTarget, Gen, Op};
 use crate::isa::gcn::regs::{EXEC, SGPR, VGPR, sgpr, vgpr};
 use crate::machinst::lower::Lower;
 use crate::machinst::{Reg, RegClass};
@@ -240,6 +240,7 @@ impl IsleContext<'_, '_> {
             j,
             attr,
             chan,
+            reuse_i: interp_may_reuse_i(self.backend.generation),
         });
         Some(dst)
     }
@@ -267,4 +268,13 @@ impl IsleContext<'_, '_> {
             _ => None,
         })
     }
+}
+
+/// Whether `v_interp_p1_f32` may write the register of its I input on every CPU of
+/// `generation`. Parts with 16 LDS banks forbid it (the VINTRP seed; LLVM's
+/// `FeatureLDSBankCount16`): gfx810 and the gfx702, gfx703 and gfx705 Sea Islands parts,
+/// where llc-19 keeps them apart and reuses the register on every other CPU. wavelift
+/// compiles per generation, so GFX7 and GFX8 keep them apart on every CPU.
+fn interp_may_reuse_i(generation: Gen) -> bool {
+    matches!(generation, Gen::Gfx6 | Gen::Gfx9)
 }
