@@ -1269,6 +1269,52 @@ mod tests {
     use cranelift_reader::parse_functions;
 
     #[test]
+    fn f16_toward_zero_edge_cases() {
+        for (bits, f16) in [
+            (0x0000_0000u32, 0x0000u16),
+            (0x8000_0000, 0x8000),
+            // f32 denormals and everything below 2^-24 are zeros of their sign.
+            (0x0000_0001, 0x0000),
+            (0x8000_0001, 0x8000),
+            (0x337f_ffff, 0x0000),
+            (0x3380_0000, 0x0001),
+            // The largest f16 denormal and the smallest normal.
+            (0x387f_ffff, 0x03ff),
+            (0x3880_0000, 0x0400),
+            // 1 + 3·2^-11: to nearest even it would be 0x3c02.
+            (0x3f80_3000, 0x3c01),
+            (0x3dcc_cccd, 0x2e66),
+            // 65504, 65520 (to nearest: ∞), f32::MAX: the largest finite f16.
+            (0x477f_e000, 0x7bff),
+            (0x477f_f000, 0x7bff),
+            (0x7f7f_ffff, 0x7bff),
+            (0xff7f_ffff, 0xfbff),
+            (0x7f80_0000, 0x7c00),
+            (0xff80_0000, 0xfc00),
+            // NaNs quiet, with the sign and the top of the payload.
+            (0x7fc0_0000, 0x7e00),
+            (0x7f80_0001, 0x7e00),
+            (0xffa0_0000, 0xff00),
+        ] {
+            assert_eq!(f16_toward_zero(f32::from_bits(bits)), f16, "{bits:#x}");
+        }
+    }
+
+    #[test]
+    fn f16_toward_zero_agrees_with_v_cvt_pkrtz_f16_f32() {
+        // The simulator's conversion is written from the values, this one from the
+        // encodings: a stride through the f32 encodings, every exponent many times.
+        for bits in (0..=u32::MAX).step_by(65_521) {
+            let x = f32::from_bits(bits);
+            assert_eq!(
+                f16_toward_zero(x),
+                crate::sim::gcn::float::f32_to_f16_rtz(x),
+                "{bits:#x}"
+            );
+        }
+    }
+
+    #[test]
     fn dwords_round_trip_and_junk() {
         let mut out = Vec::new();
         push_dwords(&DataValue::I8(-1), 0x1234_5600, &mut out).unwrap();

@@ -405,11 +405,7 @@ fn format_expected(expected: &[(u8, Vec<f32>, bool)]) -> String {
 /// `[r g b a]`, `f16[r g b a]` for f16 channels.
 fn format_channels(values: &[f32], f16: bool) -> String {
     let channels: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-    format!(
-        "{}[{}]",
-        if f16 { "f16" } else { "" },
-        channels.join(" ")
-    )
+    format!("{}[{}]", if f16 { "f16" } else { "" }, channels.join(" "))
 }
 
 /// A lane's outputs as the `pixel` lines write them.

@@ -899,6 +899,25 @@ mod tests {
     }
 
     #[test]
+    fn f16_toward_zero_keeps_the_f16_at_or_below_in_magnitude() {
+        for h in 0..0x7c00u16 {
+            for sign in [0, 0x8000] {
+                let x = f16_to_f32(sign | h);
+                assert_eq!(f32_to_f16_rtz(x), sign | h, "{h:#x}");
+                // Every f32 between it and the next f16 magnitude truncates to it.
+                let next = f16_value(h + 1) as f32;
+                let below_next = f32::from_bits(next.to_bits() - 1);
+                let probe = if sign == 0 { below_next } else { -below_next };
+                assert_eq!(f32_to_f16_rtz(probe), sign | h, "{probe:e}");
+            }
+        }
+        assert_eq!(f32_to_f16_rtz(65520.0), 0x7bff);
+        assert_eq!(f32_to_f16_rtz(-f32::MAX), 0xfbff);
+        assert_eq!(f32_to_f16_rtz(f32::NEG_INFINITY), 0xfc00);
+        assert_eq!(f32_to_f16_rtz(f32::from_bits(1)), 0);
+    }
+
+    #[test]
     fn f16_conversions_are_exact_and_round_to_nearest_even() {
         for h in 0..=u16::MAX {
             let x = f16_to_f32(h);
