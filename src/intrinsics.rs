@@ -316,6 +316,9 @@ pub enum Intrinsic {
     Discard,
     /// Writes colour target `target` (r, g, b, a).
     OutputColor,
+    /// Writes colour target `target` (r, g, b, a) as four f16 channels, each rounded
+    /// toward zero.
+    OutputColorF16,
     /// Writes the fragment's depth.
     OutputDepth,
     /// The vertex shader's vertex index.
@@ -371,6 +374,7 @@ impl Intrinsic {
             Intrinsic::FrontFacing,
             Intrinsic::Discard,
             Intrinsic::OutputColor,
+            Intrinsic::OutputColorF16,
             Intrinsic::OutputDepth,
             Intrinsic::VertexId,
             Intrinsic::InstanceId,
@@ -395,6 +399,7 @@ impl Intrinsic {
             | Intrinsic::FrontFacing
             | Intrinsic::Discard
             | Intrinsic::OutputColor
+            | Intrinsic::OutputColorF16
             | Intrinsic::OutputDepth => Some(Stage::Fragment),
             Intrinsic::VertexId
             | Intrinsic::InstanceId
@@ -415,7 +420,7 @@ impl Intrinsic {
             | Intrinsic::InterpAt
             | Intrinsic::VertexInput => &[("location", 0..=31), ("component", 0..=3)],
             Intrinsic::Barycentric(_) => &[("which", 0..=1)],
-            Intrinsic::OutputColor => &[("target", 0..=7)],
+            Intrinsic::OutputColor | Intrinsic::OutputColorF16 => &[("target", 0..=7)],
             Intrinsic::OutputParam => &[("location", 0..=31)],
             _ => &[],
         }
@@ -463,6 +468,7 @@ impl Intrinsic {
             Intrinsic::FrontFacing => "wavelift_front_facing".to_string(),
             Intrinsic::Discard => "wavelift_discard".to_string(),
             Intrinsic::OutputColor => "wavelift_output_color".to_string(),
+            Intrinsic::OutputColorF16 => "wavelift_output_color_f16".to_string(),
             Intrinsic::OutputDepth => "wavelift_output_depth".to_string(),
             Intrinsic::VertexId => "wavelift_vertex_id".to_string(),
             Intrinsic::InstanceId => "wavelift_instance_id".to_string(),
@@ -516,7 +522,7 @@ impl Intrinsic {
         };
         let (params, result): (&[Type], Type) = match self {
             Intrinsic::Stage(_) | Intrinsic::Discard => return no_result(&[]),
-            Intrinsic::OutputColor | Intrinsic::OutputParam => {
+            Intrinsic::OutputColor | Intrinsic::OutputColorF16 | Intrinsic::OutputParam => {
                 return no_result(&[I32, F32, F32, F32, F32]);
             }
             Intrinsic::OutputPosition => return no_result(&[F32, F32, F32, F32]),
@@ -585,6 +591,7 @@ impl Intrinsic {
             | Intrinsic::FrontFacing
             | Intrinsic::Discard
             | Intrinsic::OutputColor
+            | Intrinsic::OutputColorF16
             | Intrinsic::OutputDepth
             | Intrinsic::VertexId
             | Intrinsic::InstanceId
@@ -806,6 +813,7 @@ pub fn check_stage(func: &ir::Function) -> Result<Option<Stage>, (Option<ir::Ins
             if matches!(
                 intrinsic,
                 Intrinsic::OutputColor
+                    | Intrinsic::OutputColorF16
                     | Intrinsic::OutputDepth
                     | Intrinsic::OutputPosition
                     | Intrinsic::OutputParam
@@ -822,13 +830,18 @@ pub fn check_stage(func: &ir::Function) -> Result<Option<Stage>, (Option<ir::Ins
                         format!("`{name}` must be in the block that ends with `return`"),
                     ));
                 }
-                if outputs.contains(&(intrinsic, key)) {
+                // Both colour forms write the same targets.
+                let output = match intrinsic {
+                    Intrinsic::OutputColorF16 => Intrinsic::OutputColor,
+                    other => other,
+                };
+                if outputs.contains(&(output, key)) {
                     return Err((
                         Some(inst),
                         format!("the output of `{name}` is written twice"),
                     ));
                 }
-                outputs.push((intrinsic, key));
+                outputs.push((output, key));
             }
         }
     }

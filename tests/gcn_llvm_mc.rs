@@ -410,6 +410,10 @@ fn rows() -> Vec<(McInst, &'static str)> {
             "v_ldexp_f32 v0, 1.0, 2",
         ),
         (
+            valu(VCvtPkrtzF16F32, Some(v(0)), None, &[s(1), v(2)]),
+            "v_cvt_pkrtz_f16_f32 v0, s1, v2",
+        ),
+        (
             valu(VAddF64, Some(v(0)), None, &[f(1.0), v(2)]),
             "v_add_f64 v[0:1], 1.0, v[2:3]",
         ),

@@ -8,7 +8,7 @@ use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir::immediates::Ieee32;
 use wavelift::intrinsics::{InterpMode, Interpolation, SamplePoint};
 use wavelift::sim::harness::{FragmentReference, interpret_fragment};
-use wavelift::sim::{FragmentOutputs, Memory, Options, Scene, simulator};
+use wavelift::sim::{Color, FragmentOutputs, Memory, Options, Scene, simulator};
 use wavelift::{Target, ir};
 
 const CPUS: [&str; 4] = ["gfx600", "gfx700", "gfx803", "gfx900"];
@@ -94,6 +94,28 @@ fn run(name: &str, args: &[DataValue], user_data: Vec<u32>) -> Vec<Option<Fragme
     reference
 }
 
+#[test]
+fn f16_and_f32_targets() {
+    let out = run(
+        "f16_and_f32_targets",
+        &[DataValue::F32(Ieee32::with_float(0.1))],
+        vec![bits(0.1)],
+    );
+    // Lane 20 (primitive 1; I = 4/8, J = 2/8): attribute 0.x has vertices 3, 6, 9: 6;
+    // 0.y 4, 7, 10: 7. Target 0 in f16, toward zero: 6 is 0x4600; 6·0.1 is f32
+    // 0x3f19999a, 1.2·2^-1 whose significand truncates to 0x0cc: 0x38cc; 0.3 likewise
+    // 0x34cc; 1 is 0x3c00.
+    let lane = out[20].as_ref().unwrap();
+    assert_eq!(
+        lane.color[0],
+        Some(Color::F16([0x4600, 0x38cc, 0x34cc, 0x3c00]))
+    );
+    assert_eq!(
+        lane.color[1],
+        Some(Color::F32([bits(7.0), bits(6.0), bits(7.0), bits(1.0)]))
+    );
+}
+
 fn bits(x: f32) -> u32 {
     x.to_bits()
 }
@@ -109,7 +131,10 @@ fn perspective_and_flat_inputs_with_a_divergent_discard() {
     // 17, 20: 14 + 3/8·3 + 1/8·6 = 15.875; attribute 1.y: 20, 23, 26 → 21.875; the flat
     // attribute 1.x: 19.
     let expected = [bits(15.875), bits(21.875), bits(19.0), bits(1.0)];
-    assert_eq!(out[43].as_ref().unwrap().color[0], Some(expected));
+    assert_eq!(
+        out[43].as_ref().unwrap().color[0],
+        Some(Color::F32(expected))
+    );
     assert_eq!(out[43].as_ref().unwrap().depth, None);
     // Some lanes of every primitive survive and some are discarded? Primitive 0's
     // attribute 0.x is at most -8 + 7/8·3 + 3/8·6 < 0.5: all of them are discarded;
@@ -130,11 +155,11 @@ fn depth_and_two_targets_with_user_data() {
     // 21: 15 + 1.5 + 1.5 = 18, scaled 9; position (20, 40).
     let lane = out[20].as_ref().unwrap();
     assert_eq!(lane.depth, Some(bits(18.0)));
-    assert_eq!(lane.color[0], Some([bits(18.0); 4]));
+    assert_eq!(lane.color[0], Some(Color::F32([bits(18.0); 4])));
     assert_eq!(lane.color[1], None);
     assert_eq!(
         lane.color[2],
-        Some([bits(20.0), bits(40.0), bits(9.0), bits(18.0)])
+        Some(Color::F32([bits(20.0), bits(40.0), bits(9.0), bits(18.0)]))
     );
 }
 
@@ -146,10 +171,10 @@ fn explicit_barycentrics_facing_and_one_over_w() {
     let lane = out[20].as_ref().unwrap();
     assert_eq!(
         lane.color[0],
-        Some([bits(10.25), bits(0.0), bits(0.5), bits(0.5)])
+        Some(Color::F32([bits(10.25), bits(0.0), bits(0.5), bits(0.5)]))
     );
     // Lane 43 (primitive 2, faces the viewer).
-    assert_eq!(out[43].as_ref().unwrap().color[0].unwrap()[1], bits(1.0));
+    assert_eq!(out[43].as_ref().unwrap().color[0].unwrap().values()[1], 1.0);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! Used by `clif-util run`, `test run` filetests and the differential tester.
 
 use super::{
-    FragmentOutputs, Memory, Options, Scene, SimError, Stats, VertexLaunch, VertexOutputs,
+    Color, FragmentOutputs, Memory, Options, Scene, SimError, Stats, VertexLaunch, VertexOutputs,
     Violation, simulator,
 };
 use crate::analysis::cfg::Cfg;
@@ -1051,7 +1051,13 @@ fn run_fragment_lane<'a>(
             Intrinsic::Discard => Answer::End,
             Intrinsic::OutputColor => {
                 let target = int_of(&a[0]) as usize & 7;
-                outputs.color[target] = Some(channel_bits(&a[1..5]));
+                outputs.color[target] = Some(Color::F32(channel_bits(&a[1..5])));
+                Answer::Nothing
+            }
+            Intrinsic::OutputColorF16 => {
+                let target = int_of(&a[0]) as usize & 7;
+                let channels = std::array::from_fn(|c| f16_toward_zero(f32_of(&a[1 + c])));
+                outputs.color[target] = Some(Color::F16(channels));
                 Answer::Nothing
             }
             Intrinsic::OutputDepth => {
@@ -1155,6 +1161,29 @@ fn int_of(v: &DataValue) -> u32 {
 }
 
 /// An output call's four f32 channels as words.
+/// `x` as an f16 rounded toward zero (`docs/ir.md`, `wavelift_output_color_f16`), from the
+/// encodings: the f32 significand truncated to the f16's 10 bits (fewer for an f16
+/// denormal), a finite value beyond 65504 to 65504, ∞ kept, a NaN quiet with the top of
+/// its payload.
+fn f16_toward_zero(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = (bits >> 16 & 0x8000) as u16;
+    let field = bits >> 23 & 0xff;
+    let significand = bits & 0x7f_ffff;
+    let magnitude = match field {
+        0xff if significand != 0 => 0x7e00 | (significand >> 13) as u16,
+        0xff => 0x7c00,
+        // Below 2^-24, the smallest f16 denormal (f32 denormals included): zero.
+        0..=102 => 0,
+        // 2^-24 ≤ |x| < 2^-14: an f16 denormal, |x| / 2^-24 = 1.significand · 2^(e+24).
+        103..=112 => ((0x80_0000 | significand) >> (126 - field)) as u16,
+        // 2^-14 ≤ |x| < 2^16: the exponent rebiased from 127 to 15.
+        113..=142 => ((field - 112) << 10 | significand >> 13) as u16,
+        _ => 0x7bff,
+    };
+    sign | magnitude
+}
+
 fn channel_bits(values: &[DataValue]) -> [u32; 4] {
     std::array::from_fn(|c| f32_of(&values[c]).to_bits())
 }
@@ -1238,6 +1267,52 @@ fn run_shader_lane<'a>(
 mod tests {
     use super::*;
     use cranelift_reader::parse_functions;
+
+    #[test]
+    fn f16_toward_zero_edge_cases() {
+        for (bits, f16) in [
+            (0x0000_0000u32, 0x0000u16),
+            (0x8000_0000, 0x8000),
+            // f32 denormals and everything below 2^-24 are zeros of their sign.
+            (0x0000_0001, 0x0000),
+            (0x8000_0001, 0x8000),
+            (0x337f_ffff, 0x0000),
+            (0x3380_0000, 0x0001),
+            // The largest f16 denormal and the smallest normal.
+            (0x387f_ffff, 0x03ff),
+            (0x3880_0000, 0x0400),
+            // 1 + 3·2^-11: to nearest even it would be 0x3c02.
+            (0x3f80_3000, 0x3c01),
+            (0x3dcc_cccd, 0x2e66),
+            // 65504, 65520 (to nearest: ∞), f32::MAX: the largest finite f16.
+            (0x477f_e000, 0x7bff),
+            (0x477f_f000, 0x7bff),
+            (0x7f7f_ffff, 0x7bff),
+            (0xff7f_ffff, 0xfbff),
+            (0x7f80_0000, 0x7c00),
+            (0xff80_0000, 0xfc00),
+            // NaNs quiet, with the sign and the top of the payload.
+            (0x7fc0_0000, 0x7e00),
+            (0x7f80_0001, 0x7e00),
+            (0xffa0_0000, 0xff00),
+        ] {
+            assert_eq!(f16_toward_zero(f32::from_bits(bits)), f16, "{bits:#x}");
+        }
+    }
+
+    #[test]
+    fn f16_toward_zero_agrees_with_v_cvt_pkrtz_f16_f32() {
+        // The simulator's conversion is written from the values, this one from the
+        // encodings: a stride through the f32 encodings, every exponent many times.
+        for bits in (0..=u32::MAX).step_by(65_521) {
+            let x = f32::from_bits(bits);
+            assert_eq!(
+                f16_toward_zero(x),
+                crate::sim::gcn::float::f32_to_f16_rtz(x),
+                "{bits:#x}"
+            );
+        }
+    }
 
     #[test]
     fn dwords_round_trip_and_junk() {

@@ -191,8 +191,27 @@ impl Scene {
 /// depth, as 32-bit words (`None`: not written).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FragmentOutputs {
-    pub color: [Option<[u32; 4]>; 8],
+    pub color: [Option<Color>; 8],
     pub depth: Option<u32>,
+}
+
+/// A colour target's four channels (r, g, b, a), the bits the shader exported.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Color {
+    /// f32 channels (`wavelift_output_color`).
+    F32([u32; 4]),
+    /// f16 channels (`wavelift_output_color_f16`).
+    F16([u16; 4]),
+}
+
+impl Color {
+    /// The channels' values (an f16 converts to f32 exactly).
+    pub fn values(self) -> [f32; 4] {
+        match self {
+            Color::F32(bits) => bits.map(f32::from_bits),
+            Color::F16(bits) => bits.map(gcn::float::f16_to_f32),
+        }
+    }
 }
 
 /// The simulator of `arch`: the one place that names each target's.

@@ -325,6 +325,16 @@ fn kernel_summary(gcn: &wavelift::gcn::GcnInfo, target: &Target) -> String {
             if vertex.param_count() == 1 { "" } else { "s" }
         );
     }
+    if let Some(pixel) = gcn.inputs.pixel
+        && pixel.exports & 0xff != 0
+    {
+        let formats: Vec<String> = pixel
+            .color_formats()
+            .into_iter()
+            .map(|(n, format)| format!("mrt{n} {format}"))
+            .collect();
+        out += &format!("\n  ; SPI_SHADER_COL_FORMAT: {}", formats.join(", "));
+    }
     let (wavelift::Arch::Gcn(generation), Ok(registers)) =
         (target.arch, RegisterCounts::new(gcn, None))
     else {

@@ -6,7 +6,7 @@
 //! ; primitive: attr0 = …
 //! ; barycentrics perspective_center: i = iota 64 step 0.125; j = fill 64 0.25
 //! ; fragment: %fs(ARGS) quads=[0 0 0 0 1 1 1 1 1 1 1 1 1 1 1 1] lanes=0xffffffffffffffdf
-//! ; pixel 3: mrt0 = [1 2 3 4]; mrtz = 0.5
+//! ; pixel 3: mrt0 = [1 2 3 4]; mrt1 = f16[0.5 1 2 65504]; mrtz = 0.5
 //! ; pixel 5: discarded
 //! ```
 //!
@@ -21,15 +21,16 @@ use cranelift_codegen::data_value::DataValue;
 use wavelift::intrinsics::InterpMode;
 use wavelift::ir;
 use wavelift::sim::harness::{FragmentReference, interpret_fragment, push_dwords};
-use wavelift::sim::{Attribute, FragmentOutputs, Memory, Options, Scene, Stats, simulator};
+use wavelift::sim::{Attribute, Color, FragmentOutputs, Memory, Options, Scene, Stats, simulator};
 use wavelift::{CompiledCode, Target};
 
 /// What a `pixel N:` line expects of lane N.
 #[derive(Clone, Debug)]
 enum Pixel {
     Discarded,
-    /// (target: 0–7 a colour target, 8 the depth; its channels' values).
-    Outputs(Vec<(u8, Vec<f32>)>),
+    /// (target: 0–7 a colour target, 8 the depth; its channels' values; whether they are
+    /// f16 channels, `mrtN = f16[…]`).
+    Outputs(Vec<(u8, Vec<f32>, bool)>),
 }
 
 /// One `fragment:` line with the scene before it and the pixel checks after it.
@@ -266,7 +267,7 @@ fn parse_fragment(
     Ok((args, quads, lanes))
 }
 
-/// `discarded`, or `mrtN = [r g b a]; mrtz = z; …`.
+/// `discarded`, or `mrtN = [r g b a]; mrtM = f16[r g b a]; mrtz = z; …`.
 fn parse_pixel(text: &str) -> Result<Pixel, String> {
     let text = text.trim();
     if text == "discarded" {
@@ -283,7 +284,7 @@ fn parse_pixel(text: &str) -> Result<Pixel, String> {
                 .trim()
                 .parse::<f32>()
                 .map_err(|_| "mrtz: not a number".to_string())?;
-            outputs.push((8, vec![z]));
+            outputs.push((8, vec![z], false));
             continue;
         }
         let target: u8 = name
@@ -291,11 +292,16 @@ fn parse_pixel(text: &str) -> Result<Pixel, String> {
             .and_then(|n| n.parse().ok())
             .filter(|&n| n < 8)
             .ok_or_else(|| format!("`{name}` is not mrt0–mrt7 or mrtz"))?;
+        let value = value.trim();
+        let (value, f16) = match value.strip_prefix("f16") {
+            Some(rest) => (rest, true),
+            None => (value, false),
+        };
         let channels = floats(value)?;
         if channels.len() != 4 {
             return Err(format!("{name}: four channels"));
         }
-        outputs.push((target, channels));
+        outputs.push((target, channels, f16));
     }
     Ok(Pixel::Outputs(outputs))
 }
@@ -362,16 +368,19 @@ fn pixel_mismatch(actual: Option<&FragmentOutputs>, expected: &Pixel) -> Option<
         )),
         (None, Pixel::Outputs(_)) => Some("expected outputs, the lane was discarded".into()),
         (Some(out), Pixel::Outputs(expected)) => {
-            for (target, values) in expected {
+            for (target, values, f16) in expected {
                 let bits: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
+                // An f16 converts to f32 exactly: the values say which f16 is meant.
                 let actual: Option<Vec<u32>> = match target {
                     8 => out.depth.map(|z| vec![z]),
-                    n => out.color[*n as usize].map(|c| c.to_vec()),
+                    n => out.color[*n as usize]
+                        .filter(|c| matches!(c, Color::F16(_)) == *f16)
+                        .map(|c| c.values().iter().map(|v| v.to_bits()).collect()),
                 };
                 if actual.as_ref() != Some(&bits) {
                     return Some(format!(
                         "expected {}, got {}",
-                        format_lane(Some(&expected_outputs(expected))),
+                        format_expected(expected),
                         format_lane(Some(out))
                     ));
                 }
@@ -381,16 +390,22 @@ fn pixel_mismatch(actual: Option<&FragmentOutputs>, expected: &Pixel) -> Option<
     }
 }
 
-fn expected_outputs(expected: &[(u8, Vec<f32>)]) -> FragmentOutputs {
-    let mut out = FragmentOutputs::default();
-    for (target, values) in expected {
-        let bits: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
-        match target {
-            8 => out.depth = bits.first().copied(),
-            n => out.color[*n as usize] = bits.try_into().ok(),
-        }
-    }
-    out
+/// A `pixel` line's expectations as [`format_lane`] writes outputs.
+fn format_expected(expected: &[(u8, Vec<f32>, bool)]) -> String {
+    let parts: Vec<String> = expected
+        .iter()
+        .map(|(target, values, f16)| match target {
+            8 => format!("mrtz = {}", values[0]),
+            n => format!("mrt{n} = {}", format_channels(values, *f16)),
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// `[r g b a]`, `f16[r g b a]` for f16 channels.
+fn format_channels(values: &[f32], f16: bool) -> String {
+    let channels: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("{}[{}]", if f16 { "f16" } else { "" }, channels.join(" "))
 }
 
 /// A lane's outputs as the `pixel` lines write them.
@@ -402,8 +417,8 @@ pub fn format_lane(out: Option<&FragmentOutputs>) -> String {
     let mut parts = Vec::new();
     for (n, color) in out.color.iter().enumerate() {
         if let Some(c) = color {
-            let channels: Vec<String> = c.iter().map(|&b| float(b)).collect();
-            parts.push(format!("mrt{n} = [{}]", channels.join(" ")));
+            let f16 = matches!(c, Color::F16(_));
+            parts.push(format!("mrt{n} = {}", format_channels(&c.values(), f16)));
         }
     }
     if let Some(z) = out.depth {

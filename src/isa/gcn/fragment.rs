@@ -48,6 +48,10 @@ pub struct PixelInputs {
     /// Bit c set when the shader exports to the target of EXP code c (`mrt0`–`mrt7` are
     /// 0–7, `mrtz` 8); none: the shader exports only `null`.
     pub exports: u32,
+    /// Bit n set when colour target n is exported compressed, four f16 channels in two
+    /// VGPRs (`wavelift_output_color_f16`): its `SPI_SHADER_COL_FORMAT` field must be
+    /// FP16_ABGR; the other exported targets' 32_ABGR.
+    pub fp16_targets: u8,
     /// Whether the shader interpolates (and copies the primitive mask into M0).
     pub interpolates: bool,
     /// Whether it discards, keeping the lanes not discarded in [`Self::live_lanes`].
@@ -90,10 +94,14 @@ impl PixelInputs {
                     continue;
                 };
                 let target = match Intrinsic::from_func_ref(func, func_ref) {
-                    Some(Intrinsic::OutputColor) => {
+                    Some(color @ (Intrinsic::OutputColor | Intrinsic::OutputColorF16)) => {
                         let arg = func.dfg.inst_args(inst)[0];
                         // `intrinsics::check_stage` made it an `iconst` in 0–7.
-                        ExpTarget::Mrt(iconst_value(func, arg).expect("checked target") as u8)
+                        let n = iconst_value(func, arg).expect("checked target") as u8;
+                        if color == Intrinsic::OutputColorF16 {
+                            inputs.fp16_targets |= 1 << n;
+                        }
+                        ExpTarget::Mrt(n)
                     }
                     Some(Intrinsic::OutputDepth) => ExpTarget::MrtZ,
                     _ => continue,
@@ -155,6 +163,21 @@ impl PixelInputs {
             targets.push(ExpTarget::Null);
         }
         targets
+    }
+
+    /// Each exported colour target's `SPI_SHADER_COL_FORMAT` field, in increasing order.
+    pub fn color_formats(&self) -> Vec<(u8, &'static str)> {
+        (0..8)
+            .filter(|&n| self.exports >> n & 1 != 0)
+            .map(|n| {
+                let format = if self.fp16_targets >> n & 1 != 0 {
+                    "FP16_ABGR"
+                } else {
+                    "32_ABGR"
+                };
+                (n, format)
+            })
+            .collect()
     }
 
     /// The registers the hardware initialises, with what they hold.

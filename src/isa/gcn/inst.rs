@@ -220,11 +220,13 @@ pub enum Inst {
     /// `exp target src…`, `done` on a pixel shader's last export and a vertex shader's
     /// last position export; pixel targets with `vm` (EXEC is the mask of the pixels
     /// exported), positions and parameters without. Exports come last, right before `s_endpgm`, so no
-    /// VGPR they read is written while they are in flight (EXP_CNT).
+    /// VGPR they read is written while they are in flight (EXP_CNT). `compr`: each source
+    /// holds two f16 channels (channels 0 and 1 name one VGPR, 2 and 3 another).
     Export {
         target: ExpTarget,
         src: [Option<Reg>; 4],
         done: bool,
+        compr: bool,
     },
     /// gfx6/gfx7: `dst` = `src` of lane `index` in each active lane, 0 where `index` is 64
     /// or more or names an inactive lane (`docs/ir.md`, the shuffles), expanded at emission

@@ -106,6 +106,7 @@ pub fn run(
                 target: ExpTarget::Null,
                 src: [None; 4],
                 done: true,
+                compr: false,
             },
             Inst::EndPgm,
         ];

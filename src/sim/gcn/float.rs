@@ -432,6 +432,31 @@ pub(crate) fn f32_to_f16(x: f32) -> u16 {
     sign | field.min(0x7c00) as u16
 }
 
+/// V_CVT_PKRTZ_F16_F32's conversion: rounded toward zero, denormals kept, a finite value
+/// beyond the f16 range to the largest finite f16 of its sign (IEEE round-toward-zero, as
+/// LLVM folds the instruction: `APFloat::convert` with `rmTowardZero`), ∞ kept; a NaN as
+/// in [`f32_to_f16`]. |x| / quantum (exact in f64) is truncated instead of rounded.
+pub(crate) fn f32_to_f16_rtz(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = (bits >> 16 & 0x8000) as u16;
+    if x.is_nan() {
+        return f32_to_f16(x);
+    }
+    if x.is_infinite() {
+        return sign | 0x7c00;
+    }
+    let a = x.abs() as f64;
+    let e = (bits >> 23 & 0xff) as i32 - 127;
+    if e < -14 {
+        return sign | (a * pow2(24)).trunc() as u16;
+    }
+    if e > 15 {
+        return sign | 0x7bff;
+    }
+    let n = (a * pow2(10 - e)).trunc() as u32;
+    sign | ((((e + 15) as u32) << 10) + n - 0x400) as u16
+}
+
 /// The float clamp: the result limited to [0, 1], NaN to +0 (DX10 clamp mode). −0 gives +0:
 /// LLVM folds max(x, +0.0) followed by min(…, 1.0) into the clamp bit but not
 /// max(x, −0.0) (test/CodeGen/AMDGPU/clamp.ll, `v_clamp_negzero_f32`).
@@ -871,6 +896,25 @@ mod tests {
         } else {
             below
         }
+    }
+
+    #[test]
+    fn f16_toward_zero_keeps_the_f16_at_or_below_in_magnitude() {
+        for h in 0..0x7c00u16 {
+            for sign in [0, 0x8000] {
+                let x = f16_to_f32(sign | h);
+                assert_eq!(f32_to_f16_rtz(x), sign | h, "{h:#x}");
+                // Every f32 between it and the next f16 magnitude truncates to it.
+                let next = f16_value(h + 1) as f32;
+                let below_next = f32::from_bits(next.to_bits() - 1);
+                let probe = if sign == 0 { below_next } else { -below_next };
+                assert_eq!(f32_to_f16_rtz(probe), sign | h, "{probe:e}");
+            }
+        }
+        assert_eq!(f32_to_f16_rtz(65520.0), 0x7bff);
+        assert_eq!(f32_to_f16_rtz(-f32::MAX), 0xfbff);
+        assert_eq!(f32_to_f16_rtz(f32::NEG_INFINITY), 0xfc00);
+        assert_eq!(f32_to_f16_rtz(f32::from_bits(1)), 0);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::CompiledCode;
 use crate::intrinsics::InterpMode;
 use crate::isa::gcn::fragment::{FRONT_FACE, POS_X, barycentric_bit};
 use crate::isa::gcn::mc::{ExpTarget, Gen, InterpParam};
-use crate::sim::{FragmentOutputs, Memory, Options, Scene, SimError, Stats, Violation};
+use crate::sim::{Color, FragmentOutputs, Memory, Options, Scene, SimError, Stats, Violation};
 
 fn error(reason: String) -> SimError {
     SimError {
@@ -190,8 +190,20 @@ fn outputs(exports: &[Exported]) -> Result<Vec<Option<FragmentOutputs>>, SimErro
             }
             let value = |c: usize| export.channels[c].map_or(0, |v| v[lane]);
             match export.target {
+                // Compressed, channels 0 and 2 name the two VGPRs, each the f16 pair of
+                // its channel and the next, the lower one in bits 15:0.
+                ExpTarget::Mrt(n) if export.compr => {
+                    let (low, high) = (value(0), value(2));
+                    lane_out.color[n as usize] = Some(Color::F16([
+                        low as u16,
+                        (low >> 16) as u16,
+                        high as u16,
+                        (high >> 16) as u16,
+                    ]))
+                }
                 ExpTarget::Mrt(n) => {
-                    lane_out.color[n as usize] = Some([value(0), value(1), value(2), value(3)])
+                    lane_out.color[n as usize] =
+                        Some(Color::F32([value(0), value(1), value(2), value(3)]))
                 }
                 ExpTarget::MrtZ => lane_out.depth = Some(value(0)),
                 _ => {}

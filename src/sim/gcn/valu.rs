@@ -368,6 +368,10 @@ fn lane_op(op: Op, s: &[u64; 3], input: &LaneInputs) -> Option<LaneOutputs> {
         // upper half zero (GCN3 ISA 6.2: 16-bit results zero the upper bits).
         VCvtF32F16 => Out::f32(float::f16_to_f32(u(0) as u16)),
         VCvtF16F32 => Out::b32(float::f32_to_f16(f(0)) as u32),
+        // S0 in the low half, S1 in the high half.
+        VCvtPkrtzF16F32 => Out::b32(
+            float::f32_to_f16_rtz(f(0)) as u32 | (float::f32_to_f16_rtz(f(1)) as u32) << 16,
+        ),
 
         // f64 arithmetic.
         VAddF64 => Out::f64(float::add64(d(0), d(1))),

@@ -11,7 +11,7 @@ use crate::CompiledCode;
 use crate::intrinsics::{InterpMode, Interpolation, SamplePoint};
 use crate::isa::nv50::fragment::{FRONT_FACE, FragmentInfo, SlotKind};
 use crate::isa::nv50::mc::Variant;
-use crate::sim::{FragmentOutputs, Options, Scene, SimError, Stats, Violation};
+use crate::sim::{Color, FragmentOutputs, Options, Scene, SimError, Stats, Violation};
 
 fn error(reason: String) -> SimError {
     SimError {
@@ -63,7 +63,12 @@ pub(crate) fn launch(
                 let r = &end.registers[t];
                 let mut out = FragmentOutputs::default();
                 for n in (0..8).filter(|n| info.colors >> n & 1 == 1) {
-                    out.color[n] = Some([r[4 * n], r[4 * n + 1], r[4 * n + 2], r[4 * n + 3]]);
+                    out.color[n] = Some(Color::F32([
+                        r[4 * n],
+                        r[4 * n + 1],
+                        r[4 * n + 2],
+                        r[4 * n + 3],
+                    ]));
                 }
                 if info.depth {
                     out.depth = Some(r[info.depth_register() as usize]);

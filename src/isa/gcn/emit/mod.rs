@@ -479,12 +479,17 @@ impl Emitter<'_> {
                 })?;
                 self.inst(&super::lower::linear::mov64(EXEC, Src::Imm(0)))?;
             }
-            Inst::Export { target, src, done } => {
+            Inst::Export {
+                target,
+                src,
+                done,
+                compr,
+            } => {
                 let mut m = mc_inst(Op::Exp, self.generation);
                 m.export = Some(Export {
                     target: *target,
                     src: src.map(|r| r.map(|r| reg_operand(r, 0))),
-                    compr: false,
+                    compr: *compr,
                     done: *done,
                     // Pixel exports are masked by EXEC as the valid mask; a vertex wave's
                     // position and parameters are not (LLVM and ACO set VM on pixel

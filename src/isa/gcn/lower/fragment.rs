@@ -124,7 +124,7 @@ impl IsleContext<'_, '_> {
                 None
             }
             // The outputs are exported at the `return` (`fragment_exports`).
-            Intrinsic::OutputColor | Intrinsic::OutputDepth => None,
+            Intrinsic::OutputColor | Intrinsic::OutputColorF16 | Intrinsic::OutputDepth => None,
             _ => {
                 self.fail(format!(
                     "`{}` is not supported yet on GCN",
@@ -162,7 +162,7 @@ impl IsleContext<'_, '_> {
             };
             let args = func.dfg.inst_args(inst);
             match Intrinsic::from_func_ref(func, func_ref) {
-                Some(Intrinsic::OutputColor) => {
+                Some(Intrinsic::OutputColor | Intrinsic::OutputColorF16) => {
                     let Some(n) = iconst_value(func, args[0]) else {
                         continue;
                     };
@@ -187,17 +187,38 @@ impl IsleContext<'_, '_> {
                 (target, values, k == last)
             })
             .collect();
-        self.export_all(exports);
+        self.export_all(exports, pixel.fp16_targets);
     }
 
-    /// `exp target` of each `(target, values, done)` (channels from x; the others `off`).
-    /// Every source VGPR is written before the first export: the hardware reads them after
+    /// `exp target` of each `(target, values, done)` (channels from x; the others `off`);
+    /// colour target n compressed when bit n of `fp16_targets` is set, its channels
+    /// packed in pairs by `v_cvt_pkrtz_f16_f32` (`exp mrtN v0, v0, v1, v1 compr`). Every
+    /// source VGPR is written before the first export: the hardware reads them after
     /// issue, until EXP_CNT drops, and nothing after the exports waits for it.
-    pub(super) fn export_all(&mut self, exports: Vec<(ExpTarget, Vec<Value>, bool)>) {
+    pub(super) fn export_all(
+        &mut self,
+        exports: Vec<(ExpTarget, Vec<Value>, bool)>,
+        fp16_targets: u8,
+    ) {
+        let compressed =
+            |target: ExpTarget| matches!(target, ExpTarget::Mrt(n) if fp16_targets >> n & 1 != 0);
         let mut vgprs: Vec<(Value, Reg)> = Vec::new();
         let mut constants: Vec<(u32, Reg)> = Vec::new();
         let mut sources = Vec::new();
-        for (_, values, _) in &exports {
+        for (target, values, _) in &exports {
+            if compressed(*target) {
+                let mut packed = [Src::Imm(0); 4];
+                for (slot, &value) in packed.iter_mut().zip(values) {
+                    *slot = match self.const32(value) {
+                        Some(bits) => Src::Imm(bits),
+                        None => Src::Reg(self.value_reg(value)),
+                    };
+                }
+                let low = self.valu(Op::VCvtPkrtzF16F32, &packed[0..2], RegClass::Int);
+                let high = self.valu(Op::VCvtPkrtzF16F32, &packed[2..4], RegClass::Int);
+                sources.push([Some(low), Some(low), Some(high), Some(high)]);
+                continue;
+            }
             let mut src = [None; 4];
             for (slot, &value) in src.iter_mut().zip(values) {
                 // A constant goes straight into a VGPR, not through an SGPR; each value
@@ -226,7 +247,12 @@ impl IsleContext<'_, '_> {
             sources.push(src);
         }
         for ((target, _, done), src) in exports.into_iter().zip(sources) {
-            self.emit(Inst::Export { target, src, done });
+            self.emit(Inst::Export {
+                target,
+                src,
+                done,
+                compr: compressed(target),
+            });
         }
     }
 

@@ -109,6 +109,6 @@ impl IsleContext<'_, '_> {
                 (target, values, target == last)
             })
             .collect();
-        self.export_all(exports);
+        self.export_all(exports, 0);
     }
 }

@@ -565,6 +565,7 @@ table! {
     VDivFmasF32          "v_div_fmas_f32"       Vop3  Valu             [367 367 482 482]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
     VDivFixupF32         "v_div_fixup_f32"      Vop3  Valu             [351 351 478 478]  [- - - -]          1 0 [1 1 1] FSRC0|FSRC1|FSRC2|FOUT;
     VLdexpF32            "v_ldexp_f32"          Vop3  Valu             [299 299 648 648]  [- - - -]          1 0 [1 1 0] FSRC0|FOUT|VOP2_GFX67;
+    VCvtPkrtzF16F32      "v_cvt_pkrtz_f16_f32"  Vop3  Valu             [303 303 662 662]  [- - - -]          1 0 [1 1 0] FSRC0|FSRC1|VOP2_GFX67;
     VMbcntLoU32B32       "v_mbcnt_lo_u32_b32"   Vop3  Valu             [291 291 652 652]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
     VMbcntHiU32B32       "v_mbcnt_hi_u32_b32"   Vop3  Valu             [292 292 653 653]  [- - - -]          1 0 [1 1 0] VOP2_GFX67;
     VAddF64              "v_add_f64"            Vop3  Valu             [356 356 640 640]  [- - - -]          2 0 [2 2 0] FSRC0|FSRC1|FOUT;

@@ -147,6 +147,17 @@ impl IsleContext<'_, '_> {
             }
             // The outputs go to their registers at the `return` (`fragment_results`).
             Intrinsic::OutputColor | Intrinsic::OutputDepth => None,
+            // A fragment program's results are 32-bit registers whatever the render target;
+            // the ROP converts them by its format (`docs/ir.md`, "Fragment-program ABI").
+            Intrinsic::OutputColorF16 => {
+                self.fail(
+                    "`wavelift_output_color_f16` is not supported on NV50: a fragment \
+                     program's colour results are 32-bit registers, and the conversion to a \
+                     16-bit render target is the ROP's, by the target's format, not the \
+                     program's",
+                );
+                None
+            }
             // `v[]` holds one plane per word, evaluated only at the fragment by `interp`:
             // neither the barycentrics nor the vertex values behind a plane are readable.
             Intrinsic::InterpAt | Intrinsic::Barycentric(_) => {
