@@ -183,23 +183,29 @@ impl IsleContext<'_, '_> {
                 let values = channels
                     .iter()
                     .find(|(t, _)| *t == target)
-                    .map_or(Vec::new(), |(_, values)| values.clone());
+                    .map_or(Vec::new(), |(_, values)| {
+                        values.iter().copied().map(Some).collect()
+                    });
                 (target, values, k == last)
             })
             .collect();
         self.export_all(exports);
     }
 
-    /// `exp target` of each `(target, values, done)` (channels from x; the others `off`).
-    /// Every source VGPR is written before the first export: the hardware reads them after
-    /// issue, until EXP_CNT drops, and nothing after the exports waits for it.
-    pub(super) fn export_all(&mut self, exports: Vec<(ExpTarget, Vec<Value>, bool)>) {
+    /// `exp target` of each `(target, values, done)` (channels from x; `None` and the
+    /// channels past the values are `off`). Every source VGPR is written before the first
+    /// export: the hardware reads them after issue, until EXP_CNT drops, and nothing after
+    /// the exports waits for it.
+    pub(super) fn export_all(&mut self, exports: Vec<(ExpTarget, Vec<Option<Value>>, bool)>) {
         let mut vgprs: Vec<(Value, Reg)> = Vec::new();
         let mut constants: Vec<(u32, Reg)> = Vec::new();
         let mut sources = Vec::new();
         for (_, values, _) in &exports {
             let mut src = [None; 4];
             for (slot, &value) in src.iter_mut().zip(values) {
+                let Some(value) = value else {
+                    continue;
+                };
                 // A constant goes straight into a VGPR, not through an SGPR; each value
                 // and each constant takes one VGPR however many channels it fills.
                 let reg = match self.const32(value) {
