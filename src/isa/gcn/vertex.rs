@@ -157,7 +157,7 @@ impl VertexInputs {
     }
 
     /// The driver's view of the exports: `pos0, pos1 = point size, pos2 = clip distances
-    /// 0–3, param0 = location 2, …`, and `PA_CL_VS_OUT_CNTL` when it is not 0.
+    /// 0–3, param0 = location 2, …`.
     pub fn exports(&self) -> String {
         let positions = self
             .position_vectors()
@@ -174,11 +174,7 @@ impl VertexInputs {
             .param_locations()
             .enumerate()
             .map(|(n, l)| format!("param{n} = location {l}"));
-        let mut out = positions.chain(params).collect::<Vec<_>>().join(", ");
-        if self.pa_cl_vs_out_cntl() != 0 {
-            out += &format!("; PA_CL_VS_OUT_CNTL {:#x}", self.pa_cl_vs_out_cntl());
-        }
-        out
+        positions.chain(params).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -250,8 +246,7 @@ mod tests {
         assert_eq!(all.pa_cl_vs_out_cntl(), 0x00e1_0011);
         assert_eq!(
             all.exports(),
-            "pos0, pos1 = point size, pos2 = clip distances 0–3, pos3 = clip distances 4–7; \
-             PA_CL_VS_OUT_CNTL 0xe10011"
+            "pos0, pos1 = point size, pos2 = clip distances 0–3, pos3 = clip distances 4–7"
         );
     }
 }
