@@ -383,6 +383,8 @@ mod tests {
                 .collect(),
             frame_accesses: Vec::new(),
             stack_depth,
+            fragment: None,
+            vertex: None,
         }
     }
 
