@@ -332,6 +332,10 @@ pub enum Intrinsic {
     OutputPosition,
     /// Writes vertex parameter `location` (x, y, z, w).
     OutputParam,
+    /// Writes the vertex's point size.
+    OutputPointSize,
+    /// Writes the vertex's clip distance `index` (0–7).
+    OutputClipDistance,
 }
 
 const DIMS: [char; 3] = ['x', 'y', 'z'];
@@ -381,6 +385,8 @@ impl Intrinsic {
             Intrinsic::VertexInput,
             Intrinsic::OutputPosition,
             Intrinsic::OutputParam,
+            Intrinsic::OutputPointSize,
+            Intrinsic::OutputClipDistance,
         ]);
         all
     }
@@ -405,7 +411,9 @@ impl Intrinsic {
             | Intrinsic::InstanceId
             | Intrinsic::VertexInput
             | Intrinsic::OutputPosition
-            | Intrinsic::OutputParam => Some(Stage::Vertex),
+            | Intrinsic::OutputParam
+            | Intrinsic::OutputPointSize
+            | Intrinsic::OutputClipDistance => Some(Stage::Vertex),
             _ => None,
         }
     }
@@ -422,6 +430,7 @@ impl Intrinsic {
             Intrinsic::Barycentric(_) => &[("which", 0..=1)],
             Intrinsic::OutputColor | Intrinsic::OutputColorF16 => &[("target", 0..=7)],
             Intrinsic::OutputParam => &[("location", 0..=31)],
+            Intrinsic::OutputClipDistance => &[("index", 0..=7)],
             _ => &[],
         }
     }
@@ -475,6 +484,8 @@ impl Intrinsic {
             Intrinsic::VertexInput => "wavelift_vertex_input".to_string(),
             Intrinsic::OutputPosition => "wavelift_output_position".to_string(),
             Intrinsic::OutputParam => "wavelift_output_param".to_string(),
+            Intrinsic::OutputPointSize => "wavelift_output_point_size".to_string(),
+            Intrinsic::OutputClipDistance => "wavelift_output_clip_distance".to_string(),
         }
     }
 
@@ -526,7 +537,8 @@ impl Intrinsic {
                 return no_result(&[I32, F32, F32, F32, F32]);
             }
             Intrinsic::OutputPosition => return no_result(&[F32, F32, F32, F32]),
-            Intrinsic::OutputDepth => return no_result(&[F32]),
+            Intrinsic::OutputDepth | Intrinsic::OutputPointSize => return no_result(&[F32]),
+            Intrinsic::OutputClipDistance => return no_result(&[I32, F32]),
             Intrinsic::Interp(_) | Intrinsic::InterpFlat | Intrinsic::VertexInput => {
                 (&[I32, I32], F32)
             }
@@ -597,7 +609,9 @@ impl Intrinsic {
             | Intrinsic::InstanceId
             | Intrinsic::VertexInput
             | Intrinsic::OutputPosition
-            | Intrinsic::OutputParam => ResultUniformity::Divergent,
+            | Intrinsic::OutputParam
+            | Intrinsic::OutputPointSize
+            | Intrinsic::OutputClipDistance => ResultUniformity::Divergent,
         }
     }
 
@@ -817,6 +831,8 @@ pub fn check_stage(func: &ir::Function) -> Result<Option<Stage>, (Option<ir::Ins
                     | Intrinsic::OutputDepth
                     | Intrinsic::OutputPosition
                     | Intrinsic::OutputParam
+                    | Intrinsic::OutputPointSize
+                    | Intrinsic::OutputClipDistance
             ) {
                 if return_blocks > 1 {
                     return Err((

@@ -1126,6 +1126,15 @@ pub fn interpret_vertex(
                         outputs.params[location] = Some(channel_bits(&a[1..5]));
                         Answer::Nothing
                     }
+                    Intrinsic::OutputPointSize => {
+                        outputs.point_size = Some(f32_of(&a[0]).to_bits());
+                        Answer::Nothing
+                    }
+                    Intrinsic::OutputClipDistance => {
+                        let index = int_of(&a[0]) as usize & 7;
+                        outputs.clip_distances[index] = Some(f32_of(&a[1]).to_bits());
+                        Answer::Nothing
+                    }
                     other => {
                         return Err(format!(
                             "`{}` has no value in a vertex launch's reference",

@@ -127,12 +127,15 @@ impl VertexLaunch {
     }
 }
 
-/// What a vertex shader wrote for one vertex, as 32-bit words: its position and its
-/// parameters by location (`None`: not written).
+/// What a vertex shader wrote for one vertex, as 32-bit words: its position, its
+/// parameters by location, its point size and its clip distances by index (`None`: not
+/// written).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VertexOutputs {
     pub position: Option<[u32; 4]>,
     pub params: [Option<[u32; 4]>; 32],
+    pub point_size: Option<u32>,
+    pub clip_distances: [Option<u32>; 8],
 }
 
 /// A primitive's attribute: its location, and the value of its four channels at each of

@@ -318,11 +318,15 @@ fn kernel_summary(gcn: &wavelift::gcn::GcnInfo, target: &Target) -> String {
     let mut out = format!("\n  ; initialised by the dispatcher: {}", inputs.join(", "));
     if let Some(vertex) = gcn.inputs.vertex {
         out += &format!(
-            "\n  ; exports: {} (VGPR_COMP_CNT {}, {} parameter{})",
+            "\n  ; exports: {} (VGPR_COMP_CNT {}, {} parameter{}{})",
             vertex.exports(),
             vertex.vgpr_comp_cnt,
             vertex.param_count(),
-            if vertex.param_count() == 1 { "" } else { "s" }
+            if vertex.param_count() == 1 { "" } else { "s" },
+            match vertex.pa_cl_vs_out_cntl() {
+                0 => String::new(),
+                bits => format!(", PA_CL_VS_OUT_CNTL {bits:#x}"),
+            }
         );
     }
     if let Some(pixel) = gcn.inputs.pixel

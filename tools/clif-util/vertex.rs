@@ -4,7 +4,7 @@
 //! ```text
 //! ; buffer positions: f32 = iota 280
 //! ; vertex: %vs(positions, 2.0) ids=iota 70 instances=fill 70 1
-//! ; vertex 3: pos = [24 13 14 15]; param1 = [1 1 1 1]
+//! ; vertex 3: pos = [24 13 14 15]; param1 = [1 1 1 1]; point_size = 2; clip0 = -1
 //! ```
 //!
 //! `buffer` lines (as for kernel launches) give the vertex buffers, which arguments name;
@@ -20,9 +20,22 @@ use wavelift::sim::harness::{VertexReference, interpret_vertex, push_dwords};
 use wavelift::sim::{Options, Stats, VertexLaunch, VertexOutputs, simulator};
 use wavelift::{CompiledCode, Target};
 
-/// What a `vertex N:` line expects: (location, or `None` for the position; the four
-/// channels).
-type Expected = Vec<(Option<u8>, [f32; 4])>;
+/// An output a `vertex N:` line names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Output {
+    /// `pos`.
+    Position,
+    /// `paramL`.
+    Param(u8),
+    /// `point_size`.
+    PointSize,
+    /// `clipN`.
+    Clip(u8),
+}
+
+/// What a `vertex N:` line expects: each output named with its words (four for the
+/// position and parameters, one for the point size and a clip distance).
+type Expected = Vec<(Output, Vec<f32>)>;
 
 /// One `vertex:` line with the buffers before it and the checks after it.
 #[derive(Clone, Debug)]
@@ -195,40 +208,53 @@ fn parse_attribute(text: &str) -> Result<(u8, Vec<[f32; 4]>), String> {
     ))
 }
 
-/// `pos = [x y z w]; paramL = [x y z w]; …`.
+/// `pos = [x y z w]; paramL = [x y z w]; point_size = s; clipN = d; …`.
 fn parse_expected(text: &str) -> Result<Expected, String> {
     let mut expected = Vec::new();
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, value) = part
             .split_once('=')
-            .ok_or("expected `pos = […]` or `paramL = […]`")?;
+            .ok_or("expected `pos = […]`, `paramL = […]`, `point_size = s` or `clipN = d`")?;
         let name = name.trim();
-        let location = match name {
-            "pos" => None,
-            _ => Some(
-                name.strip_prefix("param")
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &u8| n < 32)
-                    .ok_or_else(|| format!("`{name}` is not pos or param0–param31"))?,
-            ),
+        let numbered = |prefix: &str, below: u8| {
+            name.strip_prefix(prefix)
+                .and_then(|n| n.parse().ok())
+                .filter(|&n: &u8| n < below)
         };
-        let inner = value
-            .trim()
-            .strip_prefix('[')
-            .and_then(|t| t.strip_suffix(']'))
-            .ok_or_else(|| format!("{name}: expected `[x y z w]`"))?;
-        let channels: Vec<f32> = inner
-            .split([' ', ','])
-            .filter(|w| !w.is_empty())
-            .map(|w| {
-                w.parse::<f32>()
-                    .map_err(|_| format!("`{w}` is not a number"))
-            })
-            .collect::<Result<_, _>>()?;
-        let channels: [f32; 4] = channels
-            .try_into()
-            .map_err(|_| format!("{name}: four channels"))?;
-        expected.push((location, channels));
+        let output = match name {
+            "pos" => Output::Position,
+            "point_size" => Output::PointSize,
+            _ => numbered("param", 32)
+                .map(Output::Param)
+                .or_else(|| numbered("clip", 8).map(Output::Clip))
+                .ok_or_else(|| {
+                    format!("`{name}` is not pos, param0–param31, point_size or clip0–clip7")
+                })?,
+        };
+        let number = |w: &str| {
+            w.parse::<f32>()
+                .map_err(|_| format!("`{w}` is not a number"))
+        };
+        let channels = match output {
+            Output::Position | Output::Param(_) => {
+                let inner = value
+                    .trim()
+                    .strip_prefix('[')
+                    .and_then(|t| t.strip_suffix(']'))
+                    .ok_or_else(|| format!("{name}: expected `[x y z w]`"))?;
+                let channels: Vec<f32> = inner
+                    .split([' ', ','])
+                    .filter(|w| !w.is_empty())
+                    .map(number)
+                    .collect::<Result<_, _>>()?;
+                if channels.len() != 4 {
+                    return Err(format!("{name}: four channels"));
+                }
+                channels
+            }
+            Output::PointSize | Output::Clip(_) => vec![number(value.trim())?],
+        };
+        expected.push((output, channels));
     }
     Ok(expected)
 }
@@ -300,18 +326,16 @@ pub fn execute(
 }
 
 fn mismatch(actual: &VertexOutputs, expected: &Expected) -> Option<String> {
-    let wrong = expected.iter().any(|(location, channels)| {
-        let bits = channels.map(f32::to_bits);
-        let got = match location {
-            None => actual.position,
-            Some(l) => actual.params[*l as usize],
-        };
-        got != Some(bits)
+    let wrong = expected.iter().any(|(output, channels)| {
+        let bits: Vec<u32> = channels.iter().map(|c| c.to_bits()).collect();
+        words(actual, *output) != Some(bits)
     });
     wrong.then(|| {
         let parts: Vec<String> = expected
             .iter()
-            .map(|(location, c)| format_output(*location, &c.map(f32::to_bits)))
+            .map(|(output, c)| {
+                format_output(*output, &c.iter().map(|c| c.to_bits()).collect::<Vec<_>>())
+            })
             .collect();
         format!(
             "expected {}, got {}",
@@ -321,21 +345,38 @@ fn mismatch(actual: &VertexOutputs, expected: &Expected) -> Option<String> {
     })
 }
 
-fn format_output(location: Option<u8>, words: &[u32; 4]) -> String {
+/// The words `actual` holds for `output` (`None`: not written).
+fn words(actual: &VertexOutputs, output: Output) -> Option<Vec<u32>> {
+    match output {
+        Output::Position => actual.position.map(Vec::from),
+        Output::Param(l) => actual.params[l as usize].map(Vec::from),
+        Output::PointSize => actual.point_size.map(|w| vec![w]),
+        Output::Clip(n) => actual.clip_distances[n as usize].map(|w| vec![w]),
+    }
+}
+
+fn format_output(output: Output, words: &[u32]) -> String {
     let channels: Vec<String> = words
         .iter()
         .map(|&b| format!("{}", f32::from_bits(b)))
         .collect();
-    let name = location.map_or("pos".to_string(), |l| format!("param{l}"));
-    format!("{name} = [{}]", channels.join(" "))
+    match output {
+        Output::Position => format!("pos = [{}]", channels.join(" ")),
+        Output::Param(l) => format!("param{l} = [{}]", channels.join(" ")),
+        Output::PointSize => format!("point_size = {}", channels.join(" ")),
+        Output::Clip(n) => format!("clip{n} = {}", channels.join(" ")),
+    }
 }
 
 /// A vertex's outputs as the `vertex N` lines write them.
 pub fn format_vertex(out: &VertexOutputs) -> String {
-    let position = out.position.map(|p| format_output(None, &p));
-    let params =
-        (0..32u8).filter_map(|l| out.params[l as usize].map(|p| format_output(Some(l), &p)));
-    let parts: Vec<String> = position.into_iter().chain(params).collect();
+    let outputs = [Output::Position, Output::PointSize]
+        .into_iter()
+        .chain((0..8).map(Output::Clip))
+        .chain((0..32).map(Output::Param));
+    let parts: Vec<String> = outputs
+        .filter_map(|o| words(out, o).map(|w| format_output(o, &w)))
+        .collect();
     if parts.is_empty() {
         return "no outputs".into();
     }

@@ -1,7 +1,8 @@
 //! A vertex shader's waves, as the hardware would start them (`docs/ir.md`, "Vertex-shader
 //! ABI"): 64 vertices to a wave, the user data in the SGPRs from s0, the vertex id in v0,
 //! the instance id in v1, the primitive id (0 here) in v2, EXEC the wave's vertices; and
-//! each vertex's position and parameters from the wave's exports.
+//! each vertex's position, point size, clip distances and parameters from the wave's
+//! exports.
 
 use super::interp::Exported;
 use super::lds::Lds;
@@ -9,7 +10,7 @@ use super::program::Program;
 use super::wave::{Env, State, Wave};
 use crate::CompiledCode;
 use crate::isa::gcn::mc::{ExpTarget, Gen};
-use crate::isa::gcn::vertex::VertexInputs;
+use crate::isa::gcn::vertex::{PositionVector, VertexInputs};
 use crate::sim::{Memory, Options, SimError, Stats, VertexLaunch, VertexOutputs, Violation};
 
 fn error(reason: String) -> SimError {
@@ -80,9 +81,11 @@ pub(crate) fn launch(
     Ok((outputs, stats))
 }
 
-/// The outputs of a wave's first `count` lanes: the position from `pos0`, whose export
-/// must carry `done`, and each parameter from the `paramN` export its location packs to
-/// ([`VertexInputs::param_index`]).
+/// The outputs of a wave's first `count` lanes: the position from `pos0`, the point size
+/// and clip distances from the position vectors after it
+/// ([`VertexInputs::position_vectors`]; only the channels the shader reports written), the
+/// last of them exported with `done`, and each parameter from the `paramN` export its
+/// location packs to ([`VertexInputs::param_index`]).
 fn wave_outputs(
     vertex: &VertexInputs,
     exports: &[Exported],
@@ -97,6 +100,7 @@ fn wave_outputs(
         ));
     }
     let locations: Vec<u8> = vertex.param_locations().collect();
+    let vectors = vertex.position_vectors();
     let mut out = vec![VertexOutputs::default(); count];
     for export in exports {
         for (lane, lane_out) in out.iter_mut().enumerate() {
@@ -106,7 +110,24 @@ fn wave_outputs(
             let value = |c: usize| export.channels[c].map_or(0, |v| v[lane]);
             let words = [value(0), value(1), value(2), value(3)];
             match export.target {
-                ExpTarget::Pos(0) => lane_out.position = Some(words),
+                ExpTarget::Pos(n) => match vectors.get(n as usize) {
+                    Some(PositionVector::Position) => lane_out.position = Some(words),
+                    Some(PositionVector::Misc) => lane_out.point_size = Some(words[0]),
+                    Some(&PositionVector::ClipDistances(k)) => {
+                        for (c, &word) in words.iter().enumerate() {
+                            let index = 4 * k as usize + c;
+                            if vertex.clip_distances >> index & 1 != 0 {
+                                lane_out.clip_distances[index] = Some(word);
+                            }
+                        }
+                    }
+                    None => {
+                        return Err(error(format!(
+                            "pos{n} is exported, but the shader reports {} position exports",
+                            vectors.len()
+                        )));
+                    }
+                },
                 ExpTarget::Param(n) => {
                     let Some(&location) = locations.get(n as usize) else {
                         return Err(error(format!(

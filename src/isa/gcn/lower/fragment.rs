@@ -183,21 +183,24 @@ impl IsleContext<'_, '_> {
                 let values = channels
                     .iter()
                     .find(|(t, _)| *t == target)
-                    .map_or(Vec::new(), |(_, values)| values.clone());
+                    .map_or(Vec::new(), |(_, values)| {
+                        values.iter().copied().map(Some).collect()
+                    });
                 (target, values, k == last)
             })
             .collect();
         self.export_all(exports, pixel.fp16_targets);
     }
 
-    /// `exp target` of each `(target, values, done)` (channels from x; the others `off`);
-    /// colour target n compressed when bit n of `fp16_targets` is set, its channels
-    /// packed in pairs by `v_cvt_pkrtz_f16_f32` (`exp mrtN v0, v0, v1, v1 compr`). Every
-    /// source VGPR is written before the first export: the hardware reads them after
-    /// issue, until EXP_CNT drops, and nothing after the exports waits for it.
+    /// `exp target` of each `(target, values, done)` (channels from x; `None` and the
+    /// channels past the values are `off`); colour target n compressed when bit n of
+    /// `fp16_targets` is set, its channels packed in pairs by `v_cvt_pkrtz_f16_f32` (`exp
+    /// mrtN v0, v0, v1, v1 compr`). Every source VGPR is written before the first export:
+    /// the hardware reads them after issue, until EXP_CNT drops, and nothing after the
+    /// exports waits for it.
     pub(super) fn export_all(
         &mut self,
-        exports: Vec<(ExpTarget, Vec<Value>, bool)>,
+        exports: Vec<(ExpTarget, Vec<Option<Value>>, bool)>,
         fp16_targets: u8,
     ) {
         let compressed =
@@ -208,7 +211,8 @@ impl IsleContext<'_, '_> {
         for (target, values, _) in &exports {
             if compressed(*target) {
                 let mut packed = [Src::Imm(0); 4];
-                for (slot, &value) in packed.iter_mut().zip(values) {
+                // A colour writes all four channels.
+                for (slot, &value) in packed.iter_mut().zip(values.iter().flatten()) {
                     *slot = match self.const32(value) {
                         Some(bits) => Src::Imm(bits),
                         None => Src::Reg(self.value_reg(value)),
@@ -221,6 +225,9 @@ impl IsleContext<'_, '_> {
             }
             let mut src = [None; 4];
             for (slot, &value) in src.iter_mut().zip(values) {
+                let Some(value) = value else {
+                    continue;
+                };
                 // A constant goes straight into a VGPR, not through an SGPR; each value
                 // and each constant takes one VGPR however many channels it fills.
                 let reg = match self.const32(value) {

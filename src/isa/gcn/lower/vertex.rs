@@ -1,6 +1,7 @@
 //! Vertex shaders on GCN (`docs/ir.md`, "Vertex-shader ABI"): the entry (user data in
 //! place, the vertex id in v0 and the instance id in v1), the ids' intrinsics, and the
-//! exports at the `return`: the position, then the parameters packed in location order.
+//! exports at the `return`: the position vectors (position, point size, clip distances),
+//! then the parameters packed in location order.
 
 use super::fragment::shader_user_data;
 use super::{GcnLower, IsleContext};
@@ -10,7 +11,7 @@ use crate::ir::{InstructionData, Opcode, Value};
 use crate::isa::gcn::inst::Inst;
 use crate::isa::gcn::mc::ExpTarget;
 use crate::isa::gcn::regs::{VGPR, vgpr};
-use crate::isa::gcn::vertex::VertexInputs;
+use crate::isa::gcn::vertex::{PositionVector, VertexInputs};
 use crate::machinst::lower::Lower;
 use crate::machinst::{Reg, RegClass};
 
@@ -66,9 +67,12 @@ impl IsleContext<'_, '_> {
 
     /// The end of a vertex shader: its outputs, read from the output calls of the
     /// returning block (`intrinsics::check_stage` allows them nowhere else and makes the
-    /// position written), exported as the ABI orders them: `pos0` with `done` (the last
-    /// position export), then `param0`… for the written locations in increasing order.
-    /// No `vm`: a vertex wave's exports write every lane of EXEC.
+    /// position written), exported as the ABI orders them: `pos0`, the misc vector (the
+    /// point size in x) and the clip-distance vectors that are written, the last of them
+    /// with `done`, then `param0`… for the written locations in increasing order. A
+    /// channel not written is `off`, as ACO exports them (the driver enables no clip
+    /// distance the shader does not write). No `vm`: a vertex wave's exports write every
+    /// lane of EXEC.
     pub(super) fn vertex_exports(&mut self) {
         let vertex = self.backend.vertex();
         let func = self.lower.func;
@@ -79,35 +83,50 @@ impl IsleContext<'_, '_> {
         }) else {
             return;
         };
-        let mut channels: Vec<(ExpTarget, Vec<Value>)> = Vec::new();
+        let vectors = vertex.position_vectors();
+        let pos = |wanted: PositionVector| {
+            let n = vectors.iter().position(|&v| v == wanted);
+            ExpTarget::Pos(n.expect("a written output's vector is exported") as u8)
+        };
+        let mut channels: Vec<(ExpTarget, Vec<Option<Value>>)> = vertex
+            .export_targets()
+            .into_iter()
+            .map(|target| (target, vec![None; 4]))
+            .collect();
+        let mut set = |target: ExpTarget, from: usize, values: &[Value]| {
+            let (_, slots) = channels
+                .iter_mut()
+                .find(|(t, _)| *t == target)
+                .expect("every written output's target is exported");
+            for (slot, &value) in slots[from..].iter_mut().zip(values) {
+                *slot = Some(value);
+            }
+        };
         for inst in func.layout.block_insts(returning) {
             let InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] else {
                 continue;
             };
             let args = func.dfg.inst_args(inst);
             match Intrinsic::from_func_ref(func, func_ref) {
-                Some(Intrinsic::OutputPosition) => {
-                    channels.push((ExpTarget::Pos(0), args.to_vec()));
+                Some(Intrinsic::OutputPosition) => set(ExpTarget::Pos(0), 0, args),
+                Some(Intrinsic::OutputPointSize) => set(pos(PositionVector::Misc), 0, args),
+                Some(Intrinsic::OutputClipDistance) => {
+                    let index = iconst_value(func, args[0]).expect("checked index") as u8;
+                    let target = pos(PositionVector::ClipDistances(index / 4));
+                    set(target, usize::from(index % 4), &args[1..2]);
                 }
                 Some(Intrinsic::OutputParam) => {
                     let location = iconst_value(func, args[0]).expect("checked location");
                     let index = vertex.param_index(location as u8);
-                    channels.push((ExpTarget::Param(index), args[1..5].to_vec()));
+                    set(ExpTarget::Param(index), 0, &args[1..5]);
                 }
                 _ => {}
             }
         }
         let last = ExpTarget::Pos(vertex.positions - 1);
-        let exports = vertex
-            .export_targets()
+        let exports = channels
             .into_iter()
-            .map(|target| {
-                let values = channels
-                    .iter()
-                    .find(|(t, _)| *t == target)
-                    .map_or(Vec::new(), |(_, values)| values.clone());
-                (target, values, target == last)
-            })
+            .map(|(target, values)| (target, values, target == last))
             .collect();
         self.export_all(exports, 0);
     }

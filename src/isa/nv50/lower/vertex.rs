@@ -33,6 +33,17 @@ impl IsleContext<'_, '_> {
             Intrinsic::InstanceId => info.instance_id_offset(),
             // The outputs are written at the `return` (`vertex_outputs`).
             Intrinsic::OutputPosition | Intrinsic::OutputParam => return None,
+            // Nouveau places these in `o[]` words the driver's clip and point-size
+            // registers point at; that layout is not researched yet (`docs/ir.md`,
+            // "Vertex-program ABI (NV50)").
+            Intrinsic::OutputPointSize | Intrinsic::OutputClipDistance => {
+                self.fail(format!(
+                    "`{}` is not supported on NV50 yet: the vertex program's `o[]` layout has \
+                     no point size or clip distances",
+                    intrinsic.name()
+                ));
+                return None;
+            }
             _ => {
                 self.fail(format!(
                     "`{}` is not supported by the NV50 backend",
