@@ -1174,7 +1174,7 @@ fn int_of(v: &DataValue) -> u32 {
 /// encodings: the f32 significand truncated to the f16's 10 bits (fewer for an f16
 /// denormal), a finite value beyond 65504 to 65504, ∞ kept, a NaN quiet with the top of
 /// its payload.
-fn f16_toward_zero(x: f32) -> u16 {
+pub(crate) fn f16_toward_zero(x: f32) -> u16 {
     let bits = x.to_bits();
     let sign = (bits >> 16 & 0x8000) as u16;
     let field = bits >> 23 & 0xff;
@@ -1306,20 +1306,6 @@ mod tests {
             (0xffa0_0000, 0xff00),
         ] {
             assert_eq!(f16_toward_zero(f32::from_bits(bits)), f16, "{bits:#x}");
-        }
-    }
-
-    #[test]
-    fn f16_toward_zero_agrees_with_v_cvt_pkrtz_f16_f32() {
-        // The simulator's conversion is written from the values, this one from the
-        // encodings: a stride through the f32 encodings, every exponent many times.
-        for bits in (0..=u32::MAX).step_by(65_521) {
-            let x = f32::from_bits(bits);
-            assert_eq!(
-                f16_toward_zero(x),
-                crate::sim::gcn::float::f32_to_f16_rtz(x),
-                "{bits:#x}"
-            );
         }
     }
 
