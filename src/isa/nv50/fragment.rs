@@ -65,12 +65,7 @@ impl FragmentInfo {
             colors: 0,
             depth: false,
             discards: false,
-            user_data: func
-                .signature
-                .params
-                .iter()
-                .map(|p| p.value_type.bytes().div_ceil(4))
-                .sum(),
+            user_data: super::user_data_words(&func.signature),
         };
         for block in func.layout.blocks() {
             for inst in func.layout.block_insts(block) {

@@ -401,6 +401,16 @@ pub fn compile(func: &ir::Function, variant: Variant) -> Result<CompiledCode, Co
 /// offset field reaches without `$a`.
 const USER_DATA_LIMIT: u32 = 64;
 
+/// The words of `c0[]` a graphics program's user data (its parameters) take: each
+/// parameter in whole words, in order.
+fn user_data_words(signature: &ir::Signature) -> u32 {
+    signature
+        .params
+        .iter()
+        .map(|p| p.value_type.bytes().div_ceil(4))
+        .sum()
+}
+
 /// The program type a shader of `stage` runs as (`None`: a kernel or device function).
 fn program_of(stage: Option<Stage>) -> Option<mc::Program> {
     match stage? {

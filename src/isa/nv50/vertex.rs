@@ -35,12 +35,7 @@ impl VertexInfo {
             vertex_id: false,
             instance_id: false,
             params: Vec::new(),
-            user_data: func
-                .signature
-                .params
-                .iter()
-                .map(|p| p.value_type.bytes().div_ceil(4))
-                .sum(),
+            user_data: super::user_data_words(&func.signature),
         };
         for block in func.layout.blocks() {
             for inst in func.layout.block_insts(block) {
