@@ -573,6 +573,11 @@ impl Intrinsic {
 
     /// How uniform the result is.
     pub fn uniformity(self) -> ResultUniformity {
+        // A shader stage's intrinsics give per-pixel and per-vertex values (the others have
+        // no result).
+        if self.stage().is_some() {
+            return ResultUniformity::Divergent;
+        }
         match self {
             Intrinsic::WorkgroupId(_) | Intrinsic::WorkgroupSize(_) => {
                 ResultUniformity::WithArguments
@@ -586,32 +591,7 @@ impl Intrinsic {
             | Intrinsic::Reduce(_)
             | Intrinsic::WorkgroupBase
             | Intrinsic::Barrier => ResultUniformity::Always,
-            Intrinsic::WorkitemId(_)
-            | Intrinsic::LaneId
-            | Intrinsic::InclusiveScan(_)
-            | Intrinsic::ExclusiveScan(_)
-            | Intrinsic::Shuffle(_)
-            | Intrinsic::QuadBroadcast
-            | Intrinsic::QuadSwap(_) => ResultUniformity::Divergent,
-            // Per-pixel and per-vertex values; the others have no result.
-            Intrinsic::Stage(_)
-            | Intrinsic::Interp(_)
-            | Intrinsic::InterpFlat
-            | Intrinsic::InterpAt
-            | Intrinsic::Barycentric(_)
-            | Intrinsic::FragCoord(_)
-            | Intrinsic::FrontFacing
-            | Intrinsic::Discard
-            | Intrinsic::OutputColor
-            | Intrinsic::OutputColorF16
-            | Intrinsic::OutputDepth
-            | Intrinsic::VertexId
-            | Intrinsic::InstanceId
-            | Intrinsic::VertexInput
-            | Intrinsic::OutputPosition
-            | Intrinsic::OutputParam
-            | Intrinsic::OutputPointSize
-            | Intrinsic::OutputClipDistance => ResultUniformity::Divergent,
+            _ => ResultUniformity::Divergent,
         }
     }
 
