@@ -531,10 +531,8 @@ impl WorkItem {
     }
 }
 
-/// Interprets `func` for one work-item: `step` for every instruction but the calls to
-/// intrinsics, which the work-item's ids answer, in `func` and the functions it calls
-/// (those of the store; a callee with stack slots is beyond this reference, whose
-/// private memory is the kernel's none).
+/// Interprets `func` for one work-item ([`interpret_with`]): the work-item's ids answer
+/// the intrinsics.
 fn run_work_item<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
@@ -542,13 +540,45 @@ fn run_work_item<'a>(
     ids: &WorkItem,
 ) -> Result<(), LaunchReference> {
     let who = || format!("work-item {:?} of work-group {:?}", ids.local, ids.group);
-    let unavailable = |why: String| LaunchReference::Unavailable(format!("{}: {why}", who()));
+    interpret_with(state, func, args, |intrinsic, _| {
+        Ok(Answer::Value(DataValue::I32(
+            ids.intrinsic(intrinsic) as i32
+        )))
+    })
+    .map(|_| ())
+    .map_err(|halt| match halt {
+        Halt::Trapped(trap) => LaunchReference::Trapped(format!("{} traps: {trap}", who())),
+        Halt::Unavailable(why) => LaunchReference::Unavailable(format!("{}: {why}", who())),
+    })
+}
+
+/// Why [`interpret_with`] stopped before the function returned.
+enum Halt {
+    /// The CLIF traps (the message says how).
+    Trapped(String),
+    /// The interpreter cannot go on (the message says why).
+    Unavailable(String),
+}
+
+/// Interprets `func` with `args`: `step` for every instruction but the calls to intrinsics,
+/// which `answer` handles (given their arguments), in `func` and the functions it calls
+/// (those of `state`'s store; a callee with stack slots is beyond the references, whose
+/// private memory is none). `Ok(true)` when an intrinsic ended the invocation, `Ok(false)`
+/// when `func` returned.
+fn interpret_with<'a>(
+    state: &mut KernelState<'a>,
+    func: &'a ir::Function,
+    args: &[DataValue],
+    mut answer: impl FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
+) -> Result<bool, Halt> {
+    let entry = func;
     // The function running, and for each caller the call its callee returns to.
     let mut func = func;
     let mut callers: Vec<(&'a ir::Function, ir::Inst)> = Vec::new();
     let enter = |state: &mut KernelState<'a>, callee: &'a ir::Function, args: Vec<DataValue>| {
-        if callee.sized_stack_slots.values().next().is_some() {
-            return Err(unavailable(format!(
+        let called = !std::ptr::eq(callee, entry);
+        if called && callee.sized_stack_slots.values().next().is_some() {
+            return Err(Halt::Unavailable(format!(
                 "calls {}, which has stack slots",
                 callee.name
             )));
@@ -556,7 +586,7 @@ fn run_work_item<'a>(
         let entry = callee
             .layout
             .entry_block()
-            .ok_or_else(|| unavailable(format!("{} has no entry block", callee.name)))?;
+            .ok_or_else(|| Halt::Unavailable(format!("{} has no entry block", callee.name)))?;
         state.push_frame(callee);
         state
             .current_frame_mut()
@@ -568,20 +598,27 @@ fn run_work_item<'a>(
     while let Some(inst) = next {
         fuel = fuel
             .checked_sub(1)
-            .ok_or_else(|| unavailable("out of fuel".into()))?;
+            .ok_or_else(|| Halt::Unavailable("out of fuel".into()))?;
         let layout = &func.layout;
         if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst]
             && let Some(intrinsic) = Intrinsic::from_func_ref(func, func_ref)
         {
-            let value = DataValue::I32(ids.intrinsic(intrinsic) as i32);
-            state
-                .current_frame_mut()
-                .set_all(func.dfg.inst_results(inst), vec![value]);
+            let a = state.current_frame().get_all(func.dfg.inst_args(inst));
+            match answer(intrinsic, &a).map_err(Halt::Unavailable)? {
+                Answer::Value(value) => state
+                    .current_frame_mut()
+                    .set_all(func.dfg.inst_results(inst), vec![value]),
+                Answer::Nothing => {}
+                Answer::End => {
+                    state.pop_frame();
+                    return Ok(true);
+                }
+            }
             next = layout.next_inst(inst);
             continue;
         }
         let flow = step(state, DfgInstructionContext::new(inst, &func.dfg))
-            .map_err(|e| unavailable(e.to_string()))?;
+            .map_err(|e| Halt::Unavailable(e.to_string()))?;
         next = match flow {
             ControlFlow::Assign(values) => {
                 state
@@ -599,7 +636,7 @@ fn run_work_item<'a>(
             ControlFlow::Return(values) => {
                 state.pop_frame();
                 let Some((caller, call)) = callers.pop() else {
-                    return Ok(());
+                    return Ok(false);
                 };
                 func = caller;
                 state
@@ -607,9 +644,7 @@ fn run_work_item<'a>(
                     .set_all(func.dfg.inst_results(call), values.into_vec());
                 func.layout.next_inst(call)
             }
-            ControlFlow::Trap(trap) => {
-                return Err(LaunchReference::Trapped(format!("{} traps: {trap}", who())));
-            }
+            ControlFlow::Trap(trap) => return Err(Halt::Trapped(trap.to_string())),
             ControlFlow::Call(callee, args) => {
                 callers.push((func, inst));
                 func = callee;
@@ -623,7 +658,7 @@ fn run_work_item<'a>(
             }
         };
     }
-    Err(unavailable("fell off the end of a block".into()))
+    Err(Halt::Unavailable("fell off the end of a block".into()))
 }
 
 /// The interpreter's state for a kernel: its frames (and stack slots, which kernels do not
@@ -1207,69 +1242,18 @@ enum Answer {
     End,
 }
 
-/// Interprets shader `func` for one lane: `step` for every instruction but the calls to
-/// intrinsics, which `answer` handles. `Ok(true)` when an intrinsic ended the lane,
-/// `Ok(false)` when it returned.
+/// Interprets shader `func` for one lane ([`interpret_with`]): `answer` handles the
+/// intrinsics. `Ok(true)` when an intrinsic ended the lane, `Ok(false)` when it returned.
 fn run_shader_lane<'a>(
     state: &mut KernelState<'a>,
     func: &'a ir::Function,
     args: &[DataValue],
-    mut answer: impl FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
+    answer: impl FnMut(Intrinsic, &[DataValue]) -> Result<Answer, String>,
 ) -> Result<bool, String> {
-    let layout = &func.layout;
-    let entry = layout.entry_block().ok_or("no entry block")?;
-    state.push_frame(func);
-    state
-        .current_frame_mut()
-        .set_all(func.dfg.block_params(entry), args.to_vec());
-    let mut next = layout.first_inst(entry);
-    let mut fuel = WORK_ITEM_FUEL;
-    while let Some(inst) = next {
-        fuel = fuel.checked_sub(1).ok_or("out of fuel")?;
-        if let ir::InstructionData::Call { func_ref, .. } = func.dfg.insts[inst] {
-            let intrinsic = Intrinsic::from_func_ref(func, func_ref)
-                .ok_or("calls a function that is not an intrinsic")?;
-            let a = state.current_frame().get_all(func.dfg.inst_args(inst));
-            match answer(intrinsic, &a)? {
-                Answer::Value(value) => state
-                    .current_frame_mut()
-                    .set_all(func.dfg.inst_results(inst), vec![value]),
-                Answer::Nothing => {}
-                Answer::End => {
-                    state.pop_frame();
-                    return Ok(true);
-                }
-            }
-            next = layout.next_inst(inst);
-            continue;
-        }
-        let flow =
-            step(state, DfgInstructionContext::new(inst, &func.dfg)).map_err(|e| e.to_string())?;
-        next = match flow {
-            ControlFlow::Assign(values) => {
-                state
-                    .current_frame_mut()
-                    .set_all(func.dfg.inst_results(inst), values.into_vec());
-                layout.next_inst(inst)
-            }
-            ControlFlow::Continue => layout.next_inst(inst),
-            ControlFlow::ContinueAt(block, values) => {
-                state
-                    .current_frame_mut()
-                    .set_all(func.dfg.block_params(block), values.into_vec());
-                layout.first_inst(block)
-            }
-            ControlFlow::Return(_) => {
-                state.pop_frame();
-                return Ok(false);
-            }
-            ControlFlow::Trap(trap) => return Err(format!("traps: {trap}")),
-            ControlFlow::Call(..) | ControlFlow::ReturnCall(..) => {
-                return Err("calls a function".into());
-            }
-        };
-    }
-    Err("fell off the end of a block".into())
+    interpret_with(state, func, args, answer).map_err(|halt| match halt {
+        Halt::Trapped(trap) => format!("traps: {trap}"),
+        Halt::Unavailable(why) => why,
+    })
 }
 
 #[cfg(test)]
