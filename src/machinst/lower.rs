@@ -339,6 +339,18 @@ pub fn rejected_on_every_gpu(opcode: ir::Opcode) -> Option<&'static str> {
     })
 }
 
+/// The operands of `inst` when it is an `iadd`: the terms [`AddressTerms::iadd_terms`]
+/// gives where the lowering may look into the instruction.
+pub fn iadd_operands(dfg: &ir::DataFlowGraph, inst: ir::Inst) -> Option<(Value, Value)> {
+    match dfg.insts[inst] {
+        ir::InstructionData::Binary {
+            opcode: ir::Opcode::Iadd,
+            args: [a, b],
+        } => Some((a, b)),
+        _ => None,
+    }
+}
+
 /// What [`constant_sum`] asks of a backend's lowering context.
 pub trait AddressTerms {
     /// The value of `value`, sign-extended, when it is a constant of at most 32 bits.

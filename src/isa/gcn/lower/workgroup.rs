@@ -240,12 +240,6 @@ impl AddressTerms for IsleContext<'_, '_> {
     fn iadd_terms(&mut self, value: Value) -> Option<(Value, Value)> {
         use super::isle::generated::Context as _;
         let inst = self.def_inst(value)?;
-        match self.lower.dfg().insts[inst] {
-            InstructionData::Binary {
-                opcode: Opcode::Iadd,
-                args: [a, b],
-            } => Some((a, b)),
-            _ => None,
-        }
+        crate::machinst::lower::iadd_operands(self.lower.dfg(), inst)
     }
 }

@@ -9,7 +9,7 @@
 //! words, which need 4-byte alignment only.
 
 use super::{InstOutput, IsleContext};
-use crate::ir::{self, InstructionData, Opcode, Value};
+use crate::ir::{self, Value};
 use crate::isa::nv50::inst::{Alu, Inst, Src};
 use crate::isa::nv50::mc::{Op, Ty};
 use crate::machinst::lower::{AddressTerms, constant_sum};
@@ -118,12 +118,6 @@ impl AddressTerms for IsleContext<'_, '_> {
     fn iadd_terms(&mut self, value: Value) -> Option<(Value, Value)> {
         use super::isle::generated::Context as _;
         let inst = self.def_inst(value)?;
-        match self.lower.dfg().insts[inst] {
-            InstructionData::Binary {
-                opcode: Opcode::Iadd,
-                args: [a, b],
-            } => Some((a, b)),
-            _ => None,
-        }
+        crate::machinst::lower::iadd_operands(self.lower.dfg(), inst)
     }
 }
